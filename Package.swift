@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+//
+// KeyedArchive reads and writes Apple's NSKeyedArchiver archives on Linux and Apple platforms.
+// The package depends on nothing but the Swift toolchain.
+
+import PackageDescription
+
+let package = Package(
+    name: "KeyedArchive",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
+        .executable(name: "archive-dump", targets: ["archive-dump"]),
+    ],
+    targets: [
+        // MARK: - Public API
+
+        /// Property lists (binary and XML), the keyed archiver and unarchiver, atomic file I/O.
+        .target(name: "KeyedArchive"),
+
+        // MARK: - Implementation details
+
+        /// The renderers behind `archive-dump` (tree, raw, JSON), shared with the samples.
+        .target(name: "ArchiveDumpCore", dependencies: ["KeyedArchive"]),
+
+        // MARK: - Tools
+
+        /// `archive-dump`: shows what is inside any property list or keyed archive.
+        .executableTarget(name: "archive-dump", dependencies: ["ArchiveDumpCore", "KeyedArchive"]),
+
+        /// `archive-bench`: times this package against Foundation in one run (`swift run -c release archive-bench`).
+        .executableTarget(name: "archive-bench", dependencies: ["KeyedArchive"], path: "Sources/ArchiveBench"),
+
+        // MARK: - Tests
+
+        .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"]),
+        .testTarget(name: "ArchiveDumpTests", dependencies: ["ArchiveDumpCore", "KeyedArchive", "archive-dump"]),
+    ]
+)

@@ -1,0 +1,1 @@
+print("archive-bench: not implemented yet")

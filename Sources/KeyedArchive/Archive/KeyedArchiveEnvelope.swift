@@ -1,0 +1,158 @@
+/// The outer structure of an NSKeyedArchiver archive, validated once, with checked object access.
+///
+/// ```
+/// { "$archiver": "NSKeyedArchiver", "$version": 100000,
+///   "$top": { "root": UID(1), ... }, "$objects": [ "$null", ... ] }
+/// ```
+/// Both the typed unarchiver and the raw archive model stand on this; neither re-parses the envelope.
+struct KeyedArchiveEnvelope: Sendable {
+    /// The `$archiver` string (Apple writes "NSKeyedArchiver").
+    let archiverName: String
+    /// The `$version` integer (Apple writes 100000).
+    let version: PropertyListInteger
+    /// The `$top` dictionary: top-level key -> value (usually a UID).
+    let top: PropertyListDictionary
+    /// The `$objects` array; index 0 is `$null`.
+    let objects: [PropertyListValue]
+
+    /// Validates the envelope of `root`.
+    ///
+    /// Accepts any `$archiver` string (third-party writers use their own names) but requires it to be a
+    /// string; requires `$top` to be a dictionary and `$objects` a non-empty array.
+    init(_ root: PropertyListValue) throws {
+        guard case .dictionary(let dict) = root else {
+            throw KeyedArchiveError(.invalidArchive, "the root of a keyed archive must be a dictionary, found \(root.kindName)")
+        }
+        guard let archiver = dict["$archiver"] else {
+            throw KeyedArchiveError(.invalidArchive, "$archiver is missing: this is a property list, not a keyed archive")
+        }
+        guard case .string(let archiverName) = archiver else {
+            throw KeyedArchiveError(.invalidArchive, "$archiver must be a string, found \(archiver.kindName)")
+        }
+        let version: PropertyListInteger
+        switch dict["$version"] {
+        case .integer(let v)?: version = v
+        case nil: throw KeyedArchiveError(.invalidArchive, "$version is missing")
+        case let other?: throw KeyedArchiveError(.invalidArchive, "$version must be an integer, found \(other.kindName)")
+        }
+        guard let topValue = dict["$top"] else {
+            throw KeyedArchiveError(.invalidArchive, "$top is missing")
+        }
+        guard case .dictionary(let top) = topValue else {
+            throw KeyedArchiveError(.invalidArchive, "$top must be a dictionary, found \(topValue.kindName)")
+        }
+        guard let objectsValue = dict["$objects"] else {
+            throw KeyedArchiveError(.invalidArchive, "$objects is missing")
+        }
+        guard case .array(let objects) = objectsValue else {
+            throw KeyedArchiveError(.invalidArchive, "$objects must be an array, found \(objectsValue.kindName)")
+        }
+        guard !objects.isEmpty else {
+            throw KeyedArchiveError(.invalidArchive, "$objects is empty: index 0 must hold \"$null\"")
+        }
+        self.archiverName = archiverName
+        self.version = version
+        self.top = top
+        self.objects = objects
+    }
+
+    /// Whether `data` looks like a keyed archive (a dictionary with `$archiver` and `$objects`).
+    static func isKeyedArchive(_ root: PropertyListValue) -> Bool {
+        guard case .dictionary(let d) = root else { return false }
+        return d["$archiver"] != nil && d["$objects"] != nil
+    }
+
+    /// The UID stored under `$top[key]`.
+    func topUID(forKey key: String) throws -> UID {
+        guard let v = top[key] else {
+            throw KeyedArchiveError(.keyNotFound, "$top has no key \"\(key)\"; it has: \(top.keys.joined(separator: ", "))",
+                                    keyPath: key)
+        }
+        guard case .uid(let uid) = v else {
+            throw KeyedArchiveError(.invalidReference, "$top[\"\(key)\"] must be a UID, found \(v.kindName)", keyPath: key)
+        }
+        try checkInRange(uid, keyPath: key)
+        return uid
+    }
+
+    /// Throws unless `uid` indexes `$objects`.
+    func checkInRange(_ uid: UID, keyPath: String?) throws {
+        guard uid.value < UInt64(objects.count) else {
+            throw KeyedArchiveError(.invalidReference,
+                                    "UID \(uid.value) is out of range: $objects has \(objects.count) entries",
+                                    keyPath: keyPath, objectUID: uid.value)
+        }
+    }
+
+    /// The object at `uid`, range-checked.
+    func object(_ uid: UID, keyPath: String?) throws -> PropertyListValue {
+        try checkInRange(uid, keyPath: keyPath)
+        return objects[Int(uid.value)]
+    }
+
+    /// The class of the object dictionary at `uid`: its `$classname` and `$classes` chain.
+    ///
+    /// `$classes` is attacker-controlled: it is reported, never used to widen what is allowed.
+    func archivedClass(ofObject object: PropertyListDictionary, uid: UID, keyPath: String?) throws -> ArchivedClass {
+        guard let classRef = object["$class"] else {
+            throw KeyedArchiveError(.invalidClass, "object has no $class", keyPath: keyPath, objectUID: uid.value)
+        }
+        guard case .uid(let classUID) = classRef else {
+            throw KeyedArchiveError(.invalidClass, "$class must be a UID, found \(classRef.kindName)",
+                                    keyPath: keyPath, objectUID: uid.value)
+        }
+        guard classUID.value < UInt64(objects.count) else {
+            throw KeyedArchiveError(.invalidClass,
+                                    "$class UID \(classUID.value) is out of range: $objects has \(objects.count) entries",
+                                    keyPath: keyPath, objectUID: uid.value)
+        }
+        guard case .dictionary(let classDict) = objects[Int(classUID.value)] else {
+            throw KeyedArchiveError(.invalidClass,
+                                    "$class points at object #\(classUID.value), a \(objects[Int(classUID.value)].kindName), not a class dictionary",
+                                    keyPath: keyPath, objectUID: uid.value)
+        }
+        guard let nameValue = classDict["$classname"] else {
+            throw KeyedArchiveError(.invalidClass, "class dictionary #\(classUID.value) has no $classname",
+                                    keyPath: keyPath, objectUID: uid.value)
+        }
+        guard case .string(let name) = nameValue else {
+            throw KeyedArchiveError(.invalidClass,
+                                    "$classname of class dictionary #\(classUID.value) must be a string, found \(nameValue.kindName)",
+                                    keyPath: keyPath, objectUID: uid.value)
+        }
+        var chain: [String] = []
+        if let classesValue = classDict["$classes"] {
+            guard case .array(let classes) = classesValue else {
+                throw KeyedArchiveError(.invalidClass,
+                                        "$classes of class \(name) must be an array, found \(classesValue.kindName)",
+                                        keyPath: keyPath, objectUID: uid.value, className: name)
+            }
+            chain.reserveCapacity(classes.count)
+            for c in classes {
+                guard case .string(let s) = c else {
+                    throw KeyedArchiveError(.invalidClass,
+                                            "$classes of class \(name) must hold strings, found \(c.kindName)",
+                                            keyPath: keyPath, objectUID: uid.value, className: name)
+                }
+                chain.append(s)
+            }
+        }
+        return ArchivedClass(name: name, chain: chain, uid: classUID)
+    }
+}
+
+/// A class as an archive describes it. Attacker-controlled in untrusted archives.
+public struct ArchivedClass: Hashable, Sendable {
+    /// `$classname`.
+    public var name: String
+    /// `$classes`: the class, its superclasses, up to the root class (may be empty when absent).
+    public var chain: [String]
+    /// Where the class dictionary is in `$objects`.
+    public var uid: UID
+
+    public init(name: String, chain: [String], uid: UID) {
+        self.name = name
+        self.chain = chain
+        self.uid = uid
+    }
+}

@@ -1,0 +1,78 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The two property-list encodings.
+public enum PropertyListFormat: String, Sendable, Hashable, CaseIterable {
+    /// Apple's binary format, `bplist00`.
+    case binary
+    /// Apple's XML format with the plist DOCTYPE.
+    case xml
+}
+
+/// Limits applied while reading untrusted property lists.
+public struct PropertyListReadingOptions: Sendable, Hashable {
+    /// The deepest nesting of arrays, sets and dictionaries accepted. Default 512, as CoreFoundation.
+    public var maximumDepth: Int = 512
+    /// The most objects accepted in one binary file (the trailer's count). Default: 16,777,216.
+    public var maximumObjectCount: Int = 1 << 24
+
+    /// The default limits.
+    public init() {}
+}
+
+extension PropertyListValue {
+    /// Reads a property list, binary or XML, detected from the bytes.
+    ///
+    /// The corresponding Foundation API is `PropertyListSerialization.propertyList(from:options:format:)`.
+    /// - Parameters:
+    ///   - data: the bytes of a binary (`bplist00`) or XML property list.
+    ///   - options: limits for untrusted input.
+    /// - Returns: the root value.
+    /// - Throws: ``PropertyListError``, naming what was wrong and where.
+    public init(propertyListData data: Data, options: PropertyListReadingOptions = .init()) throws {
+        switch PropertyListValue.detectFormat(of: data) {
+        case .binary?:
+            self = try BinaryPropertyListReader(options: options).read(data)
+        case .xml?:
+            self = try XMLPropertyListReader(options: options).read(data)
+        case nil:
+            throw PropertyListError(.unknownFormat, "not a binary (bplist00) or XML property list",
+                                    at: .init(byteOffset: 0))
+        }
+    }
+
+    /// The format of `data`, judged from its first bytes, or `nil` if it looks like neither.
+    public static func detectFormat(of data: Data) -> PropertyListFormat? {
+        if data.starts(with: Array("bplist".utf8)) { return .binary }
+        // XML: optional UTF-8 BOM and whitespace, then '<'.
+        var sawBOM = false
+        for (i, byte) in data.prefix(1024).enumerated() {
+            if i < 3 && !sawBOM && data.starts(with: [0xEF, 0xBB, 0xBF]) {
+                if i == 2 { sawBOM = true }
+                continue
+            }
+            switch byte {
+            case 0x20, 0x09, 0x0A, 0x0D: continue
+            case UInt8(ascii: "<"): return .xml
+            default: return nil
+            }
+        }
+        return nil
+    }
+
+    /// Encodes this value as a property list.
+    ///
+    /// The corresponding Foundation API is `PropertyListSerialization.data(fromPropertyList:format:options:)`.
+    /// - Parameter format: binary (the default, smallest) or XML.
+    /// - Throws: ``PropertyListError`` with code ``PropertyListError/Code/unrepresentable`` when the
+    ///   format cannot hold the value (XML has no sets).
+    public func propertyListData(format: PropertyListFormat = .binary) throws -> Data {
+        switch format {
+        case .binary: return BinaryPropertyListWriter().write(self)
+        case .xml: return try XMLPropertyListWriter().write(self)
+        }
+    }
+}

@@ -1,0 +1,111 @@
+/// A property-list dictionary: string keys mapped to values, in the order they were stored or inserted.
+///
+/// Apple's binary writer does not sort keys, and a tool that shows an archive should show it as it is,
+/// so the order is kept. Lookups by key are O(1) for large dictionaries (an index is kept once the
+/// dictionary has more than a few entries) and a short linear scan for small ones.
+///
+/// `==` compares the entries, not their order; compare ``keys`` to check the order too.
+/// A key that occurs twice (possible in a hand-made binary file) keeps its first position and its last value,
+/// as Python's plistlib and Foundation do.
+public struct PropertyListDictionary: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+    /// The keys, in stored order.
+    public private(set) var keys: [String]
+    /// The values, parallel to ``keys``.
+    public private(set) var values: [PropertyListValue]
+    /// Key -> position, kept only once `count > PropertyListDictionary.indexThreshold`.
+    private var index: [String: Int]?
+
+    private static let indexThreshold = 12
+
+    /// An empty dictionary.
+    public init() {
+        keys = []
+        values = []
+        index = nil
+    }
+
+    /// A dictionary from key-value pairs, in order. A repeated key keeps its first position and last value.
+    public init<S: Sequence>(_ pairs: S) where S.Element == (String, PropertyListValue) {
+        self.init()
+        let estimate = pairs.underestimatedCount
+        keys.reserveCapacity(estimate)
+        values.reserveCapacity(estimate)
+        for (k, v) in pairs { self[k] = v }
+    }
+
+    public init(dictionaryLiteral elements: (String, PropertyListValue)...) {
+        self.init(elements)
+    }
+
+    /// The number of entries.
+    public var count: Int { keys.count }
+
+    /// Whether the dictionary has no entries.
+    public var isEmpty: Bool { keys.isEmpty }
+
+    /// The position of `key` in ``keys``, or `nil`.
+    public func position(of key: String) -> Int? {
+        if let index { return index[key] }
+        return keys.firstIndex(of: key)
+    }
+
+    /// The value stored for `key`; setting `nil` removes the entry, setting a new key appends it.
+    public subscript(key: String) -> PropertyListValue? {
+        get { position(of: key).map { values[$0] } }
+        set {
+            if let i = position(of: key) {
+                if let newValue {
+                    values[i] = newValue
+                } else {
+                    keys.remove(at: i)
+                    values.remove(at: i)
+                    rebuildIndex()
+                }
+            } else if let newValue {
+                keys.append(key)
+                values.append(newValue)
+                if index != nil {
+                    index?[key] = keys.count - 1
+                } else if keys.count > Self.indexThreshold {
+                    rebuildIndex()
+                }
+            }
+        }
+    }
+
+    private mutating func rebuildIndex() {
+        guard keys.count > Self.indexThreshold else {
+            index = nil
+            return
+        }
+        var built = [String: Int](minimumCapacity: keys.count)
+        for (i, k) in keys.enumerated() { built[k] = i }
+        index = built
+    }
+
+    /// The entries in stored order.
+    public func makeIterator() -> some IteratorProtocol<(key: String, value: PropertyListValue)> {
+        zip(keys, values).lazy.map { (key: $0.0, value: $0.1) }.makeIterator()
+    }
+
+    public static func == (lhs: PropertyListDictionary, rhs: PropertyListDictionary) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        for (i, k) in lhs.keys.enumerated() {
+            guard let j = rhs.position(of: k), rhs.values[j] == lhs.values[i] else { return false }
+        }
+        return true
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        // Order-independent, to agree with `==`.
+        var combined = 0
+        for (i, k) in keys.enumerated() {
+            var h = Hasher()
+            h.combine(k)
+            h.combine(values[i])
+            combined ^= h.finalize()
+        }
+        hasher.combine(count)
+        hasher.combine(combined)
+    }
+}

@@ -1,0 +1,1 @@
+print("archive-dump: not implemented yet")
