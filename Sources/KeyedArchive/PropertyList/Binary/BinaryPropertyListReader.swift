@@ -382,7 +382,10 @@ struct BinaryPropertyListScanner {
             try requireElements(twice, of: refSize, at: start, object: n, "dictionary reference")
             guard depth < maximumDepth else { throw tooDeep(n, offset) }
             slots[n] = .onPath
-            var dictionary = PropertyListDictionary()
+            var keys: [String] = []
+            var values: [PropertyListValue] = []
+            keys.reserveCapacity(count)  // bounded: 2 * count * refSize bytes fit in the file
+            values.reserveCapacity(count)
             let valuesStart = start + count * refSize
             var i = 0
             var key: String?
@@ -398,14 +401,15 @@ struct BinaryPropertyListScanner {
                     }
                     key = k
                     let vr = try reference(at: valuesStart + i * refSize, object: n)
-                    dictionary[k] = try value(vr, depth: depth + 1)
+                    values.append(try value(vr, depth: depth + 1))
+                    keys.append(k)
                     i += 1
                 }
             } catch var error as PropertyListError {
                 error.location.keyPath = Self.join(key ?? "<key \(i)>", error.location.keyPath)
                 throw error
             }
-            let v = PropertyListValue.dictionary(dictionary)
+            let v = PropertyListValue.dictionary(PropertyListDictionary(keys: keys, values: values))
             slots[n] = .done(v)
             return v
         default:

@@ -42,26 +42,6 @@ public struct BinaryPropertyListWriter: Sendable {
     }
 }
 
-/// A string compared and hashed by its exact UTF-8 bytes (Swift's `==` uses canonical equivalence).
-private struct ExactString: Hashable {
-    let string: String
-
-    static func == (lhs: ExactString, rhs: ExactString) -> Bool {
-        lhs.string.utf8.elementsEqual(rhs.string.utf8)
-    }
-
-    func hash(into hasher: inout Hasher) {
-        var s = string
-        s.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-    }
-}
-
-/// The key under which a scalar is de-duplicated.
-private enum ScalarKey: Hashable {
-    case string(ExactString)
-    case other(PropertyListValue)
-}
-
 /// The objects of a file in order, with their references, ready to be encoded.
 private struct BinaryObjectTable {
     enum Object {
@@ -81,9 +61,19 @@ private struct BinaryObjectTable {
 
     var objects: [Object] = []
     var refs: [Int] = []
-    var uniques: [ScalarKey: Int] = [:]
+    /// Open-addressing hash table of scalars: (hash, object number + 1), 0 = empty; its count is a power of two.
+    var table = [Entry](repeating: Entry(hash: 0, number: 0), count: 64)
+    var scalarCount = 0
+    /// Bytes of every scalar object plus every container's marker and length (references not included).
+    var fixedBytes = 0
     /// Containers waiting for their contents, with their object numbers (breadth-first order).
     var queue: [(PropertyListValue, Int)] = []
+
+    struct Entry {
+        var hash: UInt64
+        /// Object number + 1; 0 marks an empty slot.
+        var number: Int
+    }
 
     /// Numbers every object reachable from `root`, breadth-first, root = 0.
     mutating func flatten(_ root: PropertyListValue) {
@@ -91,25 +81,28 @@ private struct BinaryObjectTable {
         var head = 0
         while head < queue.count {
             let (value, number) = queue[head]
-            queue[head] = (.bool(false), number)  // drop the reference early
             head += 1
             let start = refs.count
             switch value {
             case .array(let elements):
                 for e in elements { refs.append(add(e)) }
                 objects[number] = .array(start: start, count: elements.count)
+                fixedBytes += Self.headerSize(elements.count)
             case .set(let elements):
                 for e in elements { refs.append(add(e)) }
                 objects[number] = .set(start: start, count: elements.count)
+                fixedBytes += Self.headerSize(elements.count)
             case .dictionary(let d):
                 for k in d.keys { refs.append(addString(k)) }
                 for v in d.values { refs.append(add(v)) }
                 objects[number] = .dictionary(start: start, count: d.count)
+                fixedBytes += Self.headerSize(d.count)
             default:
                 break  // only containers are queued
             }
         }
         queue = []
+        table = []
     }
 
     /// The object number of `value`: a new number for a container (queued), a shared one for a scalar.
@@ -123,31 +116,156 @@ private struct BinaryObjectTable {
         case .string(let s):
             return addString(s)
         default:
-            let candidate = objects.count
-            let number = Self.lookup(&uniques[.other(value), default: candidate])
-            if number == candidate { objects.append(.scalar(value)) }
-            return number
+            let hash = Self.hash(value)
+            let mask = table.count - 1
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while true {
+                let entry = table[slot]
+                if entry.number == 0 { break }
+                if entry.hash == hash, case .scalar(let other) = objects[entry.number - 1], other == value {
+                    return entry.number - 1
+                }
+                slot = (slot + 1) & mask
+            }
+            return insert(.scalar(value), size: Self.scalarSize(value), hash: hash, at: slot)
         }
     }
 
     mutating func addString(_ s: String) -> Int {
-        let candidate = objects.count
-        let number = Self.lookup(&uniques[.string(ExactString(string: s)), default: candidate])
-        if number == candidate {
-            var copy = s
-            let isASCII = copy.withUTF8 { bytes in
-                var high: UInt8 = 0
-                for b in bytes { high |= b }
-                return high < 0x80
+        var s = s
+        let (hash, isASCII) = s.withUTF8 { bytes in
+            (Self.hashBytes(UnsafeRawBufferPointer(bytes), tag: 0), Self.isASCII(bytes))
+        }
+        let mask = table.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let entry = table[slot]
+            if entry.number == 0 { break }
+            if entry.hash == hash {
+                switch objects[entry.number - 1] {
+                case .ascii(let other), .utf16(let other, _):
+                    if Self.sameUTF8(s, other) { return entry.number - 1 }
+                default:
+                    break
+                }
             }
-            objects.append(isASCII ? .ascii(s) : .utf16(s, units: s.utf16.count))
+            slot = (slot + 1) & mask
+        }
+        if isASCII {
+            let count = s.utf8.count
+            return insert(.ascii(s), size: Self.headerSize(count) + count, hash: hash, at: slot)
+        }
+        let units = s.utf16.count
+        return insert(.utf16(s, units: units), size: Self.headerSize(units) + 2 * units, hash: hash, at: slot)
+    }
+
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var high: UInt8 = 0
+        for b in bytes { high |= b }
+        return high < 0x80
+    }
+
+    /// Appends a new scalar object and records it in the empty table `slot`; grows the table at half full.
+    mutating func insert(_ object: Object, size: Int, hash: UInt64, at slot: Int) -> Int {
+        let number = objects.count
+        objects.append(object)
+        fixedBytes += size
+        table[slot] = Entry(hash: hash, number: number + 1)
+        scalarCount += 1
+        if scalarCount * 2 >= table.count {
+            var bigger = [Entry](repeating: Entry(hash: 0, number: 0), count: table.count * 2)
+            let mask = bigger.count - 1
+            for entry in table where entry.number != 0 {
+                var i = Int(truncatingIfNeeded: entry.hash) & mask
+                while bigger[i].number != 0 { i = (i + 1) & mask }
+                bigger[i] = entry
+            }
+            table = bigger
         }
         return number
     }
 
-    /// Reads a dictionary slot through `inout`, which inserts the default in the same hash lookup.
+    /// Whether two strings have exactly the same UTF-8 bytes (Swift's `==` uses canonical equivalence).
+    static func sameUTF8(_ a: String, _ b: String) -> Bool {
+        var a = a
+        var b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in x.count == y.count && x.elementsEqual(y) }
+        }
+    }
+
+    // MARK: - Hashing
+
+    /// A per-process random seed, so a crafted set of values cannot be made to collide.
+    static let seed = UInt64.random(in: 1 ... .max)
+
+    /// SplitMix64's finalizer: a fast 64-bit mix.
     @inline(__always)
-    static func lookup(_ slot: inout Int) -> Int { slot }
+    static func mix(_ x: UInt64) -> UInt64 {
+        var z = x
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A hash of `bytes` (all of them), with `tag` telling kinds apart.
+    static func hashBytes(_ bytes: UnsafeRawBufferPointer, tag: UInt64) -> UInt64 {
+        var h = mix(seed ^ tag ^ UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15)
+        guard let base = bytes.baseAddress else { return h }
+        var i = 0
+        while i + 8 <= bytes.count {
+            h = mix(h ^ base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            i += 8
+        }
+        if i < bytes.count {
+            var tail: UInt64 = 0
+            var shift: UInt64 = 0
+            while i < bytes.count {
+                tail |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << shift
+                shift += 8
+                i += 1
+            }
+            h = mix(h ^ tail ^ 0xFF)
+        }
+        return h
+    }
+
+    /// The hash of a non-string scalar, consistent with its exact equality. Data hashes its length and at
+    /// most 64 bytes from each end, so a large blob is not read twice.
+    static func hash(_ value: PropertyListValue) -> UInt64 {
+        switch value {
+        case .integer(let i):
+            if let s = i.int64Value { return mix(seed ^ 1 ^ UInt64(bitPattern: s) &* 0x9E37_79B9_7F4A_7C15) }
+            return mix(seed ^ 2 ^ (i.uint64Value ?? 0) &* 0x9E37_79B9_7F4A_7C15)
+        case .real(let d): return mix(seed ^ 3 ^ d.bitPattern &* 0x9E37_79B9_7F4A_7C15)
+        case .float(let f): return mix(seed ^ 4 ^ UInt64(f.bitPattern) &* 0x9E37_79B9_7F4A_7C15)
+        case .bool(let b): return mix(seed ^ (b ? 5 : 6))
+        case .date(let d): return mix(seed ^ 7 ^ d.timeIntervalSinceReferenceDate.bitPattern &* 0x9E37_79B9_7F4A_7C15)
+        case .uid(let u): return mix(seed ^ 8 ^ u.value &* 0x9E37_79B9_7F4A_7C15)
+        case .data(let d):
+            return d.withUnsafeBytes { bytes in
+                if bytes.count <= 128 { return hashBytes(bytes, tag: 9) }
+                let ends = mix(hashBytes(UnsafeRawBufferPointer(rebasing: bytes.prefix(64)), tag: 10)
+                    ^ hashBytes(UnsafeRawBufferPointer(rebasing: bytes.suffix(64)), tag: 11))
+                return mix(ends ^ UInt64(bytes.count))
+            }
+        case .string, .array, .set, .dictionary:
+            return 0  // never hashed here
+        }
+    }
+
+    /// The encoded size of a non-string scalar.
+    static func scalarSize(_ value: PropertyListValue) -> Int {
+        switch value {
+        case .integer(let i): return 1 + integerWidth(i)
+        case .real, .date: return 9
+        case .float: return 5
+        case .bool: return 1
+        case .data(let d): return headerSize(d.count) + d.count
+        case .uid(let u): return 1 + bytesNeeded(u.value)
+        case .string, .array, .set, .dictionary: return 0  // never stored as a scalar
+        }
+    }
 
     // MARK: - Sizes
 
@@ -181,34 +299,12 @@ private struct BinaryObjectTable {
         return 8
     }
 
-    func size(of object: Object, refSize: Int) -> Int {
-        switch object {
-        case .pending: return 0
-        case .ascii(let s): return Self.headerSize(s.utf8.count) + s.utf8.count
-        case .utf16(_, let units): return Self.headerSize(units) + 2 * units
-        case .array(_, let count), .set(_, let count): return Self.headerSize(count) + count * refSize
-        case .dictionary(_, let count): return Self.headerSize(count) + 2 * count * refSize
-        case .scalar(let v):
-            switch v {
-            case .integer(let i): return 1 + Self.integerWidth(i)
-            case .real, .date: return 9
-            case .float: return 5
-            case .bool: return 1
-            case .data(let d): return Self.headerSize(d.count) + d.count
-            case .uid(let u): return 1 + Self.bytesNeeded(u.value)
-            case .string, .array, .set, .dictionary: return 0  // never stored as .scalar
-            }
-        }
-    }
-
     // MARK: - Encoding
 
     func encode() -> Data {
         let count = objects.count
         let refSize = Self.bytesNeeded(UInt64(count))
-        var objectBytes = 0
-        for o in objects { objectBytes += size(of: o, refSize: refSize) }
-        let tableOffset = 8 + objectBytes
+        let tableOffset = 8 + fixedBytes + refs.count * refSize
         let offsetSize = Self.bytesNeeded(UInt64(tableOffset))
         let total = tableOffset + count * offsetSize + 32
 
