@@ -34,7 +34,7 @@ struct SmallDictionariesWorkload: Workload {
             ["id": item.id, "name": item.name, "flag": item.flag, "score": item.score, "blob": item.blob] as [String: Any]
         }
         // Every reader gets the same bytes: Foundation's own binary encoding.
-        let foundationBytes = ProcessInfo.processInfo.environment["ARCHIVE_BENCH_OURS_ONLY"] != nil ? BinaryPropertyListWriter().write(value) : try PropertyListSerialization.data(fromPropertyList: foundationTree, format: .binary, options: 0)
+        let foundationBytes = try PropertyListSerialization.data(fromPropertyList: foundationTree, format: .binary, options: 0)
         let ourBytes = BinaryPropertyListWriter().write(value)
         guard try BinaryPropertyListReader().read(foundationBytes) == value else {
             throw BenchError("our reader disagrees with Foundation's bytes")

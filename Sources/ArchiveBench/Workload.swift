@@ -41,17 +41,41 @@ struct Operation {
 /// Accumulates results so the optimiser keeps the work.
 nonisolated(unsafe) var benchmarkSink = 0
 
-/// Runs `operation` `runs` times and returns the median duration in seconds.
-func medianSeconds(of operation: Operation, runs: Int) throws -> Double {
-    let clock = ContinuousClock()
-    var samples: [Double] = []
+/// The median wall-clock and CPU time of an operation, in seconds.
+struct Timing {
+    var wall: Double
+    var cpu: Double
+}
+
+/// This process's CPU time (user + system) in seconds.
+func processCPUSeconds() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+}
+
+/// Runs `operation` `runs` times and returns the median wall-clock and CPU durations.
+///
+/// CPU time is what the ratios use: on a shared machine other processes stretch wall-clock time but not
+/// the CPU time this process spends (every operation here is single-threaded).
+func medianTiming(of operation: Operation, runs: Int) throws -> Timing {
+    var walls: [Double] = []
+    var cpus: [Double] = []
     for _ in 0 ..< max(1, runs) {
-        var result = 0
-        let elapsed = try clock.measure { result = try operation.run() }
+        let wallStart = DispatchTime.now().uptimeNanoseconds
+        let cpuStart = processCPUSeconds()
+        let result = try operation.run()
+        let cpuEnd = processCPUSeconds()
+        let wallEnd = DispatchTime.now().uptimeNanoseconds
         benchmarkSink &+= result
-        samples.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        walls.append(Double(wallEnd - wallStart) / 1e9)
+        cpus.append(cpuEnd - cpuStart)
     }
-    samples.sort()
-    let mid = samples.count / 2
-    return samples.count % 2 == 1 ? samples[mid] : (samples[mid - 1] + samples[mid]) / 2
+    return Timing(wall: median(walls), cpu: median(cpus))
+}
+
+func median(_ samples: [Double]) -> Double {
+    let sorted = samples.sorted()
+    let mid = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
 }

@@ -17,7 +17,8 @@ let workloads: [any Workload] = [
     USAGE: archive-bench [--runs <n>] [--only <name>]
 
     OPTIONS:
-      --runs <n>      Timed runs per operation; the median is reported (default: 5).
+      --runs <n>      Timed runs per operation; the medians of CPU and wall-clock time are
+                      reported, and ratios use CPU time (default: 5).
       --only <name>   Run only this workload (repeatable). Workloads: \(workloads.map(\.name).joined(separator: ", "))
       -h, --help      Show help information.
 
@@ -60,7 +61,7 @@ while let argument = arguments.popFirst() {
 #if DEBUG
 print("warning: this is a debug build; use `swift run -c release archive-bench` for meaningful figures")
 #endif
-print("archive-bench: medians of \(runs) run\(runs == 1 ? "" : "s"); 'x faster' = other's median / KeyedArchive's median")
+print("archive-bench: medians of \(runs) run\(runs == 1 ? "" : "s") (CPU time of this process, wall-clock time); 'x faster' compares CPU-time medians")
 
 func format(_ seconds: Double) -> String {
     seconds >= 1 ? String(format: "%8.3f s ", seconds) : String(format: "%8.2f ms", seconds * 1000)
@@ -75,13 +76,14 @@ do {
             var reference: Double?
             let oursOnly = ProcessInfo.processInfo.environment["ARCHIVE_BENCH_OURS_ONLY"] != nil
             for operation in oursOnly ? Array(group.operations.prefix(1)) : group.operations {
-                let median = try medianSeconds(of: operation, runs: runs)
-                let label = operation.label.padding(toLength: 46, withPad: " ", startingAt: 0)
+                let timing = try medianTiming(of: operation, runs: runs)
+                let label = operation.label.padding(toLength: 44, withPad: " ", startingAt: 0)
+                let times = "cpu \(format(timing.cpu))  wall \(format(timing.wall))"
                 if let reference {
-                    print("    \(label)\(format(median))   KeyedArchive is \(String(format: "%.2f", median / reference))x faster")
+                    print("    \(label)\(times)   KeyedArchive is \(String(format: "%.2f", timing.cpu / reference))x faster")
                 } else {
-                    reference = median
-                    print("    \(label)\(format(median))")
+                    reference = timing.cpu
+                    print("    \(label)\(times)")
                 }
             }
         }

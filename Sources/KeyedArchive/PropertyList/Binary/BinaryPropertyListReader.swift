@@ -184,6 +184,7 @@ struct BinaryPropertyListScanner {
         switch width {
         case 1: return UInt64(p.load(as: UInt8.self))
         case 2: return UInt64(UInt16(bigEndian: p.loadUnaligned(as: UInt16.self)))
+        case 3: return UInt64(UInt16(bigEndian: p.loadUnaligned(as: UInt16.self))) << 8 | UInt64(p.load(fromByteOffset: 2, as: UInt8.self))
         case 4: return UInt64(UInt32(bigEndian: p.loadUnaligned(as: UInt32.self)))
         case 8: return UInt64(bigEndian: p.loadUnaligned(as: UInt64.self))
         default:
@@ -201,12 +202,15 @@ struct BinaryPropertyListScanner {
 
     /// Throws unless `count` bytes starting at `start` lie inside the object area.
     @inline(__always)
-    private func require(_ start: Int, _ count: Int, object n: Int, _ what: @autoclosure () -> String) throws {
+    private func require(_ start: Int, _ count: Int, object n: Int, _ what: StaticString) throws {
         let (end, overflow) = start.addingReportingOverflow(count)
-        guard !overflow, count >= 0, end <= tableOffset else {
-            throw PropertyListError(.truncated, "bplist: \(what()) runs past the end of the object area at \(tableOffset)",
-                                    at: .init(byteOffset: start, objectNumber: n))
-        }
+        guard !overflow, count >= 0, end <= tableOffset else { try truncatedError(start, n, what) }
+    }
+
+    @inline(never)
+    private func truncatedError(_ start: Int, _ n: Int, _ what: StaticString) throws -> Never {
+        throw PropertyListError(.truncated, "bplist: \(what) runs past the end of the object area at \(tableOffset)",
+                          at: .init(byteOffset: start, objectNumber: n))
     }
 
     /// The element count of object `n` whose marker (at `offset`) has low nibble `nibble`, and where its
@@ -214,6 +218,12 @@ struct BinaryPropertyListScanner {
     @inline(__always)
     private func countAndStart(_ nibble: UInt8, at offset: Int, object n: Int) throws -> (count: Int, start: Int) {
         if nibble != 0x0F { return (Int(nibble), offset + 1) }
+        return try extendedCount(at: offset, object: n)
+    }
+
+    /// The count that follows a marker with nibble 0xF: an integer object of 1, 2, 4 or 8 bytes.
+    @inline(never)
+    private func extendedCount(at offset: Int, object n: Int) throws -> (count: Int, start: Int) {
         try require(offset + 1, 1, object: n, "extended length marker")
         let marker = base.load(fromByteOffset: offset + 1, as: UInt8.self)
         guard marker & 0xF0 == 0x10, marker & 0x0F <= 3 else {
@@ -233,45 +243,69 @@ struct BinaryPropertyListScanner {
 
     /// `count` elements of `unit` bytes each starting at `start` must fit in the object area.
     @inline(__always)
-    private func requireElements(_ count: Int, of unit: Int, at start: Int, object n: Int, _ what: String) throws {
+    private func requireElements(_ count: Int, of unit: Int, at start: Int, object n: Int, _ what: StaticString) throws {
         let (bytes, overflow) = count.multipliedReportingOverflow(by: unit)
-        guard !overflow else {
-            throw PropertyListError(.limitExceeded, "bplist: \(what) count \(count) is larger than the file could hold",
-                                    at: .init(byteOffset: start, objectNumber: n))
-        }
         let (end, overflow2) = start.addingReportingOverflow(bytes)
-        guard !overflow2, end <= tableOffset else {
-            throw PropertyListError(.limitExceeded,
-                                    "bplist: \(what) count \(count) needs \(bytes) bytes, more than the \(tableOffset - start) left in the object area",
-                                    at: .init(byteOffset: start, objectNumber: n))
+        guard !overflow, !overflow2, end <= tableOffset else {
+            try elementsError(count, unit, start, n, what)
         }
+    }
+
+    @inline(never)
+    private func elementsError(_ count: Int, _ unit: Int, _ start: Int, _ n: Int, _ what: StaticString) throws -> Never {
+        let (bytes, overflow) = count.multipliedReportingOverflow(by: unit)
+        let need = overflow ? "more bytes than memory holds" : "\(bytes) bytes"
+        throw PropertyListError(.limitExceeded,
+                                 "bplist: \(what) count \(count) needs \(need), more than the \(tableOffset - start) left in the object area",
+                                 at: .init(byteOffset: start, objectNumber: n))
     }
 
     /// The object reference at byte `p`, checked against the object count.
     @inline(__always)
     private func reference(at p: Int, object n: Int) throws -> Int {
         let r = Self.loadBigEndian(base + p, width: refSize)
-        guard r < UInt64(objectCount) else {
-            throw PropertyListError(.invalidReference,
-                                    "bplist: object reference \(r) is not below the object count \(objectCount)",
-                                    at: .init(byteOffset: p, objectNumber: n))
-        }
+        guard r < UInt64(objectCount) else { try referenceError(r, p, n) }
         return Int(r)
+    }
+
+    @inline(never)
+    private func referenceError(_ r: UInt64, _ p: Int, _ n: Int) throws -> Never {
+        throw PropertyListError(.invalidReference, "bplist: object reference \(r) is not below the object count \(objectCount)",
+                          at: .init(byteOffset: p, objectNumber: n))
     }
 
     // MARK: - Objects
 
     /// Decodes object `n` at nesting `depth` (number of containers above it).
+    ///
+    /// This function, `array` and `dictionary` are the only ones on the recursive path; all three
+    /// keep small stack frames (scalars and error messages are built in outlined functions), so the
+    /// default depth limit of 512 needs well under 512 KiB of stack.
+    @inline(never)
     mutating func value(_ n: Int, depth: Int) throws -> PropertyListValue {
         switch slots[n] {
         case .done(let v): return v
-        case .onPath:
-            throw PropertyListError(.cycle, "bplist: container contains itself (object \(n) is its own ancestor)",
-                                    at: .init(byteOffset: offset(of: n), objectNumber: n))
+        case .onPath: try cycleError(n)
         case .unseen: break
         }
         let offset = offset(of: n)
         let marker = base.load(fromByteOffset: offset, as: UInt8.self)
+        switch marker >> 4 {
+        case 0xA, 0xB, 0xC: return try array(n, at: offset, marker: marker, depth: depth)
+        case 0xD: return try dictionary(n, at: offset, marker: marker, depth: depth)
+        default: return try scalar(n, at: offset, marker: marker)
+        }
+    }
+
+    @inline(never)
+    private func cycleError(_ n: Int) throws -> Never {
+        throw PropertyListError(.cycle, "bplist: container contains itself (object \(n) is its own ancestor)",
+                          at: .init(byteOffset: offset(of: n), objectNumber: n))
+    }
+
+    /// Decodes a non-container object (memoizing strings and data, which may be shared).
+    @inline(never)
+    private mutating func scalar(_ n: Int, at offset: Int, marker: UInt8) throws -> PropertyListValue {
         let nibble = marker & 0x0F
         switch marker >> 4 {
         case 0x0:
@@ -348,78 +382,97 @@ struct BinaryPropertyListScanner {
             let width = Int(nibble) + 1
             try require(offset + 1, width, object: n, "UID")
             return .uid(UID(Self.loadBigEndian(base + offset + 1, width: width)))
-        case 0xA, 0xB, 0xC:
-            let (count, start) = try countAndStart(nibble, at: offset, object: n)
-            let kind = marker >> 4 == 0xA ? "array" : "set"
-            try requireElements(count, of: refSize, at: start, object: n, kind)
-            guard depth < maximumDepth else { throw tooDeep(n, offset) }
-            slots[n] = .onPath
-            var elements: [PropertyListValue] = []
-            elements.reserveCapacity(count)  // bounded: count * refSize bytes fit in the file
-            var p = start
-            var i = 0
-            do {
-                while i < count {
-                    let r = try reference(at: p, object: n)
-                    elements.append(try value(r, depth: depth + 1))
-                    p += refSize
-                    i += 1
-                }
-            } catch var error as PropertyListError {
-                error.location.keyPath = Self.join("[\(i)]", error.location.keyPath)
-                throw error
-            }
-            let v: PropertyListValue = marker >> 4 == 0xA ? .array(elements) : .set(elements)
-            slots[n] = .done(v)
-            return v
-        case 0xD:
-            let (count, start) = try countAndStart(nibble, at: offset, object: n)
-            let (twice, overflow) = count.multipliedReportingOverflow(by: 2)
-            guard !overflow else {
-                throw PropertyListError(.limitExceeded, "bplist: dictionary count \(count) is larger than the file could hold",
-                                        at: .init(byteOffset: start, objectNumber: n))
-            }
-            try requireElements(twice, of: refSize, at: start, object: n, "dictionary reference")
-            guard depth < maximumDepth else { throw tooDeep(n, offset) }
-            slots[n] = .onPath
-            var keys: [String] = []
-            var values: [PropertyListValue] = []
-            keys.reserveCapacity(count)  // bounded: 2 * count * refSize bytes fit in the file
-            values.reserveCapacity(count)
-            let valuesStart = start + count * refSize
-            var i = 0
-            var key: String?
-            do {
-                while i < count {
-                    key = nil
-                    let kp = start + i * refSize
-                    let kr = try reference(at: kp, object: n)
-                    let keyValue = try value(kr, depth: depth + 1)
-                    guard case .string(let k) = keyValue else {
-                        throw PropertyListError(.invalidKey, "bplist: dictionary key is a \(keyValue.kindName), not a string",
-                                                at: .init(byteOffset: kp, objectNumber: n))
-                    }
-                    key = k
-                    let vr = try reference(at: valuesStart + i * refSize, object: n)
-                    values.append(try value(vr, depth: depth + 1))
-                    keys.append(k)
-                    i += 1
-                }
-            } catch var error as PropertyListError {
-                error.location.keyPath = Self.join(key ?? "<key \(i)>", error.location.keyPath)
-                throw error
-            }
-            let v = PropertyListValue.dictionary(PropertyListDictionary(keys: keys, values: values))
-            slots[n] = .done(v)
-            return v
         default:
             throw PropertyListError(.invalidObject, "bplist: unknown object marker 0x\(hex(marker))",
                                     at: .init(byteOffset: offset, objectNumber: n))
         }
     }
 
-    private func tooDeep(_ n: Int, _ offset: Int) -> PropertyListError {
-        PropertyListError(.tooDeep, "bplist: containers nested deeper than the limit of \(maximumDepth)",
+    /// Decodes an array (0xA), ordered set (0xB) or set (0xC), marked on the current path while its
+    /// elements are read.
+    @inline(never)
+    private mutating func array(_ n: Int, at offset: Int, marker: UInt8, depth: Int) throws -> PropertyListValue {
+        let nibble = marker & 0x0F
+        let (count, start) = try countAndStart(nibble, at: offset, object: n)
+        try requireElements(count, of: refSize, at: start, object: n, marker >> 4 == 0xA ? "array" : "set")
+        guard depth < maximumDepth else { try tooDeep(n, offset) }
+        slots[n] = .onPath
+        var elements: [PropertyListValue] = []
+        elements.reserveCapacity(count)  // bounded: count * refSize bytes fit in the file
+        var p = start
+        var i = 0
+        do {
+            while i < count {
+                let r = try reference(at: p, object: n)
+                elements.append(try value(r, depth: depth + 1))
+                p += refSize
+                i += 1
+            }
+        } catch {
+            try Self.rethrow(error, index: i)
+        }
+        let v: PropertyListValue = marker >> 4 == 0xA ? .array(elements) : .set(elements)
+        slots[n] = .done(v)
+        return v
+    }
+
+    /// Decodes a dictionary (0xD), marked on the current path while its keys and values are read.
+    @inline(never)
+    private mutating func dictionary(_ n: Int, at offset: Int, marker: UInt8, depth: Int) throws -> PropertyListValue {
+        let nibble = marker & 0x0F
+        let (count, start) = try countAndStart(nibble, at: offset, object: n)
+        let (twice, overflow) = count.multipliedReportingOverflow(by: 2)
+        try requireElements(overflow ? Int.max : twice, of: refSize, at: start, object: n, "dictionary reference")
+        guard depth < maximumDepth else { try tooDeep(n, offset) }
+        slots[n] = .onPath
+        var keys: [String] = []
+        var values: [PropertyListValue] = []
+        keys.reserveCapacity(count)  // bounded: 2 * count * refSize bytes fit in the file
+        values.reserveCapacity(count)
+        let valuesStart = start + count * refSize
+        var i = 0
+        var key: String?
+        do {
+            while i < count {
+                key = nil
+                let kp = start + i * refSize
+                let kr = try reference(at: kp, object: n)
+                let keyValue = try value(kr, depth: depth + 1)
+                guard case .string(let k) = keyValue else { try Self.keyError(keyValue, kp, n) }
+                key = k
+                let vr = try reference(at: valuesStart + i * refSize, object: n)
+                values.append(try value(vr, depth: depth + 1))
+                keys.append(k)
+                i += 1
+            }
+        } catch {
+            try Self.rethrow(error, key: key, index: i)
+        }
+        let v = Self.makeDictionary(keys, values)
+        slots[n] = .done(v)
+        return v
+    }
+
+    @inline(never)
+    private func unknownMarker(_ marker: UInt8, _ offset: Int, _ n: Int) throws -> Never {
+        throw PropertyListError(.invalidObject, "bplist: unknown object marker 0x\(hex(marker))",
+                                at: .init(byteOffset: offset, objectNumber: n))
+    }
+
+    @inline(never)
+    private static func makeDictionary(_ keys: [String], _ values: [PropertyListValue]) -> PropertyListValue {
+        .dictionary(PropertyListDictionary(keys: keys, values: values))
+    }
+
+    @inline(never)
+    private static func keyError(_ key: PropertyListValue, _ p: Int, _ n: Int) throws -> Never {
+        throw PropertyListError(.invalidKey, "bplist: dictionary key is a \(key.kindName), not a string",
+                          at: .init(byteOffset: p, objectNumber: n))
+    }
+
+    @inline(never)
+    private func tooDeep(_ n: Int, _ offset: Int) throws -> Never {
+        throw PropertyListError(.tooDeep, "bplist: containers nested deeper than the limit of \(maximumDepth)",
                           at: .init(byteOffset: offset, objectNumber: n))
     }
 
@@ -521,6 +574,23 @@ struct BinaryPropertyListScanner {
     }
 
     // MARK: - Key paths
+
+    /// Throws `error` with `[index]` put in front of its key path.
+    @inline(never)
+    static func rethrow(_ error: any Error, index: Int) throws -> Never {
+        guard var error = error as? PropertyListError else { throw error }
+        error.location.keyPath = join("[\(index)]", error.location.keyPath)
+        throw error
+    }
+
+    /// Throws `error` with the dictionary key (or `<key i>` while the key itself was being read) in front
+    /// of its key path.
+    @inline(never)
+    static func rethrow(_ error: any Error, key: String?, index: Int) throws -> Never {
+        guard var error = error as? PropertyListError else { throw error }
+        error.location.keyPath = join(key ?? "<key \(index)>", error.location.keyPath)
+        throw error
+    }
 
     /// `outer` followed by `inner` (`"[3]"` + `"NS.keys"` = `"[3].NS.keys"`).
     static func join(_ outer: String, _ inner: String?) -> String {
