@@ -77,13 +77,13 @@ struct BinaryPropertyListScanner {
     let tableOffset: Int
     private let maximumDepth: Int
 
-    /// Per object: not yet seen, being decoded (on the current path), or decoded.
-    private enum Slot {
-        case unseen
-        case onPath
-        case done(PropertyListValue)
-    }
-    private var slots: [Slot]
+    /// Per object: how many references to it the file's containers hold (bits 0-1, saturating at 2),
+    /// and whether it is being decoded, i.e. on the current path (bit 2).
+    private var state: [UInt8]
+    /// Decoded objects that are referenced more than once, so each is decoded once and shared.
+    private var memo: [Int: PropertyListValue] = [:]
+    private static let onPath: UInt8 = 4
+    private static let shared: UInt8 = 2
 
     /// The size of the fixed trailer at the end of the file.
     static let trailerSize = 32
@@ -168,7 +168,31 @@ struct BinaryPropertyListScanner {
             }
             entry += offsetSize
         }
-        slots = Array(repeating: .unseen, count: objectCount)
+        state = Array(repeating: 0, count: objectCount)
+        countReferences()
+    }
+
+    /// Counts, for every object, the references to it (saturating at 2), so that only shared objects are
+    /// memoized. Containers whose header or references do not fit are skipped here: decoding one throws.
+    private mutating func countReferences() {
+        for n in 0 ..< objectCount {
+            let offset = offset(of: n)
+            let marker = base.load(fromByteOffset: offset, as: UInt8.self)
+            let kind = marker >> 4
+            guard kind >= 0xA && kind <= 0xD else { continue }
+            guard let (count, start) = try? countAndStart(marker & 0x0F, at: offset, object: n) else { continue }
+            let (refs, o1) = count.multipliedReportingOverflow(by: kind == 0xD ? 2 : 1)
+            guard !o1, (try? requireElements(refs, of: refSize, at: start, object: n, "container")) != nil else { continue }
+            var p = start
+            for _ in 0 ..< refs {
+                let r = Self.loadBigEndian(base + p, width: refSize)
+                if r < UInt64(objectCount) {
+                    let i = Int(r)
+                    if state[i] < Self.shared { state[i] += 1 }
+                }
+                p += refSize
+            }
+        }
     }
 
     /// Decodes the root object and everything it refers to.
@@ -283,11 +307,9 @@ struct BinaryPropertyListScanner {
     /// default depth limit of 512 needs well under 512 KiB of stack.
     @inline(never)
     mutating func value(_ n: Int, depth: Int) throws -> PropertyListValue {
-        switch slots[n] {
-        case .done(let v): return v
-        case .onPath: try cycleError(n)
-        case .unseen: break
-        }
+        let st = state[n]
+        if st & Self.onPath != 0 { try cycleError(n) }
+        if st & 3 >= Self.shared, let v = memo[n] { return v }
         let offset = offset(of: n)
         let marker = base.load(fromByteOffset: offset, as: UInt8.self)
         switch marker >> 4 {
@@ -349,19 +371,19 @@ struct BinaryPropertyListScanner {
             let (count, start) = try countAndStart(nibble, at: offset, object: n)
             try requireElements(count, of: 1, at: start, object: n, "data")
             let v = PropertyListValue.data(Data(bytes: base + start, count: count))
-            slots[n] = .done(v)
+            if state[n] & 3 >= Self.shared { memo[n] = v }
             return v
         case 0x5:
             let (count, start) = try countAndStart(nibble, at: offset, object: n)
             try requireElements(count, of: 1, at: start, object: n, "ASCII string")
             let v = PropertyListValue.string(try asciiString(at: start, count: count, object: n))
-            slots[n] = .done(v)
+            if state[n] & 3 >= Self.shared { memo[n] = v }
             return v
         case 0x6:
             let (count, start) = try countAndStart(nibble, at: offset, object: n)
             try requireElements(count, of: 2, at: start, object: n, "UTF-16 string")
             let v = PropertyListValue.string(try utf16String(at: start, count: count, object: n))
-            slots[n] = .done(v)
+            if state[n] & 3 >= Self.shared { memo[n] = v }
             return v
         case 0x7:
             let (count, start) = try countAndStart(nibble, at: offset, object: n)
@@ -372,7 +394,7 @@ struct BinaryPropertyListScanner {
                                         at: .init(byteOffset: start, objectNumber: n))
             }
             let v = PropertyListValue.string(s)
-            slots[n] = .done(v)
+            if state[n] & 3 >= Self.shared { memo[n] = v }
             return v
         case 0x8:
             guard nibble <= 7 else {
@@ -396,7 +418,7 @@ struct BinaryPropertyListScanner {
         let (count, start) = try countAndStart(nibble, at: offset, object: n)
         try requireElements(count, of: refSize, at: start, object: n, marker >> 4 == 0xA ? "array" : "set")
         guard depth < maximumDepth else { try tooDeep(n, offset) }
-        slots[n] = .onPath
+        state[n] |= Self.onPath
         var elements: [PropertyListValue] = []
         elements.reserveCapacity(count)  // bounded: count * refSize bytes fit in the file
         var p = start
@@ -412,7 +434,8 @@ struct BinaryPropertyListScanner {
             try Self.rethrow(error, index: i)
         }
         let v: PropertyListValue = marker >> 4 == 0xA ? .array(elements) : .set(elements)
-        slots[n] = .done(v)
+        state[n] &= ~Self.onPath
+        if state[n] & 3 >= Self.shared { memo[n] = v }
         return v
     }
 
@@ -424,7 +447,7 @@ struct BinaryPropertyListScanner {
         let (twice, overflow) = count.multipliedReportingOverflow(by: 2)
         try requireElements(overflow ? Int.max : twice, of: refSize, at: start, object: n, "dictionary reference")
         guard depth < maximumDepth else { try tooDeep(n, offset) }
-        slots[n] = .onPath
+        state[n] |= Self.onPath
         var keys: [String] = []
         var values: [PropertyListValue] = []
         keys.reserveCapacity(count)  // bounded: 2 * count * refSize bytes fit in the file
@@ -449,7 +472,8 @@ struct BinaryPropertyListScanner {
             try Self.rethrow(error, key: key, index: i)
         }
         let v = Self.makeDictionary(keys, values)
-        slots[n] = .done(v)
+        state[n] &= ~Self.onPath
+        if state[n] & 3 >= Self.shared { memo[n] = v }
         return v
     }
 
