@@ -43,13 +43,14 @@ import Testing
         #expect(try text(value) == expected)
     }
 
-    @Test func realsUseApplesSpellingsAndShortestDigits() throws {
+    @Test func realsUseApplesSpellingsAndDigits() throws {
         let value: PropertyListValue = [.real(.nan), .real(.infinity), .real(-.infinity), .real(3), .real(0.1),
-                                        .real(-0.0), .float(0.5), .real(1e300)]
+                                        .real(0), .real(-0.0), .float(0.5), .real(1e300), .real(1e16)]
         let lines = try text(value).split(separator: "\n").filter { $0.contains("<real>") }
         #expect(lines == ["\t<real>nan</real>", "\t<real>+infinity</real>", "\t<real>-infinity</real>",
-                          "\t<real>3</real>", "\t<real>0.1</real>", "\t<real>-0</real>", "\t<real>0.5</real>",
-                          "\t<real>1e+300</real>"])
+                          "\t<real>3</real>", "\t<real>0.10000000000000001</real>", "\t<real>0.0</real>",
+                          "\t<real>-0.0</real>", "\t<real>0.5</real>", "\t<real>1.0000000000000001e+300</real>",
+                          "\t<real>10000000000000000</real>"])
     }
 
     @Test func datesAreWrittenInWholeSecondsRoundedDown() throws {

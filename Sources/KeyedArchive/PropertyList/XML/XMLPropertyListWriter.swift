@@ -3,6 +3,15 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(ucrt)
+import ucrt
+#endif
 
 /// Writes Apple's XML property-list format, laid out as Apple's writer lays it out.
 ///
@@ -11,12 +20,12 @@ import Foundation
 /// 76 characters less 8 per level of indentation (indentation capped at 8 tabs), exactly as Foundation does.
 /// Differences from Foundation, and what XML cannot keep:
 ///
-/// - Dictionary keys are written in the dictionary's stored order; Foundation sorts them. Reading a file and
-///   writing it again therefore reproduces Foundation's output byte for byte, reals aside.
-/// - Reals are written with the fewest digits that read back to the same `Double` (`0.1`, not
-///   `0.10000000000000001`); integral values drop the `.0` (`3`), as Apple's do. `nan`, `+infinity` and
-///   `-infinity` are spelled as Apple spells them; `-0.0` is written `-0` (Foundation on Linux writes `0.0`).
-///   A NaN's sign and payload are not kept.
+/// - Dictionary keys are written in the dictionary's stored order; Foundation sorts them. Reading a file that
+///   Apple's writer produced and writing it again therefore reproduces it byte for byte.
+/// - Reals are written as Apple writes them: 17 significant digits (`0.10000000000000001`, `3`, `1e+17`),
+///   which always read back to the same `Double`; zero is `0.0`; `nan`, `+infinity` and `-infinity` as Apple
+///   spells them. Negative zero is written `-0.0` (Foundation writes `0.0`, losing the sign). A NaN's sign and
+///   payload are not kept.
 /// - ``PropertyListValue/float(_:)`` values are written as `<real>` holding the same number; XML has no
 ///   4-byte real, so they read back as ``PropertyListValue/real(_:)``.
 /// - Dates are written in whole seconds (`2001-01-01T00:00:00Z`), rounded down, as Apple's writer does:
@@ -237,13 +246,19 @@ struct XMLPropertyListOutput {
         }
     }
 
-    /// A real as the XML writer spells it.
+    /// A real as Apple's XML writer spells it: `printf("%.17g")`, `0.0` for zero, `nan`, `+infinity`, `-infinity`.
     static func format(_ d: Double) -> String {
         if d.isNaN { return "nan" }
         if d.isInfinite { return d < 0 ? "-infinity" : "+infinity" }
-        var s = d.description
-        if s.hasSuffix(".0") { s.removeLast(2) }
-        return s
+        if d == 0 { return d.sign == .minus ? "-0.0" : "0.0" }
+        var buffer = [CChar](repeating: 0, count: 40)
+        let n = buffer.withUnsafeMutableBufferPointer { p in
+            withVaList([d]) { vsnprintf(p.baseAddress, p.count, "%.17g", $0) }
+        }
+        guard n > 0, n < buffer.count else { return d.description }
+        // The C library formats in the "C" locale unless the process changed it; undo a decimal comma.
+        let bytes = buffer.prefix(Int(n)).map { $0 == CChar(UInt8(ascii: ",")) ? UInt8(ascii: ".") : UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A date as `YYYY-MM-DDTHH:MM:SSZ` (whole seconds, rounded down), or `nil` if out of range.
