@@ -22,7 +22,7 @@ import Testing
             "d-string": "a<b>&\"'é🎉",
             "e-empty": "",
             "f-ints": [0, -1, Int64.min, Int64.max, UInt64.max] as [Any],
-            "g-reals": [3.0, -2.0, 100.0, 0.1, 0.0, 1e-5, 1e16, 1e17, 5e-324, Double.pi, -1.5e300, Double.nan,
+            "g-reals": [3.0, -2.0, 100.0, 0.1, 0.0, 1e-5, 1e16, 1e17, Double.leastNonzeroMagnitude, Double.pi, -1.5e300, Double.nan,
                         Double.infinity, -Double.infinity] as [Any],
             "h-bools": [true, false],
             "i-dates": [Date(timeIntervalSinceReferenceDate: 0), Date(timeIntervalSinceReferenceDate: -63_113_904_000),
