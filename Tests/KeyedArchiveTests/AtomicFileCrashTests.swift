@@ -21,7 +21,9 @@ import Darwin
             return
         }
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         let payloadDirectory = ScratchDirectory("payloads")
+        defer { withExtendedLifetime(payloadDirectory) {} }
         // Two versions of different sizes and contents, large enough that a save takes a moment.
         let versionA = FileTestSupport.pseudoRandomBytes(count: 384 * 1024, seed: 0xA)
         let versionB = FileTestSupport.pseudoRandomBytes(count: 320 * 1024, seed: 0xB)

@@ -84,6 +84,7 @@ enum InjectedFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
     @Test(arguments: InjectedFault.allCases, [EIO, ENOSPC])
     func failedStepKeepsTheOldFileAndLeavesNoTemporaryFile(fault: InjectedFault, code: Int32) throws {
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         let path = dir.file("model.plist")
         try FileTestSupport.create(path, old, mode: 0o640)
         if fault == .fchown {
@@ -120,6 +121,7 @@ enum InjectedFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
     func failureWhileCreatingANewFileLeavesNothing(code: Int32) throws {
         for fault in [InjectedFault.write, .fsyncFile, .rename] {
             let dir = ScratchDirectory()
+            defer { withExtendedLifetime(dir) {} }
             let path = dir.file("new.plist")
             let error = try #require(atomicWrite(new, to: path, hooks: fault.hooks(failingWith: code)))
             #expect(error.step == fault.expectedStep)
@@ -129,6 +131,7 @@ enum InjectedFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
 
     @Test func shortWritesAndInterruptionsAreRetried() throws {
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         let path = dir.file("model.plist")
         try FileTestSupport.create(path, old)
         let log = HookLog()
@@ -150,6 +153,7 @@ enum InjectedFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
 
     @Test func writeThatMakesNoProgressFails() throws {
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         let path = dir.file("model.plist")
         try FileTestSupport.create(path, old)
         var hooks = SystemCallHooks()
@@ -163,6 +167,7 @@ enum InjectedFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
 
     @Test func takenTemporaryNameIsRetriedWithAnotherName() throws {
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         let path = dir.file("model.plist")
         let log = HookLog()
         var hooks = SystemCallHooks()
@@ -180,6 +185,7 @@ enum InjectedFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
 
     @Test func exhaustedTemporaryNamesFail() throws {
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         var hooks = SystemCallHooks()
         hooks.openat = { directory, name, flags, mode in
             if flags & O_CREAT != 0 { errno = EEXIST; return -1 }
@@ -193,6 +199,7 @@ enum InjectedFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
 
     @Test func directoryThatCannotBeSynchronizedWithEINVALIsAccepted() throws {
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         let path = dir.file("model.plist")
         #expect(atomicWrite(new, to: path, hooks: InjectedFault.fsyncDirectory.hooks(failingWith: EINVAL)) == nil)
         #expect(FileTestSupport.contents(path) == new)
@@ -200,6 +207,7 @@ enum InjectedFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
 
     @Test func hooksDoNotLeakOutsideTheirScope() throws {
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         let path = dir.file("model.plist")
         #expect(atomicWrite(new, to: path, hooks: InjectedFault.write.hooks(failingWith: EIO)) != nil)
         #expect(SystemCallHooks.current == nil)

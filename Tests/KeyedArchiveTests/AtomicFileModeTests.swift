@@ -16,6 +16,7 @@ import Darwin
     @Test(arguments: [0o600, 0o640, 0o644, 0o400, 0o755] as [mode_t])
     func replacedFileKeepsItsMode(mode: mode_t) throws {
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         let path = dir.file("model")
         try FileTestSupport.create(path, Data("old".utf8), mode: mode)
         try bytes.writeAtomically(toPath: path)
@@ -29,6 +30,7 @@ import Darwin
             return
         }
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         let path = dir.file("new")
         try bytes.writeAtomically(toPath: path)
         #expect(FileTestSupport.permissions(path) == 0o666 & ~mask)
@@ -42,6 +44,7 @@ import Darwin
             return
         }
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         let path = dir.file("new")
         let process = try ChildProcess.spawn(child, ["write-once", path, String(umask, radix: 8), "hello"])
         let status = process.waitForExit()
@@ -61,6 +64,7 @@ import Darwin
             return
         }
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         let path = dir.file("owned")
         try FileTestSupport.create(path, Data("old".utf8), mode: 0o640)
         try #require(chown(path, 4242, 4343) == 0)
@@ -74,6 +78,7 @@ import Darwin
 
     @Test func newFileBelongsToTheWriter() throws {
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         let path = dir.file("mine")
         try bytes.writeAtomically(toPath: path)
         let status = try #require(FileTestSupport.status(path))

@@ -10,6 +10,9 @@ import Darwin
 #endif
 
 /// A fresh directory under the system's temporary directory, removed (with its contents) on deinit.
+///
+/// ARC may end an object's life after its last use, so tests hold it with
+/// `defer { withExtendedLifetime(dir) {} }` to keep the directory until the test ends.
 final class ScratchDirectory: @unchecked Sendable {
     let path: String
 

@@ -15,6 +15,7 @@ import Darwin
 
     @Test func newFileGetsTheBytes() throws {
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         let path = dir.file("model.plist")
         try new.writeAtomically(toPath: path)
         #expect(FileTestSupport.contents(path) == new)
@@ -23,6 +24,7 @@ import Darwin
 
     @Test func existingFileIsReplaced() throws {
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         let path = dir.file("model.plist")
         try FileTestSupport.create(path, old)
         let inodeBefore = try #require(FileTestSupport.status(path)).st_ino
@@ -35,6 +37,7 @@ import Darwin
 
     @Test func urlDestinationWorks() throws {
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         let url = URL(fileURLWithPath: dir.file("with space é.plist"))
         try new.writeAtomically(to: url)
         #expect(FileTestSupport.contents(url.path) == new)
@@ -53,6 +56,7 @@ import Darwin
 
     @Test func emptyDataIsWrittenAndSynchronized() throws {
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         let path = dir.file("empty")
         try FileTestSupport.create(path, old)
         let log = HookLog()
@@ -74,6 +78,7 @@ import Darwin
 
     @Test func nonContiguousBytesAreWrittenInOrder() throws {
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         let path = dir.file("regions")
         // DispatchData-like input: a DataProtocol with several regions.
         let parts = [Data("first,".utf8), Data(), Data("second,".utf8), Data("third".utf8)]
@@ -84,6 +89,7 @@ import Darwin
 
     @Test func withoutOverwritingCreatesANewFile() throws {
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         let path = dir.file("fresh")
         try new.writeAtomically(toPath: path, options: .withoutOverwriting)
         #expect(FileTestSupport.contents(path) == new)
@@ -92,6 +98,7 @@ import Darwin
 
     @Test func withoutOverwritingRefusesAnExistingFile() throws {
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         let path = dir.file("taken")
         try FileTestSupport.create(path, old)
         let error = try #require(atomicWrite(new, to: path, options: .withoutOverwriting))
@@ -105,6 +112,7 @@ import Darwin
     @Test func withoutOverwritingLosesARaceCleanly() throws {
         // Another writer creates the file between our check and our rename: the kernel refuses.
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         let path = dir.file("contested")
         let theirs = Data("the other writer won".utf8)
         var hooks = SystemCallHooks()
@@ -122,6 +130,7 @@ import Darwin
     @Test(arguments: [EINVAL, ENOSYS])
     func withoutOverwritingFallsBackToLink(unsupported: Int32) throws {
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         let path = dir.file("linked")
         let log = HookLog()
         var hooks = SystemCallHooks()
@@ -144,6 +153,7 @@ import Darwin
 
     @Test func linkFallbackStillRefusesAnExistingFile() throws {
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         let path = dir.file("linked")
         let theirs = Data("already here".utf8)
         var hooks = SystemCallHooks()
@@ -162,6 +172,7 @@ import Darwin
 
     @Test func invalidPathsAreRejectedBeforeTouchingAnything() throws {
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         let cases: [(String, Int32)] = [
             ("", ENOENT),                         // empty
             (dir.file("a\u{0}b"), EINVAL),        // NUL would cut the path short at "a"
@@ -178,6 +189,7 @@ import Darwin
 
     @Test func missingDirectoryIsReportedWithItsPath() throws {
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         let path = dir.file("no/such/dir/file")
         let error = try #require(atomicWrite(new, to: path))
         #expect(error.step == .openDirectory)
@@ -187,6 +199,7 @@ import Darwin
 
     @Test func longNamesGetAShortenedTemporaryName() throws {
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         let name = String(repeating: "é", count: 120) + "x"   // 241 bytes: "." + name + suffix would exceed 255
         let path = dir.file(name)
         let log = HookLog()
@@ -215,6 +228,7 @@ import Darwin
 
     @Test func concurrentWritersLeaveOneCompleteFile() async throws {
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         let path = dir.file("shared")
         let payloads = (0..<6).map { FileTestSupport.pseudoRandomBytes(count: 50_000 + $0 * 1000, seed: UInt64($0 + 100)) }
         await withTaskGroup(of: Void.self) { group in
@@ -245,6 +259,7 @@ import Darwin
 
     @Test func symbolicLinkIsKeptAndItsTargetReplaced() throws {
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         let target = dir.file("real.plist")
         let link = dir.file("link.plist")
         try FileTestSupport.create(target, old, mode: 0o600)
@@ -259,6 +274,7 @@ import Darwin
 
     @Test func chainOfLinksAcrossDirectoriesIsFollowed() throws {
         let root = ScratchDirectory()
+        defer { withExtendedLifetime(root) {} }
         try FileManager.default.createDirectory(atPath: root.file("a"), withIntermediateDirectories: false)
         try FileManager.default.createDirectory(atPath: root.file("b"), withIntermediateDirectories: false)
         let target = root.file("b/target.bin")
@@ -276,6 +292,7 @@ import Darwin
 
     @Test func danglingLinkCreatesItsTarget() throws {
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         let link = dir.file("link")
         try #require(symlink(dir.file("created-later"), link) == 0)  // absolute target
         try new.writeAtomically(toPath: link)
@@ -286,6 +303,7 @@ import Darwin
 
     @Test func linkLoopFailsWithELOOP() throws {
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         try #require(symlink("b", dir.file("a")) == 0)
         try #require(symlink("a", dir.file("b")) == 0)
         let error = try #require(atomicWrite(new, to: dir.file("a")))
@@ -296,6 +314,7 @@ import Darwin
 
     @Test func linkToDirectoryIsRejected() throws {
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         try FileManager.default.createDirectory(atPath: dir.file("sub"), withIntermediateDirectories: false)
         try #require(symlink("sub", dir.file("link")) == 0)
         let error = try #require(atomicWrite(new, to: dir.file("link")))
@@ -305,6 +324,7 @@ import Darwin
 
     @Test func withoutOverwritingTreatsAnyLinkAsExisting() throws {
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         try #require(symlink("nowhere", dir.file("dangling")) == 0)
         let error = try #require(atomicWrite(new, to: dir.file("dangling"), options: .withoutOverwriting))
         #expect(error.errno == EEXIST)
@@ -316,6 +336,7 @@ import Darwin
 
     @Test func staleTemporaryFilesAreRemovedAndNothingElse() throws {
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         let path = dir.file("model.plist")
         try FileTestSupport.create(path, old)
         let staleA = ".model.plist.tmp-0123456789abcdef"
@@ -351,6 +372,7 @@ import Darwin
 
     @Test func staleCleanupFollowsTheLinkLikeTheWriter() throws {
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         try FileManager.default.createDirectory(atPath: dir.file("data"), withIntermediateDirectories: false)
         try FileTestSupport.create(dir.file("data/real"), old)
         try #require(symlink("data/real", dir.file("link")) == 0)
@@ -363,6 +385,7 @@ import Darwin
 
     @Test func staleCleanupReportsAMissingDirectory() throws {
         let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
         #expect(throws: FileIOError.self) {
             try AtomicFileWriter.removeStaleTemporaryFiles(for: dir.file("gone/model"), olderThan: .zero)
         }
