@@ -151,11 +151,16 @@ struct ChildProcess {
 
         let argv = ([executable] + arguments).map { strdup($0) }
         defer { argv.forEach { free($0) } }
+        let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") }
+        defer { environment.forEach { free($0) } }
+        var environmentWithTerminator = environment + [nil]
         var pid: pid_t = 0
         var argvWithTerminator = argv + [nil]
         let result = argvWithTerminator.withUnsafeMutableBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return EINVAL }
-            return posix_spawn(&pid, executable, &actions, nil, base, environ)
+            return environmentWithTerminator.withUnsafeMutableBufferPointer { env -> Int32 in
+                posix_spawn(&pid, executable, &actions, nil, base, env.baseAddress)
+            }
         }
         close(pipeFDs[1])
         if result != 0 { close(pipeFDs[0]) }

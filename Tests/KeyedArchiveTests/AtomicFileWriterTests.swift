@@ -187,6 +187,29 @@ import Darwin
         #expect(dir.names() == [])
     }
 
+    @Test func fifoAtTheDestinationIsNotReplaced() throws {
+        let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
+        let path = dir.file("fifo")
+        try #require(mkfifo(path, 0o600) == 0)
+        let error = try #require(atomicWrite(new, to: path))
+        #expect(error.step == .validatePath)
+        #expect(error.errno == EINVAL)
+        #expect(try #require(FileTestSupport.status(path)).st_mode & S_IFMT == S_IFIFO)
+        #expect(dir.names() == ["fifo"])
+    }
+
+    @Test func otherHardLinksKeepTheOldContents() throws {
+        let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
+        let path = dir.file("model")
+        try FileTestSupport.create(path, old)
+        try #require(link(path, dir.file("backup")) == 0)
+        try new.writeAtomically(toPath: path)
+        #expect(FileTestSupport.contents(path) == new)
+        #expect(FileTestSupport.contents(dir.file("backup")) == old)
+    }
+
     @Test func missingDirectoryIsReportedWithItsPath() throws {
         let dir = ScratchDirectory()
         defer { withExtendedLifetime(dir) {} }
@@ -310,6 +333,18 @@ import Darwin
         #expect(error.step == .resolveSymbolicLink)
         #expect(error.errno == ELOOP)
         #expect(dir.names() == ["a", "b"])
+    }
+
+    @Test func linkWhoseTargetIsNotUTF8IsRejected() throws {
+        let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
+        // "caf\xE9": Latin-1, not UTF-8; decoding it into a String would name a different file.
+        let target: [CChar] = [0x63, 0x61, 0x66, CChar(bitPattern: 0xE9), 0]
+        try #require(symlink(target, dir.file("link")) == 0)
+        let error = try #require(atomicWrite(new, to: dir.file("link")))
+        #expect(error.step == .resolveSymbolicLink)
+        #expect(error.errno == EILSEQ)
+        #expect(dir.names() == ["link"])
     }
 
     @Test func linkToDirectoryIsRejected() throws {

@@ -37,6 +37,12 @@ import Darwin
 /// replaces the link itself with a regular file.) With ``Options/withoutOverwriting`` links are not
 /// followed: any existing name, including a link, counts as existing.
 ///
+/// **What is not kept.** Only regular files are replaced (a FIFO, socket or device at the destination
+/// fails with `EINVAL`, a directory with `EISDIR`). The new file is a new inode: other hard links to
+/// the old file keep the old contents, and extended attributes and ACLs of the old file are not copied
+/// (a new file gets the directory's default ACL, if any). Permission bits are kept, and so are owner
+/// and group when running as root (other users cannot give files away).
+///
 /// The corresponding Foundation API is `Data.write(to:options: .atomic)`.
 public struct AtomicFileWriter: Sendable {
     /// Options for an atomic write.
@@ -99,6 +105,11 @@ public struct AtomicFileWriter: Sendable {
         if let existing, existing.isDirectory {
             throw FileIOError(step: .validatePath, path: path, errno: EISDIR,
                               detail: target == path ? nil : "the link points to directory \(target)", isWrite: true)
+        }
+        if let existing, !existing.isRegularFile {
+            // Renaming over a FIFO, socket or device would swap it for a regular file.
+            throw FileIOError(step: .validatePath, path: path, errno: EINVAL,
+                              detail: "\(via)not a regular file: an atomic replace would turn it into one", isWrite: true)
         }
         guard let (directory, name) = FilePath.split(target) else {
             throw FileIOError(step: .validatePath, path: path, errno: EISDIR, detail: "the path ends in /", isWrite: true)
@@ -244,10 +255,11 @@ public struct AtomicFileWriter: Sendable {
                 }
                 break
             }
-            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            // Compared as bytes: a name that is not UTF-8 is never ours, and must not be "repaired" into one.
+            let entryBytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix(while: { $0 != 0 })) }
+            if isTemporaryName(entryBytes, prefix: prefix) {
+                candidates.append(String(decoding: entryBytes, as: UTF8.self))
             }
-            if isTemporaryName(entryName, prefix: prefix) { candidates.append(entryName) }
         }
 
         var removed: [String] = []
@@ -296,8 +308,13 @@ public struct AtomicFileWriter: Sendable {
 
     /// Whether `candidate` is one of our temporary names for the prefix.
     static func isTemporaryName(_ candidate: String, prefix: String) -> Bool {
-        guard candidate.hasPrefix(prefix) else { return false }
-        let suffix = candidate.utf8.dropFirst(prefix.utf8.count)
+        isTemporaryName(Array(candidate.utf8), prefix: prefix)
+    }
+
+    /// Whether the file name `candidate` (raw bytes) is one of our temporary names for the prefix.
+    static func isTemporaryName(_ candidate: [UInt8], prefix: String) -> Bool {
+        guard candidate.starts(with: prefix.utf8) else { return false }
+        let suffix = candidate.dropFirst(prefix.utf8.count)
         return suffix.count == temporaryRandomDigits && suffix.allSatisfy { byte in
             (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
         }

@@ -113,7 +113,7 @@ public struct FileIOError: Error, Hashable, Sendable, CustomStringConvertible {
             (ENOSPC, "ENOSPC"), (ESPIPE, "ESPIPE"), (EROFS, "EROFS"), (EMLINK, "EMLINK"), (EPIPE, "EPIPE"),
             (ENAMETOOLONG, "ENAMETOOLONG"), (ENOSYS, "ENOSYS"), (ENOTEMPTY, "ENOTEMPTY"), (ELOOP, "ELOOP"),
             (ENOTSUP, "ENOTSUP"), (EOPNOTSUPP, "EOPNOTSUPP"), (EDQUOT, "EDQUOT"), (ESTALE, "ESTALE"),
-            (EOVERFLOW, "EOVERFLOW"), (ECANCELED, "ECANCELED"),
+            (EOVERFLOW, "EOVERFLOW"), (ECANCELED, "ECANCELED"), (EILSEQ, "EILSEQ"),
         ]
         return names.first(where: { $0.0 == code })?.1
     }

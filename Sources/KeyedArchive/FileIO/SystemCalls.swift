@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -167,7 +172,8 @@ enum SystemCalls {
         fstatat(AT_FDCWD, path, followingLinks: false)
     }
 
-    /// The target of the symbolic link at `path`, or `nil` with `errno` set.
+    /// The target of the symbolic link at `path`, or `nil` with `errno` set (`EILSEQ` when the target
+    /// is not valid UTF-8).
     static func readlink(_ path: String) -> String? {
         var capacity = 1024
         // Link targets are at most PATH_MAX on every supported system; 64 KiB bounds any surprise.
@@ -182,7 +188,12 @@ enum SystemCalls {
             if count < 0 { return nil }
             if count < capacity {
                 let bytes = buffer[0..<count].map { UInt8(bitPattern: $0) }
-                return String(decoding: bytes, as: UTF8.self)
+                // A target that is not UTF-8 cannot be named by a String without changing it.
+                guard let target = String(bytes: bytes, encoding: .utf8) else {
+                    errno = EILSEQ
+                    return nil
+                }
+                return target
             }
             capacity *= 4
         }
