@@ -33,15 +33,16 @@ import Darwin
 ///
 /// **Symbolic links.** When the destination is a symbolic link, the link is kept and the file it points
 /// to (following a chain of links, at most 40) is replaced; the temporary file is created in the target's
-/// directory. A dangling link's target is created, as a shell's `>` would. (Foundation on Linux instead
-/// replaces the link itself with a regular file.) With ``Options/withoutOverwriting`` links are not
+/// directory. A dangling link's target is created, as a shell's `>` would. (Foundation on Linux, as of
+/// Swift 6.3, instead replaces the link itself with a regular file and leaves the target as it was.) With ``Options/withoutOverwriting`` links are not
 /// followed: any existing name, including a link, counts as existing.
 ///
 /// **What is not kept.** Only regular files are replaced (a FIFO, socket or device at the destination
 /// fails with `EINVAL`, a directory with `EISDIR`). The new file is a new inode: other hard links to
 /// the old file keep the old contents, and extended attributes and ACLs of the old file are not copied
-/// (a new file gets the directory's default ACL, if any). Permission bits are kept, and so are owner
-/// and group when running as root (other users cannot give files away).
+/// (a new file gets the directory's default ACL, if any). Permission bits are kept (Foundation on Linux
+/// gives the replacement the umask's default instead, so a `0600` file becomes `0644`), and so are
+/// owner and group when running as root (other users cannot give files away).
 ///
 /// The corresponding Foundation API is `Data.write(to:options: .atomic)`.
 public struct AtomicFileWriter: Sendable {
