@@ -74,6 +74,17 @@ import Darwin
         }
         #expect(!isMapped())
     }
+    @Test func procFileWithZeroSizeIsReadToTheEnd() throws {
+        // /proc files say they are empty regular files; their contents appear only when read.
+        let path = "/proc/self/status"
+        guard access(path, R_OK) == 0 else {
+            print("skipping: no \(path)")
+            return
+        }
+        let text = String(decoding: try FileReader().read(atPath: path), as: UTF8.self)
+        #expect(text.hasPrefix("Name:"))
+        #expect(text.contains("\nPid:"))
+    }
     #endif
 
     @Test func mappingPolicyNeverCopies() throws {
