@@ -266,6 +266,35 @@ import Darwin
         #expect(dir.names() == ["shared"])
     }
 
+    @Test func racingWritersWithoutOverwritingHaveExactlyOneWinner() async throws {
+        let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
+        for round in 0..<5 {
+            let path = dir.file("claim-\(round)")
+            let payloads = (0..<8).map { FileTestSupport.pseudoRandomBytes(count: 20_000, seed: UInt64(round * 100 + $0 + 1)) }
+            let outcomes = await withTaskGroup(of: (Int, Int32?).self) { group in
+                for (index, payload) in payloads.enumerated() {
+                    group.addTask { () -> (Int, Int32?) in
+                        do throws(FileIOError) {
+                            try payload.writeAtomically(toPath: path, options: .withoutOverwriting)
+                            return (index, nil)
+                        } catch {
+                            return (index, error.errno)
+                        }
+                    }
+                }
+                return await group.reduce(into: [(Int, Int32?)]()) { $0.append($1) }
+            }
+            let winners = outcomes.filter { $0.1 == nil }.map { $0.0 }
+            #expect(winners.count == 1, "round \(round): \(outcomes)")
+            #expect(outcomes.allSatisfy { $0.1 == nil || $0.1 == EEXIST })
+            if let winner = winners.first {
+                #expect(FileTestSupport.contents(path) == payloads[winner])
+            }
+        }
+        #expect(dir.names() == (0..<5).map { "claim-\($0)" })
+    }
+
     @Test func errorDescriptionNamesStepPathAndReason() {
         let error = FileIOError(step: .write, path: "/data/model.plist", errno: ENOSPC,
                                 detail: "temporary file /data/.model.plist.tmp-0123456789abcdef", isWrite: true)
