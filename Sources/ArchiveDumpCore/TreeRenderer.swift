@@ -112,7 +112,7 @@ public struct TreeRenderer {
         }
 
         private static func count(_ n: Int, _ noun: String) -> String {
-            "(\(n) \(noun)\(n == 1 ? "" : "s"))"
+            "(\(n) " + (n == 1 ? noun : noun == "entry" ? "entries" : noun + "s") + ")"
         }
 
         /// Writes `prefix + head` and opens `children` below it (or stops at the depth limit).

@@ -216,16 +216,35 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
         for (key, value) in top {
             try checkUIDs(in: value, keyPath: "$top.\(key)", objectUID: nil, className: nil, count: count)
         }
-        for (i, object) in objects.enumerated() {
+        // Class descriptions are shared: each is checked once, then found by its UID.
+        var classNames: [UInt64: String] = [:]
+        for i in objects.indices {
             let uid = UID(UInt64(i))
-            switch object {
-            case .dictionary(let dict) where dict["$class"] != nil:
-                let archivedClass = try envelope.archivedClass(ofObject: dict, uid: uid, keyPath: "$class")
-                for (key, value) in dict where key != "$class" {
-                    try checkUIDs(in: value, keyPath: key, objectUID: uid.value, className: archivedClass.name, count: count)
+            switch objects[i] {
+            case .dictionary(let dict):
+                guard let classPosition = dict.position(of: "$class") else {
+                    try checkUIDs(in: objects[i], keyPath: "", objectUID: uid.value, className: nil, count: count)
+                    continue
                 }
-            case .dictionary, .array, .set:
-                try checkUIDs(in: object, keyPath: "", objectUID: uid.value, className: nil, count: count)
+                let className: String
+                if case .uid(let classUID) = dict.values[classPosition], let known = classNames[classUID.value] {
+                    className = known
+                } else {
+                    let archivedClass = try envelope.archivedClass(ofObject: dict, uid: uid, keyPath: "$class")
+                    classNames[archivedClass.uid.value] = archivedClass.name
+                    className = archivedClass.name
+                }
+                let values = dict.values
+                for j in values.indices where j != classPosition {
+                    switch values[j] {
+                    case .uid(let u) where u.value < count: continue
+                    case .string, .integer, .real, .float, .bool, .date, .data: continue
+                    default:
+                        try checkUIDs(in: values[j], keyPath: dict.keys[j], objectUID: uid.value, className: className, count: count)
+                    }
+                }
+            case .array, .set:
+                try checkUIDs(in: objects[i], keyPath: "", objectUID: uid.value, className: nil, count: count)
             case .uid(let u):
                 // A bare UID as an entry of $objects: no writer does this, but it is well-formed if in range.
                 try checkUIDs(in: .uid(u), keyPath: "", objectUID: uid.value, className: nil, count: count)
