@@ -33,7 +33,7 @@ enum Samples {
         "neg": -42,
         "one": 1.0,
         "big": 1e100,
-        "tiny": .real(5e-324),
+        "tiny": .real(.leastNonzeroMagnitude),
         "negzero": .real(-0.0),
         "nan": .real(.nan),
         "inf": .real(.infinity),
@@ -267,7 +267,7 @@ func rendered(_ body: (DumpOutput) -> Void) -> String {
 
 @Suite struct ValueFormattingTests {
     @Test func realsAreShortestRoundTripWithAFraction() {
-        let samples: [Double] = [1, 0.1, 1e100, 5e-324, -0.0, 123456789012345680, 1.0 / 3, .pi, 2e-7, Double.greatestFiniteMagnitude]
+        let samples: [Double] = [1, 0.1, 1e100, .leastNonzeroMagnitude, -0.0, 123456789012345680, 1.0 / 3, .pi, 2e-7, Double.greatestFiniteMagnitude]
         var generator = SystemRandomNumberGenerator()
         let random = (0..<200).map { _ in Double(bitPattern: generator.next() & ~(0x7FF << 52) | (UInt64.random(in: 1...2046) << 52)) }
         for d in samples + random {
