@@ -162,6 +162,9 @@ public enum ArchiveDumpCommand {
         } else {
             options.mode = raw ? (json ? .rawJSON : .raw) : (json ? .json : .tree)
         }
+        if options.output != nil, options.mode == .validate {
+            throw UsageError(message: "'--output' cannot be used with '--validate'")
+        }
         if options.maxDepth != nil, [.xml, .binary, .validate, .classes].contains(options.mode) {
             throw UsageError(message: "'--max-depth' only applies to the tree, --raw and --json outputs")
         }
@@ -246,7 +249,6 @@ public enum ArchiveDumpCommand {
         var file: Int32 = -1
         let out: DumpOutput
         if let path = options.output {
-            guard options.mode != .validate else { return exitUsageOrWrite(errors) }
             file = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
             guard file >= 0 else {
                 let reason = String(cString: strerror(errno))
@@ -299,15 +301,11 @@ public enum ArchiveDumpCommand {
         }
         out.flush()
         if let failure = out.failure {
-            errors.write("Error: \(failure)\n")
+            // A reader that went away (`archive-dump big.plist | head`) is not worth a message.
+            if !failure.isBrokenPipe { errors.write("Error: \(failure.message)\n") }
             return exitFailure
         }
         return exitSuccess
-    }
-
-    private static func exitUsageOrWrite(_ errors: DumpOutput) -> Int32 {
-        errors.write("Error: '--output' cannot be used with '--validate'\nUsage: \(usage)\n  See 'archive-dump --help' for more information.\n")
-        return exitUsage
     }
 
     /// Whether the root is a keyed archive: a dictionary with `$archiver` and `$objects`, or with `$top`.
@@ -332,8 +330,9 @@ public enum ArchiveDumpCommand {
 
     /// Reads a file descriptor to its end.
     static func readAll(fd: Int32, name: String, sizeHint: Int = 0) throws -> Data {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(max(min(sizeHint, 1 << 32), 0) + 1)
+        var data = Data()
+        // The hint (the file's size) only pre-sizes the buffer; what is read decides the length.
+        data.reserveCapacity(max(min(sizeHint, 1 << 34), 0) + 1)
         let chunk = 1 << 20
         var buffer = [UInt8](repeating: 0, count: chunk)
         while true {
@@ -343,8 +342,8 @@ public enum ArchiveDumpCommand {
                 throw ReadError(message: String(cString: strerror(errno)))
             }
             if n == 0 { break }
-            bytes.append(contentsOf: buffer[0..<n])
+            data.append(contentsOf: buffer[0..<n])
         }
-        return Data(bytes)
+        return data
     }
 }

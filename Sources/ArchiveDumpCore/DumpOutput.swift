@@ -13,14 +13,25 @@ import Darwin
 public final class DumpOutput {
     private var buffer: [UInt8] = []
     private let chunkSize: Int
-    private let sink: ([UInt8]) -> Bool
+    private let sink: ([UInt8]) -> Int32
     /// Set when the sink refused a chunk; output after that is dropped.
-    public private(set) var failure: String?
+    public private(set) var failure: Failure?
+
+    /// Why output could not be written.
+    public struct Failure: Sendable, Equatable {
+        /// The `errno` the sink reported (0 when unknown).
+        public var code: Int32
+        /// A one-line explanation.
+        public var message: String
+        /// Whether the reader closed the pipe (`EPIPE`).
+        public var isBrokenPipe: Bool { code == EPIPE }
+    }
     /// The number of newline characters written so far (the renderers use it to cite line numbers).
     public private(set) var linesWritten = 0
 
-    /// An output that hands chunks of about `chunkSize` bytes to `sink`, which returns `false` on failure.
-    public init(chunkSize: Int = 1 << 16, sink: @escaping ([UInt8]) -> Bool) {
+    /// An output that hands chunks of about `chunkSize` bytes to `sink`, which returns 0 on success or
+    /// an `errno` value (or -1) on failure.
+    public init(chunkSize: Int = 1 << 16, sink: @escaping ([UInt8]) -> Int32) {
         self.chunkSize = max(chunkSize, 1)
         self.sink = sink
         buffer.reserveCapacity(self.chunkSize + 1024)
@@ -37,14 +48,17 @@ public final class DumpOutput {
                 }
                 if n < 0 {
                     if errno == EINTR { continue }
-                    return false
+                    return errno
                 }
-                if n == 0 { return false }
+                if n == 0 { return EIO }
                 offset += n
             }
-            return true
+            return 0
         }
     }
+
+    /// Whether writing has failed (renderers stop early when it has).
+    public var hasFailed: Bool { failure != nil }
 
     /// Appends the UTF-8 bytes of `text`.
     public func write(_ text: String) {
@@ -65,8 +79,12 @@ public final class DumpOutput {
     /// Sends everything buffered to the sink.
     public func flush() {
         guard !buffer.isEmpty else { return }
-        if failure == nil, !sink(buffer) {
-            failure = "cannot write the output"
+        if failure == nil {
+            let code = sink(buffer)
+            if code != 0 {
+                let reason = code > 0 ? String(cString: strerror(code)) : "the output was refused"
+                failure = Failure(code: code, message: "cannot write the output: \(reason)")
+            }
         }
         buffer.removeAll(keepingCapacity: true)
     }
@@ -84,7 +102,7 @@ public final class DumpOutputCollector {
     /// An output that appends here.
     public private(set) lazy var output: DumpOutput = DumpOutput { [unowned self] chunk in
         self.bytes.append(contentsOf: chunk)
-        return true
+        return 0
     }
 
     /// A new, empty collector.

@@ -66,7 +66,7 @@ public struct JSONRenderer {
         mutating func run(root: DumpNode, header: String, closer: String) {
             out.write(header)
             emit(prefix: "", node: root, depth: 0)
-            while let top = stack.indices.last {
+            while let top = stack.indices.last, !out.hasFailed {
                 if stack[top].next < stack[top].children.count {
                     let i = stack[top].next
                     stack[top].next += 1

@@ -45,7 +45,7 @@ public struct RawTextRenderer {
         }
 
         emit("", value, 0)
-        while let top = stack.indices.last {
+        while let top = stack.indices.last, !out.hasFailed {
             if stack[top].next < stack[top].children.count {
                 let i = stack[top].next
                 stack[top].next += 1

@@ -64,7 +64,7 @@ public struct TreeRenderer {
 
         mutating func run(rootFrame: DumpFrame?) {
             if let rootFrame { stack.append(rootFrame) }
-            while let top = stack.indices.last {
+            while let top = stack.indices.last, !out.hasFailed {
                 if stack[top].next < stack[top].children.count {
                     let i = stack[top].next
                     stack[top].next += 1

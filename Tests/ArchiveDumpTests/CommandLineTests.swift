@@ -33,6 +33,7 @@ import Foundation
             (["--xml", "--binary", "f"], "'--xml' cannot be used with '--binary'"),
             (["--classes", "--json", "f"], "'--classes' cannot be used with '--json'"),
             (["--raw=1", "f"], "Unknown option '--raw=1'"),
+            (["--validate", "-o", "x", "f"], "'--output' cannot be used with '--validate'"),
             (["--validate", "--max-depth", "2", "f"], "'--max-depth' only applies to the tree, --raw and --json outputs"),
         ]
         for (arguments, message) in cases {
@@ -90,5 +91,30 @@ import Foundation
         #expect(status == 1)
         #expect(out.text.isEmpty)
         #expect(err.text == "Error: <stdin>: property list: at byte 0: not a binary (bplist00) or XML property list\n")
+    }
+}
+
+@Suite struct DumpOutputTests {
+    @Test func outputIsHandedOnInChunksAndStopsAfterAFailure() {
+        var chunks: [[UInt8]] = []
+        var failNext = false
+        let out = DumpOutput(chunkSize: 8) { chunk in
+            if failNext { return EPIPE }
+            chunks.append(chunk)
+            return 0
+        }
+        out.write("0123")
+        #expect(chunks.isEmpty)              // still buffered
+        out.write("4567\n89")
+        #expect(chunks == [Array("01234567\n89".utf8)])
+        #expect(out.linesWritten == 1)
+        failNext = true
+        out.write("abcdefghij")
+        #expect(out.hasFailed)
+        #expect(out.failure?.isBrokenPipe == true)
+        failNext = false
+        out.write("more text")
+        out.flush()
+        #expect(chunks.count == 1)           // nothing after the failure
     }
 }
