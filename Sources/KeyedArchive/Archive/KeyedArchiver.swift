@@ -31,7 +31,8 @@ import Foundation
 public final class KeyedArchiver: ArchiveEncoder {
     private var objects: [PropertyListValue] = [.string("$null")]
     private var top = PropertyListDictionary()
-    private var fields = PropertyListDictionary()
+    private var fieldKeys: [String] = []
+    private var fieldValues: [PropertyListValue] = []
     private var currentUID: Int = -1  // -1: writing $top
     private var identities: [ObjectIdentifier: Int] = [:]
     private var retained: [AnyObject] = []
@@ -141,7 +142,7 @@ public final class KeyedArchiver: ArchiveEncoder {
 
     @inline(__always)
     private func escaped(_ key: String) -> String {
-        key.utf8.first == UInt8(ascii: "$") ? "$" + key : key
+        key.hasPrefix("$") ? "$" + key : key
     }
 
     /// Takes the "encode as a collection element" request, if there is one.
@@ -179,7 +180,26 @@ public final class KeyedArchiver: ArchiveEncoder {
 
     @inline(__always)
     private func setField(_ key: String, _ value: PropertyListValue) {
-        if currentUID < 0 { top[escaped(key)] = value } else { fields[escaped(key)] = value }
+        let key = escaped(key)
+        if currentUID < 0 {
+            top[key] = value
+            return
+        }
+        var i = 0
+        while i < fieldKeys.count {
+            if fieldKeys[i] == key {
+                fieldValues[i] = value
+                return
+            }
+            i += 1
+        }
+        fieldKeys.append(key)
+        fieldValues.append(value)
+    }
+
+    /// A Foundation object: `$class` plus members (distinct keys).
+    private func builtinObject(_ cls: Int, _ keys: [String], _ values: [PropertyListValue]) -> PropertyListValue {
+        .dictionary(PropertyListDictionary(distinctKeys: ["$class"] + keys, values: [.uid(UID(UInt64(cls)))] + values))
     }
 
     /// The UID of `value` written as a collection element (a scalar becomes its own object).
@@ -230,14 +250,37 @@ public final class KeyedArchiver: ArchiveEncoder {
             let (uid, value) = queue[queueHead]
             queueHead += 1
             currentUID = uid
-            fields = PropertyListDictionary()
-            fields["$class"] = .uid(UID(UInt64(classUID(for: Swift.type(of: value)))))
+            let capacity = max(fieldKeys.count, 4)
+            fieldKeys = ["$class"]
+            fieldValues = [.uid(UID(UInt64(classUID(for: Swift.type(of: value)))))]
+            fieldKeys.reserveCapacity(capacity)
+            fieldValues.reserveCapacity(capacity)
             try value.encode(to: self)
-            objects[uid] = .dictionary(fields)
+            objects[uid] = .dictionary(PropertyListDictionary(distinctKeys: fieldKeys, values: fieldValues))
         }
-        fields = PropertyListDictionary()
+        fieldKeys = []
+        fieldValues = []
         queue.removeAll(keepingCapacity: false)
         queueHead = 0
+    }
+
+    private var classKinds: [ObjectIdentifier: Bool] = [:]
+    private var lastKind: (ObjectIdentifier, Bool)?
+
+    /// Whether `type` is a class (cached: a dynamic cast per object is costly).
+    @inline(__always)
+    private func isClass<T>(_ type: T.Type) -> Bool {
+        let id = ObjectIdentifier(type)
+        if let lastKind, lastKind.0 == id { return lastKind.1 }
+        let kind: Bool
+        if let known = classKinds[id] {
+            kind = known
+        } else {
+            kind = type is AnyClass
+            classKinds[id] = kind
+        }
+        lastKind = (id, kind)
+        return kind
     }
 
     // MARK: ArchiveEncoder
@@ -281,7 +324,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         try checkOpen()
         let asElement = takeCapture()
         let cls = classUID(forBuiltin: "NSDate", chain: ["NSDate", "NSObject"])
-        let uid = append(.dictionary(["$class": .uid(UID(UInt64(cls))), "NS.time": .real(value.timeIntervalSinceReferenceDate)]))
+        let uid = append(builtinObject(cls, ["NS.time"], [.real(value.timeIntervalSinceReferenceDate)]))
         put(reference: uid, asElement: asElement, forKey: key)
     }
 
@@ -290,7 +333,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         let asElement = takeCapture()
         let cls = classUID(forBuiltin: "NSUUID", chain: ["NSUUID", "NSObject"])
         let bytes = withUnsafeBytes(of: value.uuid) { Data($0) }
-        let uid = append(.dictionary(["$class": .uid(UID(UInt64(cls))), "NS.uuidbytes": .data(bytes)]))
+        let uid = append(builtinObject(cls, ["NS.uuidbytes"], [.data(bytes)]))
         put(reference: uid, asElement: asElement, forKey: key)
     }
 
@@ -304,11 +347,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         let base = url.baseURL.map { urlObject($0) } ?? 0
         let relative = append(.string(url.relativeString))
         let cls = classUID(forBuiltin: "NSURL", chain: ["NSURL", "NSObject"])
-        return append(.dictionary([
-            "$class": .uid(UID(UInt64(cls))),
-            "NS.base": .uid(UID(UInt64(base))),
-            "NS.relative": .uid(UID(UInt64(relative))),
-        ]))
+        return append(builtinObject(cls, ["NS.base", "NS.relative"], [.uid(UID(UInt64(base))), .uid(UID(UInt64(relative)))]))
     }
 
     public func encodeNil(forKey key: String) throws {
@@ -325,8 +364,9 @@ public final class KeyedArchiver: ArchiveEncoder {
         try checkOpen()
         let asElement = takeCapture()
         let uid: Int
-        if Swift.type(of: object) is AnyClass {
-            let instance = object as AnyObject
+        if isClass(T.self) {
+            // T is a concrete class type here, so the value is one object reference.
+            let instance = unsafeBitCast(object, to: AnyObject.self)
             let id = ObjectIdentifier(instance)
             if let known = identities[id] {
                 uid = known
@@ -371,7 +411,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         refs.reserveCapacity(elements.count)
         for element in elements { refs.append(try reference(for: element)) }
         let cls = classUID(forBuiltin: "NSArray", chain: ["NSArray", "NSObject"])
-        objects[uid] = .dictionary(["$class": .uid(UID(UInt64(cls))), "NS.objects": .array(refs)])
+        objects[uid] = builtinObject(cls, ["NS.objects"], [.array(refs)])
         put(reference: uid, asElement: asElement, forKey: key)
         if currentUID < 0 { try drain() }
     }
@@ -384,7 +424,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         refs.reserveCapacity(elements.count)
         for element in elements { refs.append(try reference(for: element)) }
         let cls = classUID(forBuiltin: "NSSet", chain: ["NSSet", "NSObject"])
-        objects[uid] = .dictionary(["$class": .uid(UID(UInt64(cls))), "NS.objects": .array(refs)])
+        objects[uid] = builtinObject(cls, ["NS.objects"], [.array(refs)])
         put(reference: uid, asElement: asElement, forKey: key)
         if currentUID < 0 { try drain() }
     }
@@ -402,8 +442,7 @@ public final class KeyedArchiver: ArchiveEncoder {
             valueRefs.append(try reference(for: v))
         }
         let cls = classUID(forBuiltin: "NSDictionary", chain: ["NSDictionary", "NSObject"])
-        objects[uid] = .dictionary(["$class": .uid(UID(UInt64(cls))), "NS.keys": .array(keyRefs),
-                                    "NS.objects": .array(valueRefs)])
+        objects[uid] = builtinObject(cls, ["NS.keys", "NS.objects"], [.array(keyRefs), .array(valueRefs)])
         put(reference: uid, asElement: asElement, forKey: key)
         if currentUID < 0 { try drain() }
     }

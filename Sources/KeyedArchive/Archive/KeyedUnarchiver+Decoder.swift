@@ -37,7 +37,13 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
 
     @inline(__always)
     private func escaped(_ key: String) -> String {
-        key.utf8.first == UInt8(ascii: "$") ? "$" + key : key
+        key.hasPrefix("$") ? "$" + key : key
+    }
+
+    /// `stored(fields, key)`, with a plain scan for the small dictionaries objects usually are.
+    @inline(__always)
+    private func stored(_ fields: PropertyListDictionary, _ key: String) -> PropertyListValue? {
+        UnarchivingSession.lookup(fields, escaped(key))
     }
 
     /// The key as it appears in paths: none for an element (the container already put its index there).
@@ -47,7 +53,7 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
     private func raw(_ key: String) throws -> PropertyListValue {
         try session.checkActive()
         guard let fields else { return element }
-        guard let value = fields[escaped(key)] else {
+        guard let value = stored(fields, key) else {
             let owner = uid < 0 ? "$top" : "object of class \(className ?? "?")"
             throw fail(.keyNotFound, "key \"\(key)\" not found in \(owner)", key)
         }
@@ -111,13 +117,13 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
 
     func containsValue(forKey key: String) -> Bool {
         guard let fields else { return true }
-        return fields[escaped(key)] != nil
+        return stored(fields, key) != nil
     }
 
     func decodeNil(forKey key: String) throws -> Bool {
         try session.checkActive()
         let value: PropertyListValue?
-        if let fields { value = fields[escaped(key)] } else { value = element }
+        if let fields { value = stored(fields, key) } else { value = element }
         guard let value else { return true }
         if case .uid(let ref) = value { return ref.value == 0 }
         return false
@@ -298,21 +304,28 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
     func decodeObjectReference<T: KeyedArchivable & AnyObject>(of type: T.Type, forKey key: String,
                                                                assign: @escaping (T?) -> Void) throws {
         try session.checkActive()
-        let stored: PropertyListValue?
-        if let fields { stored = fields[escaped(key)] } else { stored = element }
-        guard let value = stored, value != .uid(UID(0)) else {
+        let found: PropertyListValue?
+        if let fields { found = stored(fields, key) } else { found = element }
+        guard let value = found, value != .uid(UID(0)) else {
             session.deferAssignment { assign(nil) }
             return
         }
-        let expected = UnarchivingSession.describe([T.self])
-        let (uid, _, archivedClass) = try session.checkedObject(value, allowed: [T.self], key: pathKey(key), expected: expected)
-        _ = try session.allowedType(archivedClass, uid: uid, allowed: [T.self], key: pathKey(key), expected: expected)
+        let allowed: [any KeyedArchivable.Type] = [T.self]
+        let (uid, _, archivedClass) = try session.checkedObject(value, allowed: allowed, key: pathKey(key),
+                                                                expected: UnarchivingSession.describe(allowed))
+        _ = try session.allowedType(archivedClass, uid: uid, allowed: allowed, key: pathKey(key),
+                                    expected: UnarchivingSession.describe(allowed))
         if session.state[uid] == 0 {
-            _ = try session.instance(value, allowed: [T.self], key: pathKey(key), expected: expected)
+            _ = try session.instance(value, allowed: allowed, key: pathKey(key), expected: UnarchivingSession.describe(allowed))
         }
-        let failure = fail(.typeMismatch, "object #\(uid) is not a \(T.self)", key, uid: uid, className: archivedClass.name)
+        let path = session.path
+        let fieldKey = pathKey(key)
+        let className = archivedClass.name
         session.deferAssignment { [session] in
-            guard let object = session.cached(uid) as? T else { throw failure }
+            guard let object = session.cached(uid) as? T else {
+                throw session.error(.typeMismatch, "object #\(uid) is not a \(T.self)", path: path, key: fieldKey, uid: uid,
+                                    className: className)
+            }
             assign(object)
         }
     }

@@ -22,7 +22,7 @@ final class UnarchivingSession {
     let limits: KeyedUnarchiver.Limits
     /// Per object: 0 not started, 1 being decoded, 2 decoded (an instance is in `cache`).
     private(set) var state: [UInt8]
-    private var cache: [Int: Any] = [:]
+    private var cache: [Any?]
     private var classes: [Int: ArchivedClass] = [:]
     private var resolutions: [ResolutionKey: (any KeyedArchivable.Type)?] = [:]
     private var typeNames: [ObjectIdentifier: [String]] = [:]
@@ -46,6 +46,7 @@ final class UnarchivingSession {
         self.registry = registry
         self.limits = limits
         self.state = [UInt8](repeating: 0, count: envelope.objects.count)
+        self.cache = [Any?](repeating: nil, count: envelope.objects.count)
         var count = 0
         for object in envelope.objects {
             if case .dictionary = object { count += 1 }
@@ -67,13 +68,17 @@ final class UnarchivingSession {
     /// Drops decoded objects on the decoding thread (long chains are released there, on the big stack).
     func release() {
         active = false
-        cache = [:]
+        cache = []
         deferred = []
     }
 
     // MARK: Paths and errors
 
     func pathString(appending key: String? = nil) -> String {
+        render(path, appending: key)
+    }
+
+    func render(_ path: [ArchivePathComponent], appending key: String?) -> String {
         var result = ""
         for component in path { append(component, to: &result) }
         if let key { append(.key(key), to: &result) }
@@ -93,6 +98,11 @@ final class UnarchivingSession {
     func error(_ code: KeyedArchiveError.Code, _ message: String, key: String?, uid: Int?, className: String?) -> KeyedArchiveError {
         KeyedArchiveError(code, message, keyPath: pathString(appending: key),
                           objectUID: uid.flatMap { $0 >= 0 ? UInt64($0) : nil }, className: className)
+    }
+
+    func error(_ code: KeyedArchiveError.Code, _ message: String, path: [ArchivePathComponent], key: String?, uid: Int,
+               className: String) -> KeyedArchiveError {
+        KeyedArchiveError(code, message, keyPath: render(path, appending: key), objectUID: UInt64(uid), className: className)
     }
 
     @inline(__always) func push(_ component: ArchivePathComponent) { path.append(component) }
@@ -160,8 +170,8 @@ final class UnarchivingSession {
     /// `$classes` not empty when present).
     func objectDictionary(_ uid: Int, key: String?) throws -> (PropertyListDictionary, ArchivedClass)? {
         guard case .dictionary(let dict) = objects[uid] else { return nil }
-        guard case .uid(let classUID)? = dict["$class"], classUID.value < UInt64(objects.count),
-              let known = classes[Int(classUID.value)] else {
+        guard case .uid(let classUID)? = Self.lookup(dict, "$class"), classUID.value < UInt64(objects.count),
+              let known = knownClass(Int(classUID.value)) else {
             let archivedClass = try envelope.archivedClass(ofObject: dict, uid: UID(UInt64(uid)), keyPath: pathString(appending: key))
             if case .dictionary(let classDict) = objects[Int(archivedClass.uid.value)],
                let classesValue = classDict["$classes"], case .array(let chain) = classesValue, chain.isEmpty {
@@ -169,6 +179,7 @@ final class UnarchivingSession {
                             className: archivedClass.name)
             }
             classes[Int(archivedClass.uid.value)] = archivedClass
+            lastClass = archivedClass
             return (dict, archivedClass)
         }
         return (dict, known)
@@ -187,6 +198,18 @@ final class UnarchivingSession {
         return (objects[Int(uid.value)], Int(uid.value))
     }
 
+    private var lastClass: ArchivedClass?
+
+    @inline(__always)
+    private func knownClass(_ uid: Int) -> ArchivedClass? {
+        if let lastClass, lastClass.uid.value == UInt64(uid) { return lastClass }
+        let found = classes[uid]
+        if found != nil { lastClass = found }
+        return found
+    }
+
+    private var lastResolution: (key: ResolutionKey, type: (any KeyedArchivable.Type)?)?
+
     /// Every name an allowed type answers to.
     func names(of type: any KeyedArchivable.Type) -> [String] {
         let id = ObjectIdentifier(type)
@@ -202,9 +225,15 @@ final class UnarchivingSession {
     func resolve(_ archivedClass: ArchivedClass, allowed: [any KeyedArchivable.Type]) -> (any KeyedArchivable.Type)? {
         if allowed.count == 1 {
             let key = ResolutionKey(classUID: Int(archivedClass.uid.value), type: ObjectIdentifier(allowed[0]))
-            if let known = resolutions[key] { return known }
-            let found = resolveUncached(archivedClass.name, allowed: allowed)
-            resolutions[key] = found
+            if let lastResolution, lastResolution.key == key { return lastResolution.type }
+            let found: (any KeyedArchivable.Type)?
+            if let known = resolutions[key] {
+                found = known
+            } else {
+                found = resolveUncached(archivedClass.name, allowed: allowed)
+                resolutions[key] = found
+            }
+            lastResolution = (key, found)
             return found
         }
         return resolveUncached(archivedClass.name, allowed: allowed)
@@ -288,7 +317,20 @@ final class UnarchivingSession {
         deferred.append(assignment)
     }
 
-    func cached(_ uid: Int) -> Any? { cache[uid] }
+    func cached(_ uid: Int) -> Any? { uid < cache.count ? cache[uid] : nil }
+
+    /// `dict[key]`, with a plain scan for small dictionaries (cheaper than the generic search).
+    @inline(__always)
+    static func lookup(_ dict: PropertyListDictionary, _ key: String) -> PropertyListValue? {
+        let keys = dict.keys
+        guard keys.count <= 12 else { return dict[key] }
+        var i = 0
+        while i < keys.count {
+            if keys[i] == key { return dict.values[i] }
+            i += 1
+        }
+        return nil
+    }
 
     static func preview(_ value: PropertyListValue) -> String {
         switch value {
