@@ -3,6 +3,13 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Writes Apple's binary property-list format (`bplist00`), as small as the format allows.
 ///
@@ -25,7 +32,11 @@ import Foundation
 /// - Output is deterministic: objects are numbered breadth-first from the root (number 0), dictionary keys
 ///   before values, in stored order; the same value always gives the same bytes.
 ///
-/// The writer works without recursion, so arbitrarily deep values cannot overflow the stack.
+/// How: scalars are encoded straight into the output buffer as they are met, and de-duplicated by their
+/// encoded bytes (which are equal exactly when the values are equal in the sense above), so no value is
+/// retained or hashed twice; containers are written after them, once the reference width is known. The
+/// buffer becomes the returned `Data` without a copy. The writer works without recursion, so arbitrarily
+/// deep values cannot overflow the stack.
 public struct BinaryPropertyListWriter: Sendable {
     /// A writer.
     public init() {}
@@ -36,46 +47,40 @@ public struct BinaryPropertyListWriter: Sendable {
     /// - Parameter value: the root value; any ``PropertyListValue`` can be written.
     /// - Returns: the complete file, header to trailer.
     public func write(_ value: PropertyListValue) -> Data {
-        var table = BinaryObjectTable()
-        table.flatten(value)
-        return table.encode()
+        var encoder = BinaryPropertyListEncoder()
+        encoder.flatten(value)
+        return encoder.finish()
     }
 }
 
-/// The objects of a file in order, with their references, ready to be encoded.
-private struct BinaryObjectTable {
-    enum Object {
-        /// A container whose contents are not filled in yet.
-        case pending
-        case scalar(PropertyListValue)
-        /// A string with every UTF-8 byte below 0x80.
-        case ascii(String)
-        /// Any other string; `units` is its UTF-16 length.
-        case utf16(String, units: Int)
-        /// `refs[start ..< start + count]`.
-        case array(start: Int, count: Int)
-        case set(start: Int, count: Int)
-        /// Keys `refs[start ..< start + count]`, then values `refs[start + count ..< start + 2 * count]`.
-        case dictionary(start: Int, count: Int)
-    }
-
-    var objects: [Object] = []
+/// Encodes one file: scalars first (as met, de-duplicated), then containers, the offset table and the trailer.
+private struct BinaryPropertyListEncoder {
+    var out = OutputBuffer(capacity: 4096)
+    /// Byte offset of each object, by object number; -1 for a container not yet written.
+    var offsets: [Int] = []
+    /// Containers in object-number order, with their references in `refs`.
+    var containers: [(marker: UInt8, start: Int, count: Int, number: Int)] = []
+    /// References of all containers; a dictionary's keys come before its values.
     var refs: [Int] = []
-    /// Open-addressing hash table of scalars: (hash, object number + 1), 0 = empty; its count is a power of two.
-    var table = [Entry](repeating: Entry(hash: 0, number: 0), count: 64)
-    var scalarCount = 0
-    /// Bytes of every scalar object plus every container's marker and length (references not included).
-    var fixedBytes = 0
-    /// Containers waiting for their contents, with their object numbers (breadth-first order).
+    /// Containers whose contents are not yet numbered (breadth-first order).
     var queue: [(PropertyListValue, Int)] = []
+    /// Open-addressing table of the scalars written so far; its count is a power of two.
+    var table = [Entry](repeating: Entry(hash: 0, number: 0, length: 0), count: 256)
+    var scalarCount = 0
 
     struct Entry {
         var hash: UInt64
         /// Object number + 1; 0 marks an empty slot.
         var number: Int
+        /// Length of the encoded object in bytes.
+        var length: Int
     }
 
-    /// Numbers every object reachable from `root`, breadth-first, root = 0.
+    init() {
+        out.append(contentsOf: "bplist00")
+    }
+
+    /// Numbers every object reachable from `root`, breadth-first (root = 0), writing scalars as they come.
     mutating func flatten(_ root: PropertyListValue) {
         _ = add(root)
         var head = 0
@@ -86,17 +91,14 @@ private struct BinaryObjectTable {
             switch value {
             case .array(let elements):
                 for e in elements { refs.append(add(e)) }
-                objects[number] = .array(start: start, count: elements.count)
-                fixedBytes += Self.headerSize(elements.count)
+                containers.append((0xA0, start, elements.count, number))
             case .set(let elements):
                 for e in elements { refs.append(add(e)) }
-                objects[number] = .set(start: start, count: elements.count)
-                fixedBytes += Self.headerSize(elements.count)
+                containers.append((0xC0, start, elements.count, number))
             case .dictionary(let d):
                 for k in d.keys { refs.append(addString(k)) }
                 for v in d.values { refs.append(add(v)) }
-                objects[number] = .dictionary(start: start, count: d.count)
-                fixedBytes += Self.headerSize(d.count)
+                containers.append((0xD0, start, d.count, number))
             default:
                 break  // only containers are queued
             }
@@ -107,91 +109,154 @@ private struct BinaryObjectTable {
 
     /// The object number of `value`: a new number for a container (queued), a shared one for a scalar.
     mutating func add(_ value: PropertyListValue) -> Int {
+        let start = out.count
         switch value {
         case .array, .set, .dictionary:
-            let number = objects.count
-            objects.append(.pending)
+            let number = offsets.count
+            offsets.append(-1)
             queue.append((value, number))
             return number
         case .string(let s):
             return addString(s)
-        default:
-            let hash = Self.hash(value)
-            let mask = table.count - 1
-            var slot = Int(truncatingIfNeeded: hash) & mask
-            while true {
-                let entry = table[slot]
-                if entry.number == 0 { break }
-                if entry.hash == hash, case .scalar(let other) = objects[entry.number - 1], other == value {
-                    return entry.number - 1
-                }
-                slot = (slot + 1) & mask
-            }
-            return insert(.scalar(value), size: Self.scalarSize(value), hash: hash, at: slot)
+        case .integer(let i):
+            out.appendInteger(i)
+        case .real(let d):
+            out.reserve(9)
+            out.append(0x23)
+            out.appendBigEndian(d.bitPattern, width: 8)
+        case .float(let f):
+            out.reserve(5)
+            out.append(0x22)
+            out.appendBigEndian(UInt64(f.bitPattern), width: 4)
+        case .date(let d):
+            out.reserve(9)
+            out.append(0x33)
+            out.appendBigEndian(d.timeIntervalSinceReferenceDate.bitPattern, width: 8)
+        case .bool(let b):
+            out.reserve(1)
+            out.append(b ? 0x09 : 0x08)
+        case .data(let d):
+            out.reserve(10 + d.count)
+            out.appendHeader(0x40, count: d.count)
+            d.withUnsafeBytes { out.append($0) }
+        case .uid(let u):
+            let width = Self.bytesNeeded(u.value)
+            out.reserve(1 + width)
+            out.append(0x80 | UInt8(width - 1))
+            out.appendBigEndian(u.value, width: width)
         }
+        return commitScalar(from: start)
     }
 
+    /// The object number of a string: ASCII (`0x5n`) if every byte is below 0x80, else UTF-16BE (`0x6n`).
     mutating func addString(_ s: String) -> Int {
+        let start = out.count
         var s = s
-        let (hash, isASCII) = s.withUTF8 { bytes in
-            (Self.hashBytes(UnsafeRawBufferPointer(bytes), tag: 0), Self.isASCII(bytes))
+        let wroteASCII = s.withUTF8 { bytes -> Bool in
+            var high: UInt8 = 0
+            for b in bytes { high |= b }
+            guard high < 0x80 else { return false }
+            out.reserve(10 + bytes.count)
+            out.appendHeader(0x50, count: bytes.count)
+            out.append(UnsafeRawBufferPointer(bytes))
+            return true
         }
+        if !wroteASCII {
+            let units = s.utf16.count
+            out.reserve(10 + 2 * units)
+            out.appendHeader(0x60, count: units)
+            for u in s.utf16 { out.appendBigEndian(UInt64(u), width: 2) }
+        }
+        return commitScalar(from: start)
+    }
+
+    /// The scalar just encoded at `start ..< out.count`: an earlier identical object's number (and the
+    /// new bytes are dropped), or a new number.
+    mutating func commitScalar(from start: Int) -> Int {
+        let length = out.count - start
+        let hash = Self.hashEncoded(out.base + start, length)
         let mask = table.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
             let entry = table[slot]
             if entry.number == 0 { break }
-            if entry.hash == hash {
-                switch objects[entry.number - 1] {
-                case .ascii(let other), .utf16(let other, _):
-                    if Self.sameUTF8(s, other) { return entry.number - 1 }
-                default:
-                    break
-                }
+            if entry.hash == hash, entry.length == length,
+               memcmp(out.base + offsets[entry.number - 1], out.base + start, length) == 0 {
+                out.count = start
+                return entry.number - 1
             }
             slot = (slot + 1) & mask
         }
-        if isASCII {
-            let count = s.utf8.count
-            return insert(.ascii(s), size: Self.headerSize(count) + count, hash: hash, at: slot)
-        }
-        let units = s.utf16.count
-        return insert(.utf16(s, units: units), size: Self.headerSize(units) + 2 * units, hash: hash, at: slot)
-    }
-
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var high: UInt8 = 0
-        for b in bytes { high |= b }
-        return high < 0x80
-    }
-
-    /// Appends a new scalar object and records it in the empty table `slot`; grows the table at half full.
-    mutating func insert(_ object: Object, size: Int, hash: UInt64, at slot: Int) -> Int {
-        let number = objects.count
-        objects.append(object)
-        fixedBytes += size
-        table[slot] = Entry(hash: hash, number: number + 1)
+        let number = offsets.count
+        offsets.append(start)
+        table[slot] = Entry(hash: hash, number: number + 1, length: length)
         scalarCount += 1
-        if scalarCount * 2 >= table.count {
-            var bigger = [Entry](repeating: Entry(hash: 0, number: 0), count: table.count * 2)
-            let mask = bigger.count - 1
-            for entry in table where entry.number != 0 {
-                var i = Int(truncatingIfNeeded: entry.hash) & mask
-                while bigger[i].number != 0 { i = (i + 1) & mask }
-                bigger[i] = entry
-            }
-            table = bigger
-        }
+        if scalarCount * 2 >= table.count { growTable() }
         return number
     }
 
-    /// Whether two strings have exactly the same UTF-8 bytes (Swift's `==` uses canonical equivalence).
-    static func sameUTF8(_ a: String, _ b: String) -> Bool {
-        var a = a
-        var b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in x.count == y.count && x.elementsEqual(y) }
+    mutating func growTable() {
+        var bigger = [Entry](repeating: Entry(hash: 0, number: 0, length: 0), count: table.count * 2)
+        let mask = bigger.count - 1
+        for entry in table where entry.number != 0 {
+            var i = Int(truncatingIfNeeded: entry.hash) & mask
+            while bigger[i].number != 0 { i = (i + 1) & mask }
+            bigger[i] = entry
         }
+        table = bigger
+    }
+
+    /// Writes the containers, the offset table and the trailer, and hands the buffer over as `Data`.
+    mutating func finish() -> Data {
+        let objectCount = offsets.count
+        let refSize = Self.bytesNeeded(UInt64(objectCount))
+        var containerBytes = refs.count * refSize
+        for c in containers { containerBytes += Self.headerSize(c.count) }
+        out.reserve(containerBytes)
+        refs.withUnsafeBufferPointer { refs in
+            for c in containers {
+                offsets[c.number] = out.count
+                out.appendHeader(c.marker, count: c.count)
+                let n = c.marker == 0xD0 ? 2 * c.count : c.count
+                for r in refs[c.start ..< c.start + n] { out.appendBigEndian(UInt64(r), width: refSize) }
+            }
+        }
+        let tableOffset = out.count
+        let offsetSize = Self.bytesNeeded(UInt64(tableOffset))
+        out.reserve(objectCount * offsetSize + 32)
+        for offset in offsets { out.appendBigEndian(UInt64(offset), width: offsetSize) }
+        // Trailer: 5 unused bytes, sort version 0, sizes, object count, top object (0), table offset.
+        out.appendBigEndian(0, width: 6)
+        out.append(UInt8(offsetSize))
+        out.append(UInt8(refSize))
+        out.appendBigEndian(UInt64(objectCount), width: 8)
+        out.appendBigEndian(0, width: 8)
+        out.appendBigEndian(UInt64(tableOffset), width: 8)
+        return out.takeData()
+    }
+
+    // MARK: - Sizes
+
+    /// The fewest bytes `n` (1...8) with `value < 2^(8n)`.
+    static func bytesNeeded(_ value: UInt64) -> Int {
+        var n = 1
+        while n < 8 && value >> UInt64(8 * n) != 0 { n += 1 }
+        return n
+    }
+
+    /// Marker byte plus any extended length.
+    static func headerSize(_ count: Int) -> Int {
+        count < 15 ? 1 : 2 + integerWidth(PropertyListInteger(Int64(count)))
+    }
+
+    /// The payload width of an integer object (1, 2, 4, 8 or 16).
+    static func integerWidth(_ i: PropertyListInteger) -> Int {
+        guard let s = i.int64Value else { return 16 }
+        if s < 0 { return 8 }
+        if s <= 0xFF { return 1 }
+        if s <= 0xFFFF { return 2 }
+        if s <= 0xFFFF_FFFF { return 4 }
+        return 8
     }
 
     // MARK: - Hashing
@@ -208,20 +273,25 @@ private struct BinaryObjectTable {
         return z ^ (z >> 31)
     }
 
-    /// A hash of `bytes` (all of them), with `tag` telling kinds apart.
-    static func hashBytes(_ bytes: UnsafeRawBufferPointer, tag: UInt64) -> UInt64 {
-        var h = mix(seed ^ tag ^ UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15)
-        guard let base = bytes.baseAddress else { return h }
+    /// A hash of an encoded object. Objects up to 128 bytes are hashed whole; longer ones by length and
+    /// their first and last 64 bytes, so a large blob is not read again (equality is checked in full).
+    static func hashEncoded(_ p: UnsafeMutableRawPointer, _ length: Int) -> UInt64 {
+        if length <= 128 { return hashBytes(UnsafeRawPointer(p), length) }
+        return mix(hashBytes(UnsafeRawPointer(p), 64) ^ mix(hashBytes(UnsafeRawPointer(p + (length - 64)), 64) ^ UInt64(length)))
+    }
+
+    static func hashBytes(_ p: UnsafeRawPointer, _ count: Int) -> UInt64 {
+        var h = mix(seed ^ UInt64(count) &* 0x9E37_79B9_7F4A_7C15)
         var i = 0
-        while i + 8 <= bytes.count {
-            h = mix(h ^ base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+        while i + 8 <= count {
+            h = mix(h ^ p.loadUnaligned(fromByteOffset: i, as: UInt64.self))
             i += 8
         }
-        if i < bytes.count {
+        if i < count {
             var tail: UInt64 = 0
             var shift: UInt64 = 0
-            while i < bytes.count {
-                tail |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << shift
+            while i < count {
+                tail |= UInt64(p.load(fromByteOffset: i, as: UInt8.self)) << shift
                 shift += 8
                 i += 1
             }
@@ -229,176 +299,49 @@ private struct BinaryObjectTable {
         }
         return h
     }
+}
 
-    /// The hash of a non-string scalar, consistent with its exact equality. Data hashes its length and at
-    /// most 64 bytes from each end, so a large blob is not read twice.
-    static func hash(_ value: PropertyListValue) -> UInt64 {
-        switch value {
-        case .integer(let i):
-            if let s = i.int64Value { return mix(seed ^ 1 ^ UInt64(bitPattern: s) &* 0x9E37_79B9_7F4A_7C15) }
-            return mix(seed ^ 2 ^ (i.uint64Value ?? 0) &* 0x9E37_79B9_7F4A_7C15)
-        case .real(let d): return mix(seed ^ 3 ^ d.bitPattern &* 0x9E37_79B9_7F4A_7C15)
-        case .float(let f): return mix(seed ^ 4 ^ UInt64(f.bitPattern) &* 0x9E37_79B9_7F4A_7C15)
-        case .bool(let b): return mix(seed ^ (b ? 5 : 6))
-        case .date(let d): return mix(seed ^ 7 ^ d.timeIntervalSinceReferenceDate.bitPattern &* 0x9E37_79B9_7F4A_7C15)
-        case .uid(let u): return mix(seed ^ 8 ^ u.value &* 0x9E37_79B9_7F4A_7C15)
-        case .data(let d):
-            return d.withUnsafeBytes { bytes in
-                if bytes.count <= 128 { return hashBytes(bytes, tag: 9) }
-                let ends = mix(hashBytes(UnsafeRawBufferPointer(rebasing: bytes.prefix(64)), tag: 10)
-                    ^ hashBytes(UnsafeRawBufferPointer(rebasing: bytes.suffix(64)), tag: 11))
-                return mix(ends ^ UInt64(bytes.count))
-            }
-        case .string, .array, .set, .dictionary:
-            return 0  // never hashed here
-        }
+/// A growing byte buffer that becomes `Data` without a copy.
+private struct OutputBuffer {
+    private(set) var base: UnsafeMutableRawPointer
+    private var capacity: Int
+    /// Bytes written; may be lowered to drop the bytes after it.
+    var count = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        base = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
     }
 
-    /// The encoded size of a non-string scalar.
-    static func scalarSize(_ value: PropertyListValue) -> Int {
-        switch value {
-        case .integer(let i): return 1 + integerWidth(i)
-        case .real, .date: return 9
-        case .float: return 5
-        case .bool: return 1
-        case .data(let d): return headerSize(d.count) + d.count
-        case .uid(let u): return 1 + bytesNeeded(u.value)
-        case .string, .array, .set, .dictionary: return 0  // never stored as a scalar
-        }
+    /// Makes room for `extra` more bytes (doubling, so appends are amortised O(1)).
+    @inline(__always)
+    mutating func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(count + extra) }
     }
 
-    // MARK: - Sizes
-
-    /// The fewest bytes `n` (1...8) with `value < 2^(8n)`.
-    static func bytesNeeded(_ value: UInt64) -> Int {
-        var n = 1
-        while n < 8 && value >> UInt64(8 * n) != 0 { n += 1 }
-        return n
+    @inline(never)
+    mutating func grow(_ needed: Int) {
+        let newCapacity = max(needed, capacity * 2)
+        let bigger = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 16)
+        bigger.copyMemory(from: base, byteCount: count)
+        base.deallocate()
+        base = bigger
+        capacity = newCapacity
     }
 
-    /// Width in bytes of the integer object for a non-negative length (1, 2, 4 or 8).
-    static func lengthIntWidth(_ count: Int) -> Int {
-        if count <= 0xFF { return 1 }
-        if count <= 0xFFFF { return 2 }
-        if count <= 0xFFFF_FFFF { return 4 }
-        return 8
-    }
-
-    /// Marker byte plus any extended length.
-    static func headerSize(_ count: Int) -> Int {
-        count < 15 ? 1 : 2 + lengthIntWidth(count)
-    }
-
-    /// The payload width of an integer object (1, 2, 4, 8 or 16).
-    static func integerWidth(_ i: PropertyListInteger) -> Int {
-        guard let s = i.int64Value else { return 16 }
-        if s < 0 { return 8 }
-        if s <= 0xFF { return 1 }
-        if s <= 0xFFFF { return 2 }
-        if s <= 0xFFFF_FFFF { return 4 }
-        return 8
-    }
-
-    // MARK: - Encoding
-
-    func encode() -> Data {
-        let count = objects.count
-        let refSize = Self.bytesNeeded(UInt64(count))
-        let tableOffset = 8 + fixedBytes + refs.count * refSize
-        let offsetSize = Self.bytesNeeded(UInt64(tableOffset))
-        let total = tableOffset + count * offsetSize + 32
-
-        var data = Data(count: total)
-        data.withUnsafeMutableBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            var out = ByteSink(base: base)
-            out.append(contentsOf: "bplist00")
-            var offsets = [Int]()
-            offsets.reserveCapacity(count)
-            for o in objects {
-                offsets.append(out.position)
-                write(o, to: &out, refSize: refSize)
-            }
-            for off in offsets { out.appendBigEndian(UInt64(off), width: offsetSize) }
-            // Trailer: 5 unused bytes, sort version 0, sizes, count, top object (0), table offset.
-            out.appendBigEndian(0, width: 6)
-            out.append(UInt8(offsetSize))
-            out.append(UInt8(refSize))
-            out.appendBigEndian(UInt64(count), width: 8)
-            out.appendBigEndian(0, width: 8)
-            out.appendBigEndian(UInt64(tableOffset), width: 8)
-        }
+    /// The written bytes as `Data`, which takes over the memory. The buffer must not be used afterwards.
+    mutating func takeData() -> Data {
+        let data = Data(bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
+        capacity = 0
+        count = 0
         return data
     }
 
-    func write(_ object: Object, to out: inout ByteSink, refSize: Int) {
-        switch object {
-        case .pending:
-            break
-        case .ascii(let s):
-            var copy = s
-            copy.withUTF8 { bytes in
-                out.appendHeader(0x50, count: bytes.count)
-                out.append(UnsafeRawBufferPointer(bytes))
-            }
-        case .utf16(let s, let units):
-            out.appendHeader(0x60, count: units)
-            for u in s.utf16 { out.appendBigEndian(UInt64(u), width: 2) }
-        case .array(let start, let count):
-            out.appendHeader(0xA0, count: count)
-            writeRefs(start, count, to: &out, refSize: refSize)
-        case .set(let start, let count):
-            out.appendHeader(0xC0, count: count)
-            writeRefs(start, count, to: &out, refSize: refSize)
-        case .dictionary(let start, let count):
-            out.appendHeader(0xD0, count: count)
-            writeRefs(start, 2 * count, to: &out, refSize: refSize)
-        case .scalar(let v):
-            switch v {
-            case .integer(let i):
-                out.appendInteger(i)
-            case .real(let d):
-                out.append(0x23)
-                out.appendBigEndian(d.bitPattern, width: 8)
-            case .float(let f):
-                out.append(0x22)
-                out.appendBigEndian(UInt64(f.bitPattern), width: 4)
-            case .date(let d):
-                out.append(0x33)
-                out.appendBigEndian(d.timeIntervalSinceReferenceDate.bitPattern, width: 8)
-            case .bool(let b):
-                out.append(b ? 0x09 : 0x08)
-            case .data(let d):
-                out.appendHeader(0x40, count: d.count)
-                d.withUnsafeBytes { out.append($0) }
-            case .uid(let u):
-                let width = Self.bytesNeeded(u.value)
-                out.append(0x80 | UInt8(width - 1))
-                out.appendBigEndian(u.value, width: width)
-            case .string, .array, .set, .dictionary:
-                break  // never stored as .scalar
-            }
-        }
-    }
-
-    func writeRefs(_ start: Int, _ count: Int, to out: inout ByteSink, refSize: Int) {
-        refs.withUnsafeBufferPointer { all in
-            for r in all[start ..< start + count] { out.appendBigEndian(UInt64(r), width: refSize) }
-        }
-    }
-}
-
-/// Appends bytes to memory that the caller sized exactly.
-private struct ByteSink {
-    let base: UnsafeMutableRawPointer
-    var position = 0
-
-    init(base: UnsafeMutableRawPointer) { self.base = base }
-
     @inline(__always)
     mutating func append(_ byte: UInt8) {
-        base.storeBytes(of: byte, toByteOffset: position, as: UInt8.self)
-        position += 1
+        reserve(1)
+        base.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
+        count += 1
     }
 
     mutating func append(contentsOf ascii: StaticString) {
@@ -407,41 +350,43 @@ private struct ByteSink {
 
     @inline(__always)
     mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        guard let src = bytes.baseAddress, bytes.count > 0 else { return }
-        (base + position).copyMemory(from: src, byteCount: bytes.count)
-        position += bytes.count
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+        reserve(bytes.count)
+        (base + count).copyMemory(from: source, byteCount: bytes.count)
+        count += bytes.count
     }
 
     /// The low `width` bytes of `value`, most significant first.
     @inline(__always)
     mutating func appendBigEndian(_ value: UInt64, width: Int) {
+        reserve(width)
         switch width {
-        case 1: base.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: position, as: UInt8.self)
-        case 2: base.storeBytes(of: UInt16(truncatingIfNeeded: value).bigEndian, toByteOffset: position, as: UInt16.self)
-        case 4: base.storeBytes(of: UInt32(truncatingIfNeeded: value).bigEndian, toByteOffset: position, as: UInt32.self)
-        case 8: base.storeBytes(of: value.bigEndian, toByteOffset: position, as: UInt64.self)
+        case 1: base.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: count, as: UInt8.self)
+        case 2: base.storeBytes(of: UInt16(truncatingIfNeeded: value).bigEndian, toByteOffset: count, as: UInt16.self)
+        case 4: base.storeBytes(of: UInt32(truncatingIfNeeded: value).bigEndian, toByteOffset: count, as: UInt32.self)
+        case 8: base.storeBytes(of: value.bigEndian, toByteOffset: count, as: UInt64.self)
         default:
-            for i in 0..<width {
+            for i in 0 ..< width {
                 let shift = UInt64(8 * (width - 1 - i))
-                base.storeBytes(of: UInt8(truncatingIfNeeded: value >> shift), toByteOffset: position + i, as: UInt8.self)
+                base.storeBytes(of: UInt8(truncatingIfNeeded: value >> shift), toByteOffset: count + i, as: UInt8.self)
             }
         }
-        position += width
+        count += width
     }
 
     /// A marker with `count` in its low nibble, or nibble 0xF followed by an integer object.
     @inline(__always)
-    mutating func appendHeader(_ marker: UInt8, count: Int) {
-        if count < 15 {
-            append(marker | UInt8(count))
+    mutating func appendHeader(_ marker: UInt8, count length: Int) {
+        if length < 15 {
+            append(marker | UInt8(length))
         } else {
             append(marker | 0x0F)
-            appendInteger(PropertyListInteger(Int64(count)))
+            appendInteger(PropertyListInteger(Int64(length)))
         }
     }
 
     mutating func appendInteger(_ i: PropertyListInteger) {
-        switch BinaryObjectTable.integerWidth(i) {
+        switch BinaryPropertyListEncoder.integerWidth(i) {
         case 1: append(0x10); appendBigEndian(UInt64(truncatingIfNeeded: i.int64Value ?? 0), width: 1)
         case 2: append(0x11); appendBigEndian(UInt64(truncatingIfNeeded: i.int64Value ?? 0), width: 2)
         case 4: append(0x12); appendBigEndian(UInt64(truncatingIfNeeded: i.int64Value ?? 0), width: 4)
