@@ -3,7 +3,12 @@
 //     swift run -c release archive-bench [--runs N] [--only NAME] [--help]
 //
 // To add a workload, conform a type to `Workload` in its own file and add it to this list.
+// For profiling, ARCHIVE_BENCH_OURS_ONLY=1 times only KeyedArchive's operation in each group.
 import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 let workloads: [any Workload] = [
     SmallDictionariesWorkload(),
@@ -85,6 +90,7 @@ do {
                     reference = timing.cpu
                     print("    \(label)\(times)")
                 }
+                fflush(nil)  // show progress when stdout is a file or a pipe
             }
         }
     }

@@ -117,6 +117,33 @@ func readError(_ data: Data, options: PropertyListReadingOptions = .init()) -> P
         #expect(try BinaryPropertyListReader().read(BinaryPropertyListWriter().write(value)) == value)
     }
 
+    @Test func repeatedKeyKeepsFirstPositionAndLastValue() throws {
+        let value = try BinaryPropertyListReader().read(bplist([
+            [0xD3, 1, 2, 1, 3, 4, 5],  // 0: dict {obj 1: obj 3, obj 2: obj 4, obj 1: obj 5}
+            [0x51, 0x61],  // 1: "a"
+            [0x51, 0x62],  // 2: "b"
+            [0x10, 0x01],  // 3: 1
+            [0x10, 0x02],  // 4: 2
+            [0x10, 0x03],  // 5: 3
+        ]))
+        let d = try #require(value.dictionaryValue)
+        #expect(d.keys == ["a", "b"])
+        #expect(d["a"] == 3)
+        #expect(d["b"] == 2)
+    }
+
+    @Test func repeatedKeyInALargeDictionaryKeepsFirstPositionAndLastValue() throws {
+        // 14 entries (above the dictionary's index threshold); key "k0" appears at positions 0 and 13.
+        var objects: [[UInt8]] = [[0xDF, 0x10, 0x0E] + (1 ... 13).map { UInt8($0) } + [1] + (14 ... 27).map { UInt8($0) }]
+        for i in 0 ..< 13 { objects.append([0x52, 0x6B, UInt8(ascii: "a") + UInt8(i)]) }  // 1...13: "ka" ... "km"
+        for i in 0 ..< 14 { objects.append([0x10, UInt8(i)]) }  // 14...27: 0 ... 13
+        let d = try #require(try BinaryPropertyListReader().read(bplist(objects)).dictionaryValue)
+        #expect(d.count == 13)
+        #expect(d.keys.first == "ka")
+        #expect(d["ka"] == 13)
+        #expect(d["kb"] == 1)
+    }
+
     @Test func headerBplist01IsAccepted() throws {
         var data = bplist([[0x10, 0x01]])  // 0: int 1
         data[7] = UInt8(ascii: "1")  // "bplist01", which CF also reads

@@ -40,23 +40,17 @@ enum Corpus {
         return false
     }
 
-    /// Every corpus file (not the MANIFEST.md / provenance.json bookkeeping), as paths relative to the
-    /// corpus folder (`"bpylist2/array_long.plist"`), sorted. Empty when the corpus is absent.
+    /// The documented corpus files: those listed in `provenance.json` (described in MANIFEST.md) that exist,
+    /// as paths relative to the corpus folder (`"bpylist2/array_long.plist"`), sorted. Anything else in the
+    /// folder (such as fuzzer output left there) is ignored, so tests see the same 166 files everywhere.
+    /// Empty when the corpus is absent.
     static func files() -> [String] {
         guard isPresent,
-              let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey])
+              let json = try? Data(contentsOf: directory.appendingPathComponent("provenance.json")),
+              let entries = try? JSONSerialization.jsonObject(with: json) as? [[String: Any]]
         else { return [] }
-        let rootPath = directory.resolvingSymlinksInPath().path
-        var result: [String] = []
-        for case let url as URL in enumerator {
-            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
-            let full = url.resolvingSymlinksInPath().path
-            guard full.hasPrefix(rootPath + "/") else { continue }
-            let relative = String(full.dropFirst(rootPath.count + 1))
-            if relative == "MANIFEST.md" || relative == "provenance.json" { continue }
-            result.append(relative)
-        }
-        return result.sorted()
+        let listed = entries.compactMap { $0["file"] as? String }
+        return listed.filter { FileManager.default.fileExists(atPath: url($0).path) }.sorted()
     }
 
     /// The corpus files whose first bytes are `bplist` (binary property lists).

@@ -64,17 +64,11 @@ private struct BinaryPropertyListEncoder {
     var refs: [Int] = []
     /// Containers whose contents are not yet numbered (breadth-first order).
     var queue: [(PropertyListValue, Int)] = []
-    /// Open-addressing table of the scalars written so far; its count is a power of two.
-    var table = [Entry](repeating: Entry(hash: 0, number: 0, length: 0), count: 256)
+    /// Open-addressing table of the scalars written so far; its count is a power of two. Each entry packs
+    /// the top 24 bits of the hash above the object number + 1 (40 bits); 0 marks an empty slot. Eight
+    /// bytes an entry keep the table small, which matters: probing it is the writer's main cost.
+    var table = [UInt64](repeating: 0, count: 256)
     var scalarCount = 0
-
-    struct Entry {
-        var hash: UInt64
-        /// Object number + 1; 0 marks an empty slot.
-        var number: Int
-        /// Length of the encoded object in bytes.
-        var length: Int
-    }
 
     init() {
         out.append(contentsOf: "bplist00")
@@ -175,35 +169,71 @@ private struct BinaryPropertyListEncoder {
     mutating func commitScalar(from start: Int) -> Int {
         let length = out.count - start
         let hash = Self.hashEncoded(out.base + start, length)
+        let tag = hash & ~Self.numberMask
         let mask = table.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
             let entry = table[slot]
-            if entry.number == 0 { break }
-            if entry.hash == hash, entry.length == length,
-               memcmp(out.base + offsets[entry.number - 1], out.base + start, length) == 0 {
-                out.count = start
-                return entry.number - 1
+            if entry == 0 { break }
+            // Encodings are prefix-free (the marker and length fix the size), so `length` equal bytes at an
+            // earlier object mean the same object. That object starts before `start`, so the read is in bounds.
+            if entry & ~Self.numberMask == tag {
+                let candidate = Int(truncatingIfNeeded: entry & Self.numberMask) - 1
+                if memcmp(out.base + offsets[candidate], out.base + start, length) == 0 {
+                    out.count = start
+                    return candidate
+                }
             }
             slot = (slot + 1) & mask
         }
         let number = offsets.count
         offsets.append(start)
-        table[slot] = Entry(hash: hash, number: number + 1, length: length)
+        table[slot] = tag | UInt64(number + 1)
         scalarCount += 1
         if scalarCount * 2 >= table.count { growTable() }
         return number
     }
 
+    /// The low 40 bits of a table entry: object number + 1.
+    static let numberMask: UInt64 = (1 << 40) - 1
+
     mutating func growTable() {
-        var bigger = [Entry](repeating: Entry(hash: 0, number: 0, length: 0), count: table.count * 2)
+        // Entries keep only 24 bits of the hash, so re-insert by each object's full hash.
+        var bigger = [UInt64](repeating: 0, count: table.count * 2)
         let mask = bigger.count - 1
-        for entry in table where entry.number != 0 {
-            var i = Int(truncatingIfNeeded: entry.hash) & mask
-            while bigger[i].number != 0 { i = (i + 1) & mask }
+        for entry in table where entry != 0 {
+            let number = Int(truncatingIfNeeded: entry & Self.numberMask) - 1
+            let start = offsets[number]
+            let length = Self.encodedLength(out.base + start)
+            var i = Int(truncatingIfNeeded: Self.hashEncoded(out.base + start, length)) & mask
+            while bigger[i] != 0 { i = (i + 1) & mask }
             bigger[i] = entry
         }
         table = bigger
+    }
+
+    /// The size of the scalar object encoded at `p` (written by this encoder, so well-formed).
+    static func encodedLength(_ p: UnsafeMutableRawPointer) -> Int {
+        let marker = p.load(as: UInt8.self)
+        let nibble = Int(marker & 0x0F)
+        switch marker >> 4 {
+        case 0x0: return 1
+        case 0x1, 0x2: return 1 + (1 << nibble)
+        case 0x3: return 9
+        case 0x8: return 2 + nibble
+        default:
+            // Data (0x4), ASCII (0x5), UTF-16 (0x6): a count in the nibble or in a following integer.
+            var count = nibble
+            var header = 1
+            if nibble == 0x0F {
+                let width = 1 << Int(p.load(fromByteOffset: 1, as: UInt8.self) & 0x0F)
+                var v = 0
+                for i in 0 ..< width { v = v << 8 | Int(p.load(fromByteOffset: 2 + i, as: UInt8.self)) }
+                count = v
+                header = 2 + width
+            }
+            return header + (marker >> 4 == 0x6 ? 2 * count : count)
+        }
     }
 
     /// Writes the containers, the offset table and the trailer, and hands the buffer over as `Data`.
@@ -321,7 +351,9 @@ private struct OutputBuffer {
 
     @inline(never)
     mutating func grow(_ needed: Int) {
-        let newCapacity = max(needed, capacity * 2)
+        // Doubling, with slack past a large single append (a big data object) so that the offset table
+        // and trailer that follow it do not force a second copy of it.
+        let newCapacity = max(needed + max(4096, needed >> 4), capacity * 2)
         let bigger = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 16)
         bigger.copyMemory(from: base, byteCount: count)
         base.deallocate()
