@@ -45,6 +45,26 @@ import Testing
         #expect(compared >= 120)
     }
 
+    /// Every file in the corpus folder, documented or not (fuzzer output may sit beside the real files),
+    /// ends in a value or a `PropertyListError`: never a crash, hang or other error.
+    @Test func everyFileInTheCorpusFolderEndsInAValueOrAnError() throws {
+        guard Corpus.available() else { return }
+        let enumerator = FileManager.default.enumerator(at: Corpus.directory, includingPropertiesForKeys: nil)
+        var checked = 0
+        while let url = enumerator?.nextObject() as? URL {
+            guard let data = try? Data(contentsOf: url), data.starts(with: Array("bplist".utf8)) else { continue }
+            do {
+                _ = try BinaryPropertyListReader().read(data)
+            } catch is PropertyListError {
+                // a clean rejection
+            } catch {
+                Issue.record("\(url.lastPathComponent): unexpected error \(error)")
+            }
+            checked += 1
+        }
+        #expect(checked >= 130)
+    }
+
     /// The 7 files plistlib rejects (corpus/MANIFEST.md), and what ours does with each.
     @Test(arguments: [
         // Trailer claims 8247051269959066735 objects and offset size 118.

@@ -624,7 +624,7 @@ struct BinaryPropertyListScanner {
 }
 
 /// Two hex digits.
-func hex(_ byte: UInt8) -> String {
+fileprivate func hex(_ byte: UInt8) -> String {
     let s = String(byte, radix: 16, uppercase: true)
     return s.count == 1 ? "0" + s : s
 }
