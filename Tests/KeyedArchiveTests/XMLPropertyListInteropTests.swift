@@ -82,6 +82,24 @@ import Testing
         #expect(try XMLPropertyListWriter().write(value) == xml)
     }
 
+    /// XML archives reach the keyed unarchiver through `PropertyListValue(propertyListData:)`.
+    @Test func foundationXMLArchivesUnarchive() throws {
+        func xmlArchive(_ object: Any) -> Data {
+            let archiver = NSKeyedArchiver(requiringSecureCoding: false)
+            archiver.outputFormat = .xml
+            archiver.encode(object, forKey: "root")
+            archiver.finishEncoding()
+            return archiver.encodedData
+        }
+        let strings = xmlArchive(["a", "b<&>", "a"] as NSArray)
+        #expect(String(decoding: strings.prefix(5), as: UTF8.self) == "<?xml")
+        #expect(try KeyedUnarchiver.unarchivedObject(ofClass: [String].self, from: strings) == ["a", "b<&>", "a"])
+        let date = Date(timeIntervalSinceReferenceDate: 123.25)  // NSDate keeps the fraction in NS.time, a real
+        #expect(try KeyedUnarchiver.unarchivedObject(ofClass: Date.self, from: xmlArchive(date as NSDate)) == date)
+        let uuid = UUID()
+        #expect(try KeyedUnarchiver.unarchivedObject(ofClass: UUID.self, from: xmlArchive(uuid as NSUUID)) == uuid)
+    }
+
     // MARK: - plistlib
 
     @Test func plistlibReadsOurXML() throws {
