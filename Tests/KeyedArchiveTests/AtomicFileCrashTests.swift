@@ -13,7 +13,7 @@ import Darwin
 @Suite struct AtomicFileCrashTests {
     /// At most this many kills, and at most this much time (the test stops at whichever comes first).
     static let maximumKills = 300
-    static let timeBudget: Duration = .seconds(25)
+    static let timeBudget: Duration = .seconds(20)
 
     @Test func killedWriterLeavesOneCompleteVersion() throws {
         guard let child = FileTestSupport.crashChildExecutable() else {
@@ -24,9 +24,12 @@ import Darwin
         defer { withExtendedLifetime(dir) {} }
         let payloadDirectory = ScratchDirectory("payloads")
         defer { withExtendedLifetime(payloadDirectory) {} }
-        // Two versions of different sizes and contents, large enough that a save takes a moment.
-        let versionA = FileTestSupport.pseudoRandomBytes(count: 384 * 1024, seed: 0xA)
-        let versionB = FileTestSupport.pseudoRandomBytes(count: 320 * 1024, seed: 0xB)
+        // Two archives of different values and sizes (about 380 and 320 KiB), large enough that a save
+        // takes a moment, with few objects so that decoding after every kill stays quick.
+        let valueA = (0..<400).map { "A\($0):" + String(repeating: "a", count: 950) }
+        let valueB = (0..<320).map { "B\($0):" + String(repeating: "b", count: 1000) }
+        let versionA = try KeyedArchiver.archivedData(withRootObject: valueA)
+        let versionB = try KeyedArchiver.archivedData(withRootObject: valueB)
         let payloadA = payloadDirectory.file("a")
         let payloadB = payloadDirectory.file("b")
         try FileTestSupport.create(payloadA, versionA)
@@ -53,13 +56,21 @@ import Darwin
             #expect(ChildProcess.terminatingSignal(status) == SIGKILL,
                     "the child ended on its own (wait status \(status)) instead of being killed")
 
-            let contents = try #require(FileTestSupport.contents(destination), "the destination vanished")
-            if contents == versionA {
+            // The file must decode as exactly one of the two values, byte for byte the archive of it.
+            let decoded: [String]
+            do {
+                decoded = try KeyedUnarchiver.unarchivedObject(ofClass: [String].self, fromFile: destination)
+            } catch {
+                Issue.record("after kill \(kills) the file does not decode: \(error)")
+                return
+            }
+            let contents = FileTestSupport.contents(destination)
+            if decoded == valueA && contents == versionA {
                 seenA += 1
-            } else if contents == versionB {
+            } else if decoded == valueB && contents == versionB {
                 seenB += 1
             } else {
-                Issue.record("after kill \(kills) the file is neither version: \(contents.count) bytes")
+                Issue.record("after kill \(kills) the file is neither version: \(contents?.count ?? -1) bytes")
                 return
             }
         }
