@@ -104,7 +104,7 @@ public struct TreeRenderer {
                 guard let resolved = graph?.resolvedObject(uid) else { return "#\(uid.value)" }
                 switch resolved.kind {
                 case .string(let s): return ValueFormatting.quoted(s)
-                default: return "#\(uid.value) " + (resolved.archivedClass?.name ?? "")
+                default: return "#\(uid.value) " + ValueFormatting.printable(resolved.archivedClass?.name ?? "")
                 }
             case .value(let v): return ValueFormatting.textScalar(v)
             default: return "(container)"
@@ -162,7 +162,8 @@ public struct TreeRenderer {
                 out.write(id + " (out of range)\n")
                 return
             }
-            let name = object.archivedClass?.name ?? ""
+            // Class names come from the archive: shown as they are only when printable.
+            let name = object.archivedClass.map { ValueFormatting.printable($0.name) } ?? ""
             let head: String
             let children: ChildList
             switch object.kind {
@@ -172,8 +173,8 @@ public struct TreeRenderer {
                 emit(.plist(v), depth: depth)
                 return
             case .classDefinition(let d):
-                let chain = d.classes.map { " (" + $0.joined(separator: ", ") + ")" } ?? ""
-                out.write(id + " class " + d.name + chain + "\n")
+                let chain = d.classes.map { " (" + $0.map(ValueFormatting.printable).joined(separator: ", ") + ")" } ?? ""
+                out.write(id + " class " + ValueFormatting.printable(d.name) + chain + "\n")
                 return
             case .string(let s):
                 out.write(id + " " + name + " ")
@@ -189,7 +190,7 @@ public struct TreeRenderer {
                 children = .fields([ArchivedField("base", base)])
             case .nsNull: out.write(id + " \(name)\n"); return
             case .range(let l, let n): out.write(id + " \(name) range {location = \(l), length = \(n)}\n"); return
-            case .geometry(let s): out.write(id + " \(name) " + s + "\n"); return
+            case .geometry(let s): out.write(id + " \(name) " + ValueFormatting.printable(s) + "\n"); return
             case .list(let items):
                 head = "\(name) " + Self.count(items.count, "item")
                 children = .archivedArray(items)

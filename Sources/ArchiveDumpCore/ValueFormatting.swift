@@ -150,6 +150,22 @@ public enum ValueFormatting {
         return plain ? s : quoted(s)
     }
 
+    /// One line of text for messages: control characters (newlines included) escaped, nothing quoted, so
+    /// an error that quotes the input stays on one line and cannot drive the terminal.
+    public static func sanitizedLine(_ s: String) -> String {
+        var out = ""
+        out.reserveCapacity(s.utf8.count)
+        for scalar in s.unicodeScalars {
+            let v = scalar.value
+            if v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029 {
+                out += "\\u{" + String(v, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     /// A UUID in its canonical upper-case form.
     public static func uuidString(_ uuid: UUID) -> String { uuid.uuidString }
 

@@ -176,6 +176,13 @@ import KeyedArchive
             if json.status > 1 || xml.status > 1 { crashes.append(file.path) }
             guard json.status == 0 else { continue }
             #expect(xml.status == 0, "\(file.path): \(xml.stderr)")
+            // Foundation's own XML reader takes the conversion too (XML 1.0 cannot hold U+0000, so
+            // the two corpus files with NUL characters are only checked by plistlib's verdict below).
+            if !xml.text.contains("&#0;") {
+                #expect(throws: Never.self, "\(file.path)") {
+                    _ = try PropertyListSerialization.propertyList(from: xml.stdout, options: [], format: nil)
+                }
+            }
             let jsonURL = work.appendingPathComponent("\(i).json"), xmlURL = work.appendingPathComponent("\(i).xml")
             try json.stdout.write(to: jsonURL)
             try xml.stdout.write(to: xmlURL)
@@ -186,7 +193,7 @@ import KeyedArchive
         try Data(manifest.joined(separator: "\n").utf8).write(to: manifestURL)
         let (status, output) = try TestEnvironment.runPython(python, script: Self.compareScript, arguments: [manifestURL.path])
         #expect(status == 0, "\(output)")
-        print(output.split(separator: "\n").last ?? "")
+        print(String(output.split(separator: "\n").last ?? ""))
         #expect(output.contains("compared"))
     }
 
