@@ -145,3 +145,14 @@ public struct PropertyListDictionary: Sendable, Hashable, Sequence, ExpressibleB
         hasher.combine(combined)
     }
 }
+
+extension PropertyListDictionary {
+    /// A dictionary from parallel arrays whose keys the caller guarantees to be distinct (no lookups while
+    /// building: the archiver's fast path). Internal; `keys.count` must equal `values.count`.
+    init(distinctKeys keys: [String], values: [PropertyListValue]) {
+        self.keys = keys
+        self.values = values
+        self.index = nil
+        rebuildIndex()
+    }
+}

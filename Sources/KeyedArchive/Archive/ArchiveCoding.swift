@@ -1,0 +1,351 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+// MARK: - The model protocol
+
+/// A type that can be written to and read from a keyed archive, field by field, as an object with a class.
+///
+/// Classes and structs both adopt it. The corresponding Foundation protocol is `NSSecureCoding`:
+/// ``init(from:)`` plays `init?(coder:)` and ``encode(to:)`` plays `encode(with:)`.
+///
+/// ```swift
+/// final class Note: KeyedArchivable {
+///     var title: String
+///     var tags: [String]
+///     init(from decoder: any ArchiveDecoder) throws {
+///         title = try decoder.decode(String.self, forKey: "title")
+///         tags = try decoder.decode([String].self, forKey: "tags")
+///     }
+///     func encode(to encoder: any ArchiveEncoder) throws {
+///         try encoder.encode(title, forKey: "title")
+///         try encoder.encode(tags, forKey: "tags")
+///     }
+/// }
+/// ```
+///
+/// The archive stores the object as a dictionary of its fields plus a `$class` reference to
+/// `{"$classname": archivedClassName, "$classes": archivedClassChain}`.
+///
+/// Class hierarchies: declare the static properties as `class var` in the base class so that subclasses
+/// can override them; the archiver asks the dynamic type of each instance.
+public protocol KeyedArchivable: ArchiveValue {
+    /// The name written as `$classname`. Default: `"Module.TypeName"`, as Foundation names Swift classes
+    /// (`String(reflecting:)` of the type). Override to match an Objective-C or older Swift name.
+    static var archivedClassName: String { get }
+    /// The `$classes` chain: the class and its superclasses. Default: `[archivedClassName, "NSObject"]`.
+    /// Only written, never trusted when reading.
+    static var archivedClassChain: [String] { get }
+    /// Other `$classname`s this type is read from (renamed or moved types). Default: none.
+    static var legacyClassNames: [String] { get }
+
+    /// Creates an instance from the fields of one archived object.
+    ///
+    /// Throw (any error; ``KeyedArchiveError`` with ``KeyedArchiveError/Code/dataCorrupted`` is usual)
+    /// when the fields make no sense; the unarchiver then fails as a whole.
+    init(from decoder: any ArchiveDecoder) throws
+    /// Writes this instance's fields.
+    func encode(to encoder: any ArchiveEncoder) throws
+}
+
+extension KeyedArchivable {
+    public static var archivedClassName: String { String(reflecting: Self.self) }
+    public static var archivedClassChain: [String] { [archivedClassName, "NSObject"] }
+    public static var legacyClassNames: [String] { [] }
+
+    public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws {
+        try encoder.encodeObject(self, forKey: key)
+    }
+    public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> Self {
+        try decoder.decodeObject(of: Self.self, forKey: key)
+    }
+}
+
+// MARK: - Values
+
+/// A value that can be stored under a key or as an element of an archived array, set or dictionary:
+/// `Bool`, every integer type, `Float`, `Double`, `String`, `Data`, `Date`, `UUID`, `URL`,
+/// ``ArchiveNull``, optionals, arrays, sets and dictionaries of values, and every ``KeyedArchivable`` type.
+///
+/// A conforming type encodes itself by calling exactly **one** typed method of the encoder with the
+/// given key, and decodes itself with the matching typed method of the decoder. Coders implement
+/// collection elements this way too: to encode an element they call `element.encode(to:forKey:)` with a
+/// key of their choosing and capture what that one call wrote.
+public protocol ArchiveValue {
+    /// Writes this value under `key` with exactly one call of a typed `encoder` method.
+    func encode(to encoder: any ArchiveEncoder, forKey key: String) throws
+    /// Reads a value of this type stored under `key`.
+    static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> Self
+}
+
+// MARK: - The encoding half
+
+/// The encoding half of the coder protocol pair: what a ``KeyedArchivable`` type writes its fields to.
+///
+/// The corresponding Foundation class is `NSCoder` (keyed methods only). ``KeyedArchiver`` is the
+/// implementation that writes Apple's format; tests may provide others. Keys beginning with `$` are
+/// allowed (the archiver escapes them). Encoding the same key twice keeps the last value.
+///
+/// Use the generic ``encode(_:forKey:)`` for everything; the requirements below are the small set of
+/// typed primitives an implementation provides.
+public protocol ArchiveEncoder: AnyObject {
+    /// Writes a Boolean (inline in the object, as `encodeBool(_:forKey:)` does).
+    func encode(_ value: Bool, forKey key: String) throws
+    /// Writes an integer of any width (inline, as `encodeInt64(_:forKey:)` does).
+    func encodeInteger<T: FixedWidthInteger>(_ value: T, forKey key: String) throws
+    /// Writes a `Float` (inline, as a 4-byte real).
+    func encode(_ value: Float, forKey key: String) throws
+    /// Writes a `Double` (inline).
+    func encode(_ value: Double, forKey key: String) throws
+    /// Writes a string (as an NSString object).
+    func encode(_ value: String, forKey key: String) throws
+    /// Writes bytes (as an NSData object).
+    func encode(_ value: Data, forKey key: String) throws
+    /// Writes a date (as an NSDate object).
+    func encode(_ value: Date, forKey key: String) throws
+    /// Writes a UUID (as an NSUUID object).
+    func encode(_ value: UUID, forKey key: String) throws
+    /// Writes a URL (as an NSURL object).
+    func encode(_ value: URL, forKey key: String) throws
+    /// Writes nil (`$null`).
+    func encodeNil(forKey key: String) throws
+    /// Writes a reference to an object. A class instance encoded several times is stored once.
+    func encodeObject<T: KeyedArchivable>(_ object: T, forKey key: String) throws
+    /// Writes a reference to `object` only if some other place encodes it unconditionally; otherwise nil.
+    ///
+    /// The corresponding Foundation API is `NSCoder.encodeConditionalObject(_:forKey:)`.
+    func encodeConditionalObject<T: KeyedArchivable & AnyObject>(_ object: T?, forKey key: String) throws
+    /// Writes an array (as an NSArray).
+    func encodeArray<T: ArchiveValue>(_ elements: [T], forKey key: String) throws
+    /// Writes a set (as an NSSet).
+    func encodeSet<T: ArchiveValue & Hashable>(_ elements: Set<T>, forKey key: String) throws
+    /// Writes a dictionary (as an NSDictionary).
+    func encodeDictionary<K: ArchiveValue & Hashable, V: ArchiveValue>(_ dictionary: [K: V], forKey key: String) throws
+}
+
+extension ArchiveEncoder {
+    /// Writes any ``ArchiveValue`` under `key`: scalars, strings, models, optionals and collections.
+    ///
+    /// The corresponding Foundation API is `NSCoder.encode(_:forKey:)`.
+    public func encode<T: ArchiveValue>(_ value: T, forKey key: String) throws {
+        try value.encode(to: self, forKey: key)
+    }
+}
+
+// MARK: - The decoding half
+
+/// The decoding half of the coder protocol pair: what a ``KeyedArchivable`` type reads its fields from.
+///
+/// The corresponding Foundation class is `NSCoder` with `requiresSecureCoding` on. Decoding is typed and
+/// throws a ``KeyedArchiveError``:
+/// - ``KeyedArchiveError/Code/keyNotFound`` when the key is absent;
+/// - ``KeyedArchiveError/Code/valueNotFound`` when the value is nil (`$null`) and the type is not optional;
+/// - ``KeyedArchiveError/Code/typeMismatch`` when the value has another type;
+/// - ``KeyedArchiveError/Code/classNotAllowed`` when an object's class is not one the call allows;
+/// - ``KeyedArchiveError/Code/numberOutOfRange`` when a number does not fit (`Int8` from 300).
+///
+/// Numbers follow Foundation's `NSNumber` where that is unambiguous: a `Bool` can be read from an integer
+/// (0 is false, anything else true) and an integer from a Boolean (1 or 0); `Double`/`Float` can be read
+/// from an integer; an integer can be read from a real only when the real is integral and in range
+/// (Foundation truncates silently; this decoder throws ``KeyedArchiveError/Code/typeMismatch``).
+///
+/// Use the generic ``decode(_:forKey:)`` and ``decodeIfPresent(_:forKey:)`` for everything.
+public protocol ArchiveDecoder: AnyObject {
+    /// The key path from the root to the object being decoded (`root.children[2]`), for error messages.
+    var keyPath: String { get }
+    /// Whether a value (possibly nil) is stored under `key`.
+    ///
+    /// The corresponding Foundation API is `NSCoder.containsValue(forKey:)`.
+    func containsValue(forKey key: String) -> Bool
+    /// Whether the value under `key` is absent or nil (`$null`).
+    func decodeNil(forKey key: String) throws -> Bool
+    /// Reads a Boolean.
+    func decode(_ type: Bool.Type, forKey key: String) throws -> Bool
+    /// Reads an integer of any width; throws `numberOutOfRange` when the stored number does not fit.
+    func decodeInteger<T: FixedWidthInteger>(_ type: T.Type, forKey key: String) throws -> T
+    /// Reads a `Float` (a stored `Double` is rounded, as Foundation does).
+    func decode(_ type: Float.Type, forKey key: String) throws -> Float
+    /// Reads a `Double`.
+    func decode(_ type: Double.Type, forKey key: String) throws -> Double
+    /// Reads a string (inline, NSString or NSMutableString).
+    func decode(_ type: String.Type, forKey key: String) throws -> String
+    /// Reads bytes (inline, NSData or NSMutableData).
+    func decode(_ type: Data.Type, forKey key: String) throws -> Data
+    /// Reads a date (NSDate).
+    func decode(_ type: Date.Type, forKey key: String) throws -> Date
+    /// Reads a UUID (NSUUID).
+    func decode(_ type: UUID.Type, forKey key: String) throws -> UUID
+    /// Reads a URL (NSURL, with its base).
+    func decode(_ type: URL.Type, forKey key: String) throws -> URL
+    /// Reads an object that must be of type `T` (by its archived name, legacy names, or a name the
+    /// unarchiver's registry maps to `T` or a subclass of `T`).
+    ///
+    /// The corresponding Foundation API is `NSCoder.decodeObject(of:forKey:)`.
+    func decodeObject<T: KeyedArchivable>(of type: T.Type, forKey key: String) throws -> T
+    /// Reads an object that may be of any of `types`.
+    ///
+    /// The corresponding Foundation API is `NSCoder.decodeObject(of:forKey:)` with several classes.
+    func decodeObject(ofTypes types: [any KeyedArchivable.Type], forKey key: String) throws -> any KeyedArchivable
+    /// Reads an array (NSArray, NSMutableArray or NSOrderedSet) whose elements must be `T`.
+    func decodeArray<T: ArchiveValue>(of type: T.Type, forKey key: String) throws -> [T]
+    /// Reads a set (NSSet, NSMutableSet or NSOrderedSet) whose elements must be `T`.
+    func decodeSet<T: ArchiveValue & Hashable>(of type: T.Type, forKey key: String) throws -> Set<T>
+    /// Reads a dictionary (NSDictionary or NSMutableDictionary) with keys `K` and values `V`.
+    func decodeDictionary<K: ArchiveValue & Hashable, V: ArchiveValue>(
+        keyType: K.Type, valueType: V.Type, forKey key: String) throws -> [K: V]
+    /// Reads a reference to an object that may still be being decoded (a parent, a ring, itself), and
+    /// hands it to `assign` once the whole graph is built.
+    ///
+    /// Swift cannot hand out an instance before its initializer finishes, so a back-reference cannot be
+    /// returned directly. This is the opt-in: the unarchiver checks the class now (before anything is
+    /// instantiated), decodes the object now if nobody has started it, and calls `assign` after the root
+    /// and every object are fully initialized — never with a half-built object, and never if the
+    /// unarchive fails. `assign` receives nil when the stored value is `$null` or the key is absent.
+    ///
+    /// ```swift
+    /// try decoder.decodeObjectReference(of: Node.self, forKey: "parent") { [unowned self] in self.parent = $0 }
+    /// ```
+    /// A type that reads a back-reference with ``decodeObject(of:forKey:)`` instead gets a
+    /// ``KeyedArchiveError/Code/cycle`` error naming the cycle.
+    func decodeObjectReference<T: KeyedArchivable & AnyObject>(
+        of type: T.Type, forKey key: String, assign: @escaping (T?) -> Void) throws
+}
+
+extension ArchiveDecoder {
+    /// Reads any ``ArchiveValue`` stored under `key`.
+    ///
+    /// The corresponding Foundation API is `NSCoder.decodeObject(of:forKey:)` and the typed
+    /// `decodeBool(forKey:)`, `decodeInt64(forKey:)`, ... methods (which return 0 for a missing key; this throws).
+    public func decode<T: ArchiveValue>(_ type: T.Type, forKey key: String) throws -> T {
+        try T.decode(from: self, forKey: key)
+    }
+
+    /// Reads a value stored under `key`, or nil when the key is absent or holds `$null`.
+    public func decodeIfPresent<T: ArchiveValue>(_ type: T.Type, forKey key: String) throws -> T? {
+        if try decodeNil(forKey: key) { return nil }
+        return try T.decode(from: self, forKey: key)
+    }
+
+    /// An error to throw from ``KeyedArchivable/init(from:)`` when a field's content makes no sense.
+    public func dataCorruptedError(forKey key: String, _ message: String) -> KeyedArchiveError {
+        KeyedArchiveError(.dataCorrupted, message, keyPath: keyPath.isEmpty ? key : keyPath + "." + key)
+    }
+}
+
+// MARK: - Standard conformances
+
+extension Bool: ArchiveValue {
+    public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws { try encoder.encode(self, forKey: key) }
+    public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> Bool {
+        try decoder.decode(Bool.self, forKey: key)
+    }
+}
+
+/// Integers share one implementation: encoded inline, decoded with a range check.
+public protocol _ArchiveInteger: FixedWidthInteger, ArchiveValue {}
+extension _ArchiveInteger {
+    public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws { try encoder.encodeInteger(self, forKey: key) }
+    public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> Self {
+        try decoder.decodeInteger(Self.self, forKey: key)
+    }
+}
+extension Int: _ArchiveInteger {}
+extension Int8: _ArchiveInteger {}
+extension Int16: _ArchiveInteger {}
+extension Int32: _ArchiveInteger {}
+extension Int64: _ArchiveInteger {}
+extension UInt: _ArchiveInteger {}
+extension UInt8: _ArchiveInteger {}
+extension UInt16: _ArchiveInteger {}
+extension UInt32: _ArchiveInteger {}
+extension UInt64: _ArchiveInteger {}
+
+extension Float: ArchiveValue {
+    public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws { try encoder.encode(self, forKey: key) }
+    public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> Float {
+        try decoder.decode(Float.self, forKey: key)
+    }
+}
+extension Double: ArchiveValue {
+    public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws { try encoder.encode(self, forKey: key) }
+    public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> Double {
+        try decoder.decode(Double.self, forKey: key)
+    }
+}
+extension String: ArchiveValue {
+    public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws { try encoder.encode(self, forKey: key) }
+    public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> String {
+        try decoder.decode(String.self, forKey: key)
+    }
+}
+extension Data: ArchiveValue {
+    public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws { try encoder.encode(self, forKey: key) }
+    public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> Data {
+        try decoder.decode(Data.self, forKey: key)
+    }
+}
+extension Date: ArchiveValue {
+    public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws { try encoder.encode(self, forKey: key) }
+    public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> Date {
+        try decoder.decode(Date.self, forKey: key)
+    }
+}
+extension UUID: ArchiveValue {
+    public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws { try encoder.encode(self, forKey: key) }
+    public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> UUID {
+        try decoder.decode(UUID.self, forKey: key)
+    }
+}
+extension URL: ArchiveValue {
+    public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws { try encoder.encode(self, forKey: key) }
+    public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> URL {
+        try decoder.decode(URL.self, forKey: key)
+    }
+}
+
+extension Optional: ArchiveValue where Wrapped: ArchiveValue {
+    /// `nil` is written as `$null` (UID 0), as Foundation writes `encodeObject(nil, forKey:)`.
+    public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws {
+        switch self {
+        case .none: try encoder.encodeNil(forKey: key)
+        case .some(let wrapped): try wrapped.encode(to: encoder, forKey: key)
+        }
+    }
+    /// An absent key or `$null` reads as nil.
+    public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> Wrapped? {
+        if try decoder.decodeNil(forKey: key) { return nil }
+        return try Wrapped.decode(from: decoder, forKey: key)
+    }
+}
+
+extension Array: ArchiveValue where Element: ArchiveValue {
+    public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws { try encoder.encodeArray(self, forKey: key) }
+    public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> [Element] {
+        try decoder.decodeArray(of: Element.self, forKey: key)
+    }
+}
+extension Set: ArchiveValue where Element: ArchiveValue {
+    public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws { try encoder.encodeSet(self, forKey: key) }
+    public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> Set<Element> {
+        try decoder.decodeSet(of: Element.self, forKey: key)
+    }
+}
+extension Dictionary: ArchiveValue where Key: ArchiveValue, Value: ArchiveValue {
+    public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws {
+        try encoder.encodeDictionary(self, forKey: key)
+    }
+    public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> [Key: Value] {
+        try decoder.decodeDictionary(keyType: Key.self, valueType: Value.self, forKey: key)
+    }
+}
+
+/// Foundation's `NSNull`: a placeholder object, archived as an `NSNull` instance with no fields.
+public struct ArchiveNull: KeyedArchivable, Hashable, Sendable {
+    public static var archivedClassName: String { "NSNull" }
+    /// The null value.
+    public init() {}
+    public init(from decoder: any ArchiveDecoder) throws {}
+    public func encode(to encoder: any ArchiveEncoder) throws {}
+}

@@ -1,0 +1,434 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The ``ArchiveDecoder`` handed to `init(from:)`: the fields of one archived object, or (element mode)
+/// one element of an array, set or dictionary, which answers every key with that element.
+final class ArchiveObjectDecoder: ArchiveDecoder {
+    let session: UnarchivingSession
+    private let fields: PropertyListDictionary?
+    private let element: PropertyListValue
+    private let uid: Int
+    private let className: String?
+
+    /// A decoder for the fields of an object (`uid` -1 for the `$top` dictionary).
+    init(session: UnarchivingSession, fields: PropertyListDictionary, uid: Int, className: String?) {
+        self.session = session
+        self.fields = fields
+        self.element = .uid(UID(0))
+        self.uid = uid
+        self.className = className
+    }
+
+    /// A decoder for one collection element (a UID).
+    init(session: UnarchivingSession, element: PropertyListValue) {
+        self.session = session
+        self.fields = nil
+        self.element = element
+        self.uid = -1
+        self.className = nil
+    }
+
+    var keyPath: String { session.pathString() }
+
+    // MARK: Access
+
+    @inline(__always)
+    private func escaped(_ key: String) -> String {
+        key.hasPrefix("$") ? "$" + key : key
+    }
+
+    /// `stored(fields, key)`, with a plain scan for the small dictionaries objects usually are.
+    @inline(__always)
+    private func stored(_ fields: PropertyListDictionary, _ key: String) -> PropertyListValue? {
+        UnarchivingSession.lookup(fields, escaped(key))
+    }
+
+    /// The key as it appears in paths: none for an element (the container already put its index there).
+    @inline(__always)
+    private func pathKey(_ key: String) -> String? { fields == nil ? nil : key }
+
+    private func raw(_ key: String) throws -> PropertyListValue {
+        try session.checkActive()
+        guard let fields else { return element }
+        guard let value = stored(fields, key) else {
+            let owner = uid < 0 ? "$top" : "object of class \(className ?? "?")"
+            throw fail(.keyNotFound, "key \"\(key)\" not found in \(owner)", key)
+        }
+        return value
+    }
+
+    private func fail(_ code: KeyedArchiveError.Code, _ message: String, _ key: String, uid: Int? = nil,
+                      className: String? = nil) -> KeyedArchiveError {
+        session.error(code, message, key: pathKey(key), uid: uid ?? (self.uid >= 0 ? self.uid : nil),
+                      className: className ?? self.className)
+    }
+
+    /// A short description of what was found, for type mismatches.
+    private func found(_ value: PropertyListValue, uid: Int?) -> String {
+        if case .dictionary(let dict) = value, case .uid(let c)? = dict["$class"], c.value < UInt64(session.objects.count),
+           case .dictionary(let classDict) = session.objects[Int(c.value)], case .string(let name)? = classDict["$classname"] {
+            return "an object of class \(name)"
+        }
+        let preview = UnarchivingSession.preview(value)
+        return "\(value.kindName)\(preview.isEmpty ? "" : " " + preview)"
+    }
+
+    /// The scalar stored under `key`, following one UID.
+    private func scalar(_ key: String, expected: @autoclosure () -> String) throws -> (PropertyListValue, Int?) {
+        try session.target(of: raw(key), key: pathKey(key), expected: expected())
+    }
+
+    /// The Foundation object under `key`: a dictionary whose class is one of `names`.
+    private func builtin(_ value: PropertyListValue, uid: Int?, key: String, names: [String], expected: String)
+        throws -> (Int, PropertyListDictionary, ArchivedClass)
+    {
+        guard let uid, case .dictionary = value,
+              let (dict, archivedClass) = try session.objectDictionary(uid, key: pathKey(key)) else {
+            throw fail(.typeMismatch, "expected \(expected), found \(found(value, uid: uid))", key, uid: uid)
+        }
+        guard names.contains(archivedClass.name) else {
+            throw fail(.classNotAllowed, "class \"\(archivedClass.name)\" is not allowed here; expected \(expected) (\(names.joined(separator: ", ")))",
+                       key, uid: uid, className: archivedClass.name)
+        }
+        return (uid, dict, archivedClass)
+    }
+
+    /// A member of a Foundation object: inline, or one UID away.
+    private func member(_ dict: PropertyListDictionary, _ name: String, of uid: Int, className: String, key: String)
+        throws -> PropertyListValue
+    {
+        guard let value = dict[name] else {
+            throw fail(.dataCorrupted, "\(className) object has no \(name)", key, uid: uid, className: className)
+        }
+        if case .uid(let ref) = value {
+            guard ref.value != 0, ref.value < UInt64(session.objects.count) else {
+                throw fail(.invalidReference, "\(className).\(name) is UID \(ref.value), which is nil or out of range",
+                           key, uid: uid, className: className)
+            }
+            return session.objects[Int(ref.value)]
+        }
+        return value
+    }
+
+    // MARK: ArchiveDecoder: presence
+
+    func containsValue(forKey key: String) -> Bool {
+        guard let fields else { return true }
+        return stored(fields, key) != nil
+    }
+
+    func decodeNil(forKey key: String) throws -> Bool {
+        try session.checkActive()
+        let value: PropertyListValue?
+        if let fields { value = stored(fields, key) } else { value = element }
+        guard let value else { return true }
+        if case .uid(let ref) = value { return ref.value == 0 }
+        return false
+    }
+
+    // MARK: Numbers
+
+    func decode(_ type: Bool.Type, forKey key: String) throws -> Bool {
+        let (value, uid) = try scalar(key, expected: "Bool")
+        switch value {
+        case .bool(let b): return b
+        case .integer(let i): return i != 0
+        default: throw fail(.typeMismatch, "expected Bool, found \(found(value, uid: uid))", key)
+        }
+    }
+
+    func decodeInteger<T: FixedWidthInteger>(_ type: T.Type, forKey key: String) throws -> T {
+        let (value, uid) = try scalar(key, expected: "\(T.self)")
+        switch value {
+        case .integer(let i):
+            guard let result = i.exactly(T.self) else {
+                throw fail(.numberOutOfRange, "\(i) does not fit in \(T.self)", key)
+            }
+            return result
+        case .bool(let b):
+            return b ? 1 : 0
+        case .real(let d):
+            return try integer(fromReal: d, T.self, key: key)
+        case .float(let f):
+            return try integer(fromReal: Double(f), T.self, key: key)
+        default:
+            throw fail(.typeMismatch, "expected \(T.self), found \(found(value, uid: uid))", key)
+        }
+    }
+
+    private func integer<T: FixedWidthInteger>(fromReal d: Double, _ type: T.Type, key: String) throws -> T {
+        guard d.isFinite, d.rounded(.towardZero) == d else {
+            throw fail(.typeMismatch, "expected \(T.self), found the non-integral real \(d)", key)
+        }
+        guard let result = T(exactly: d) else {
+            throw fail(.numberOutOfRange, "\(d) does not fit in \(T.self)", key)
+        }
+        return result
+    }
+
+    func decode(_ type: Float.Type, forKey key: String) throws -> Float {
+        let (value, uid) = try scalar(key, expected: "Float")
+        switch value {
+        case .float(let f): return f
+        case .real(let d): return Float(d)
+        case .integer(let i): return i.int64Value.map(Float.init) ?? Float(i.uint64Value ?? 0)
+        default: throw fail(.typeMismatch, "expected Float, found \(found(value, uid: uid))", key)
+        }
+    }
+
+    func decode(_ type: Double.Type, forKey key: String) throws -> Double {
+        let (value, uid) = try scalar(key, expected: "Double")
+        switch value {
+        case .real(let d): return d
+        case .float(let f): return Double(f)
+        case .integer(let i): return i.int64Value.map(Double.init) ?? Double(i.uint64Value ?? 0)
+        default: throw fail(.typeMismatch, "expected Double, found \(found(value, uid: uid))", key)
+        }
+    }
+
+    // MARK: Strings, data, dates, UUIDs, URLs
+
+    func decode(_ type: String.Type, forKey key: String) throws -> String {
+        let (value, uid) = try scalar(key, expected: "String")
+        return try string(value, uid: uid, key: key)
+    }
+
+    private func string(_ value: PropertyListValue, uid: Int?, key: String) throws -> String {
+        if case .string(let s) = value {
+            try session.countBytes(s.utf8.count, key: pathKey(key))
+            return s
+        }
+        let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: ["NSString", "NSMutableString"],
+                                                 expected: "String")
+        let inner = try member(dict, "NS.string", of: objectUID, className: cls.name, key: key)
+        guard case .string(let s) = inner else {
+            throw fail(.typeMismatch, "\(cls.name).NS.string must be a string, found \(inner.kindName)", key,
+                       uid: objectUID, className: cls.name)
+        }
+        try session.countBytes(s.utf8.count, key: pathKey(key))
+        return s
+    }
+
+    func decode(_ type: Data.Type, forKey key: String) throws -> Data {
+        let (value, uid) = try scalar(key, expected: "Data")
+        if case .data(let d) = value {
+            try session.countBytes(d.count, key: pathKey(key))
+            return d
+        }
+        let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: ["NSData", "NSMutableData"],
+                                                 expected: "Data")
+        let inner = try member(dict, "NS.data", of: objectUID, className: cls.name, key: key)
+        guard case .data(let d) = inner else {
+            throw fail(.typeMismatch, "\(cls.name).NS.data must be data, found \(inner.kindName)", key,
+                       uid: objectUID, className: cls.name)
+        }
+        try session.countBytes(d.count, key: pathKey(key))
+        return d
+    }
+
+    func decode(_ type: Date.Type, forKey key: String) throws -> Date {
+        let (value, uid) = try scalar(key, expected: "Date")
+        if case .date(let d) = value { return d }
+        let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: ["NSDate"], expected: "Date")
+        switch try member(dict, "NS.time", of: objectUID, className: cls.name, key: key) {
+        case .real(let t): return Date(timeIntervalSinceReferenceDate: t)
+        case .float(let t): return Date(timeIntervalSinceReferenceDate: Double(t))
+        case .integer(let i): return Date(timeIntervalSinceReferenceDate: i.int64Value.map(Double.init) ?? Double(i.uint64Value ?? 0))
+        case let other:
+            throw fail(.typeMismatch, "NSDate.NS.time must be a number, found \(other.kindName)", key,
+                       uid: objectUID, className: cls.name)
+        }
+    }
+
+    func decode(_ type: UUID.Type, forKey key: String) throws -> UUID {
+        let (value, uid) = try scalar(key, expected: "UUID")
+        let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: ["NSUUID"], expected: "UUID")
+        guard case .data(let bytes) = try member(dict, "NS.uuidbytes", of: objectUID, className: cls.name, key: key),
+              bytes.count == 16 else {
+            throw fail(.dataCorrupted, "NSUUID.NS.uuidbytes must be 16 bytes of data", key, uid: objectUID, className: cls.name)
+        }
+        let b = [UInt8](bytes)
+        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
+                           b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+    }
+
+    func decode(_ type: URL.Type, forKey key: String) throws -> URL {
+        let (value, uid) = try scalar(key, expected: "URL")
+        return try url(value, uid: uid, key: key)
+    }
+
+    private func url(_ value: PropertyListValue, uid: Int?, key: String) throws -> URL {
+        let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: ["NSURL"], expected: "URL")
+        let relativeValue = try member(dict, "NS.relative", of: objectUID, className: cls.name, key: key)
+        let relativeUID: Int? = { if case .uid(let r)? = dict["NS.relative"] { return Int(r.value) } else { return nil } }()
+        let relative = try string(relativeValue, uid: relativeUID, key: key)
+        var base: URL?
+        if let baseRef = dict["NS.base"], baseRef != .uid(UID(0)) {
+            let (baseValue, baseUID) = try session.target(of: baseRef, key: pathKey(key), expected: "URL")
+            try session.enter(uid: objectUID, className: cls.name, key: pathKey(key))
+            defer { session.leave(uid: objectUID, decoded: false) }
+            base = try url(baseValue, uid: baseUID, key: key)
+        }
+        guard let result = URL(string: relative, relativeTo: base) else {
+            throw fail(.dataCorrupted, "NSURL.NS.relative \"\(relative.prefix(80))\" is not a valid URL", key,
+                       uid: objectUID, className: cls.name)
+        }
+        return result
+    }
+
+    // MARK: Objects
+
+    func decodeObject<T: KeyedArchivable>(of type: T.Type, forKey key: String) throws -> T {
+        let value = try raw(key)
+        let made = try session.instance(value, allowed: [T.self], key: pathKey(key),
+                                        expected: UnarchivingSession.describe([T.self]))
+        guard let typed = made as? T else {
+            throw fail(.typeMismatch, "object is a \(Swift.type(of: made)), not a \(T.self)", key)
+        }
+        return typed
+    }
+
+    func decodeObject(ofTypes types: [any KeyedArchivable.Type], forKey key: String) throws -> any KeyedArchivable {
+        let value = try raw(key)
+        let made = try session.instance(value, allowed: types, key: pathKey(key),
+                                        expected: UnarchivingSession.describe(types))
+        guard let typed = made as? any KeyedArchivable else {
+            throw fail(.typeMismatch, "object is a \(Swift.type(of: made)), not archivable", key)
+        }
+        return typed
+    }
+
+    func decodeObjectReference<T: KeyedArchivable & AnyObject>(of type: T.Type, forKey key: String,
+                                                               assign: @escaping (T?) -> Void) throws {
+        try session.checkActive()
+        let found: PropertyListValue?
+        if let fields { found = stored(fields, key) } else { found = element }
+        guard let value = found, value != .uid(UID(0)) else {
+            session.deferAssignment { assign(nil) }
+            return
+        }
+        let allowed: [any KeyedArchivable.Type] = [T.self]
+        let (uid, _, archivedClass) = try session.checkedObject(value, allowed: allowed, key: pathKey(key),
+                                                                expected: UnarchivingSession.describe(allowed))
+        _ = try session.allowedType(archivedClass, uid: uid, allowed: allowed, key: pathKey(key),
+                                    expected: UnarchivingSession.describe(allowed))
+        if session.state[uid] == 0 {
+            _ = try session.instance(value, allowed: allowed, key: pathKey(key), expected: UnarchivingSession.describe(allowed))
+        }
+        let path = session.path
+        let fieldKey = pathKey(key)
+        let className = archivedClass.name
+        session.deferAssignment { [session] in
+            guard let object = session.cached(uid) as? T else {
+                throw session.error(.typeMismatch, "object #\(uid) is not a \(T.self)", path: path, key: fieldKey, uid: uid,
+                                    className: className)
+            }
+            assign(object)
+        }
+    }
+
+    // MARK: Collections
+
+    /// The `$objects` entry of a collection under `key`, whose class must be one of `names`.
+    private func collection(_ key: String, names: [String], expected: @autoclosure () -> String)
+        throws -> (Int, PropertyListDictionary, ArchivedClass)
+    {
+        let (value, uid) = try scalar(key, expected: expected())
+        return try builtin(value, uid: uid, key: key, names: names, expected: expected())
+    }
+
+    /// The element references of an array or set: `NS.objects` (an array of UIDs) or `NS.object.0`, `NS.object.1`, ...
+    private func elements(_ dict: PropertyListDictionary, _ uid: Int, _ cls: ArchivedClass, key: String,
+                          member name: String = "NS.objects") throws -> [PropertyListValue] {
+        if let list = dict[name] {
+            guard case .array(let refs) = list else {
+                throw fail(.dataCorrupted, "\(cls.name).\(name) must be an array of UIDs, found \(list.kindName)", key,
+                           uid: uid, className: cls.name)
+            }
+            for (i, ref) in refs.enumerated() {
+                guard case .uid = ref else {
+                    throw fail(.invalidReference, "\(cls.name).\(name)[\(i)] must be a UID, found \(ref.kindName)", key,
+                               uid: uid, className: cls.name)
+                }
+            }
+            return refs
+        }
+        guard name == "NS.objects" else {
+            throw fail(.dataCorrupted, "\(cls.name) has no \(name)", key, uid: uid, className: cls.name)
+        }
+        var refs: [PropertyListValue] = []
+        while let ref = dict["NS.object.\(refs.count)"] {
+            guard case .uid = ref else {
+                throw fail(.invalidReference, "\(cls.name).NS.object.\(refs.count) must be a UID, found \(ref.kindName)", key,
+                           uid: uid, className: cls.name)
+            }
+            refs.append(ref)
+        }
+        return refs
+    }
+
+    private func withEntered<R>(_ uid: Int, _ cls: ArchivedClass, key: String, _ body: () throws -> R) throws -> R {
+        try session.enter(uid: uid, className: cls.name, key: pathKey(key))
+        if let k = pathKey(key) { session.push(.key(k)) }
+        defer {
+            if pathKey(key) != nil { session.pop() }
+            session.leave(uid: uid, decoded: false)
+        }
+        return try body()
+    }
+
+    private func decodeElement<T: ArchiveValue>(_ ref: PropertyListValue, at component: ArchivePathComponent) throws -> T {
+        session.push(component)
+        defer { session.pop() }
+        return try T.decode(from: ArchiveObjectDecoder(session: session, element: ref), forKey: "")
+    }
+
+    static let arrayClasses = ["NSArray", "NSMutableArray", "NSOrderedSet", "NSMutableOrderedSet"]
+    static let setClasses = ["NSSet", "NSMutableSet", "NSOrderedSet", "NSMutableOrderedSet"]
+    static let dictionaryClasses = ["NSDictionary", "NSMutableDictionary"]
+
+    func decodeArray<T: ArchiveValue>(of type: T.Type, forKey key: String) throws -> [T] {
+        let (uid, dict, cls) = try collection(key, names: Self.arrayClasses, expected: "an array of \(T.self)")
+        let refs = try elements(dict, uid, cls, key: key)
+        return try withEntered(uid, cls, key: key) {
+            var result: [T] = []
+            result.reserveCapacity(refs.count)
+            for (i, ref) in refs.enumerated() { result.append(try decodeElement(ref, at: .index(i))) }
+            return result
+        }
+    }
+
+    func decodeSet<T: ArchiveValue & Hashable>(of type: T.Type, forKey key: String) throws -> Set<T> {
+        let (uid, dict, cls) = try collection(key, names: Self.setClasses, expected: "a set of \(T.self)")
+        let refs = try elements(dict, uid, cls, key: key)
+        return try withEntered(uid, cls, key: key) {
+            var result = Set<T>(minimumCapacity: refs.count)
+            for (i, ref) in refs.enumerated() { result.insert(try decodeElement(ref, at: .index(i))) }
+            return result
+        }
+    }
+
+    func decodeDictionary<K: ArchiveValue & Hashable, V: ArchiveValue>(
+        keyType: K.Type, valueType: V.Type, forKey key: String) throws -> [K: V]
+    {
+        let (uid, dict, cls) = try collection(key, names: Self.dictionaryClasses,
+                                              expected: "a dictionary of \(K.self) to \(V.self)")
+        let keys = try elements(dict, uid, cls, key: key, member: "NS.keys")
+        let values = try elements(dict, uid, cls, key: key, member: "NS.objects")
+        guard keys.count == values.count else {
+            throw fail(.dataCorrupted, "\(cls.name).NS.keys has \(keys.count) entries but NS.objects has \(values.count)",
+                       key, uid: uid, className: cls.name)
+        }
+        return try withEntered(uid, cls, key: key) {
+            var result = [K: V](minimumCapacity: keys.count)
+            for i in keys.indices {
+                let k: K = try decodeElement(keys[i], at: .dictionaryKey(i))
+                result[k] = try decodeElement(values[i], at: .index(i)) as V
+            }
+            return result
+        }
+    }
+}

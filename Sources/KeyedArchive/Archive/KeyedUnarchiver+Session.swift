@@ -1,0 +1,349 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One step of the path from the root to the value being decoded.
+enum ArchivePathComponent {
+    case key(String)
+    case index(Int)
+    case dictionaryKey(Int)
+}
+
+/// The state of one unarchive: the archive, what has been decoded, the path, the limits.
+///
+/// Everything happens on one thread, depth first; the path and the in-progress stack mirror the
+/// recursion of `init(from:)` calls.
+final class UnarchivingSession {
+    let envelope: KeyedArchiveEnvelope
+    let objects: [PropertyListValue]
+    let registry: [String: any KeyedArchivable.Type]
+    let limits: KeyedUnarchiver.Limits
+    /// Per object: 0 not started, 1 being decoded, 2 decoded (an instance is in `cache`).
+    private(set) var state: [UInt8]
+    private var cache: [Any?]
+    private var classes: [Int: ArchivedClass] = [:]
+    private var resolutions: [ResolutionKey: (any KeyedArchivable.Type)?] = [:]
+    private var typeNames: [ObjectIdentifier: [String]] = [:]
+    private(set) var path: [ArchivePathComponent] = []
+    private var inProgress: [(uid: Int, className: String, pathCount: Int)] = []
+    private var objectCount = 0
+    private var byteCount = 0
+    private var deferred: [() throws -> Void] = []
+    private var active = true
+    /// How many entries of `$objects` are dictionaries: the most levels a decode can nest.
+    let objectDictionaryCount: Int
+
+    private struct ResolutionKey: Hashable {
+        var classUID: Int
+        var type: ObjectIdentifier
+    }
+
+    init(envelope: KeyedArchiveEnvelope, registry: [String: any KeyedArchivable.Type], limits: KeyedUnarchiver.Limits) {
+        self.envelope = envelope
+        self.objects = envelope.objects
+        self.registry = registry
+        self.limits = limits
+        self.state = [UInt8](repeating: 0, count: envelope.objects.count)
+        self.cache = [Any?](repeating: nil, count: envelope.objects.count)
+        var count = 0
+        for object in envelope.objects {
+            if case .dictionary = object { count += 1 }
+        }
+        objectDictionaryCount = count
+    }
+
+    /// Delivers the back-references once the whole graph is decoded.
+    func finish() throws {
+        var index = 0
+        while index < deferred.count {
+            try deferred[index]()
+            index += 1
+        }
+        deferred = []
+        active = false
+    }
+
+    /// Drops decoded objects on the decoding thread (long chains are released there, on the big stack).
+    func release() {
+        active = false
+        cache = []
+        deferred = []
+    }
+
+    // MARK: Paths and errors
+
+    func pathString(appending key: String? = nil) -> String {
+        render(path, appending: key)
+    }
+
+    func render(_ path: [ArchivePathComponent], appending key: String?) -> String {
+        var result = ""
+        for component in path { append(component, to: &result) }
+        if let key { append(.key(key), to: &result) }
+        return result
+    }
+
+    private func append(_ component: ArchivePathComponent, to result: inout String) {
+        switch component {
+        case .key(let key):
+            if !result.isEmpty { result += "." }
+            result += key
+        case .index(let i): result += "[\(i)]"
+        case .dictionaryKey(let i): result += ".<key \(i)>"
+        }
+    }
+
+    func error(_ code: KeyedArchiveError.Code, _ message: String, key: String?, uid: Int?, className: String?) -> KeyedArchiveError {
+        KeyedArchiveError(code, message, keyPath: pathString(appending: key),
+                          objectUID: uid.flatMap { $0 >= 0 ? UInt64($0) : nil }, className: className)
+    }
+
+    func error(_ code: KeyedArchiveError.Code, _ message: String, path: [ArchivePathComponent], key: String?, uid: Int,
+               className: String) -> KeyedArchiveError {
+        KeyedArchiveError(code, message, keyPath: render(path, appending: key), objectUID: UInt64(uid), className: className)
+    }
+
+    @inline(__always) func push(_ component: ArchivePathComponent) { path.append(component) }
+    @inline(__always) func pop() { path.removeLast() }
+
+    func checkActive() throws {
+        if !active {
+            throw KeyedArchiveError(.invalidValue, "a decoder was used after its unarchive finished")
+        }
+    }
+
+    // MARK: Limits
+
+    func countBytes(_ n: Int, key: String?) throws {
+        let (sum, overflow) = byteCount.addingReportingOverflow(n)
+        guard !overflow, sum <= limits.maximumByteCount else {
+            throw error(.limitExceeded, "more than \(limits.maximumByteCount) bytes of strings and data (limits.maximumByteCount)",
+                        key: key, uid: nil, className: nil)
+        }
+        byteCount = sum
+    }
+
+    /// Counts one object and checks the depth before entering it.
+    func enter(uid: Int, className: String, key: String?) throws {
+        objectCount += 1
+        guard objectCount <= limits.maximumObjectCount else {
+            throw error(.limitExceeded, "more than \(limits.maximumObjectCount) objects (limits.maximumObjectCount)",
+                        key: key, uid: uid, className: className)
+        }
+        guard inProgress.count < limits.maximumDepth else {
+            throw error(.limitExceeded, "objects nested deeper than \(limits.maximumDepth) (limits.maximumDepth)",
+                        key: key, uid: uid, className: className)
+        }
+        if state[uid] == 1 { throw cycleError(uid: uid, className: className, key: key) }
+        state[uid] = 1
+        inProgress.append((uid, className, path.count))
+    }
+
+    func leave(uid: Int, decoded: Bool) {
+        state[uid] = decoded ? 2 : 0
+        inProgress.removeLast()
+    }
+
+    /// Names the cycle: each object on it, its class and where it was entered.
+    func cycleError(uid: Int, className: String, key: String?) -> KeyedArchiveError {
+        var steps: [String] = []
+        if let start = inProgress.lastIndex(where: { $0.uid == uid }) {
+            for entry in inProgress[start...] {
+                var p = ""
+                for component in path.prefix(entry.pathCount) { append(component, to: &p) }
+                steps.append("\(entry.className) #\(entry.uid) at \(p.isEmpty ? "top" : p)")
+            }
+        }
+        steps.append("\(className) #\(uid) again at \(pathString(appending: key))")
+        return error(.cycle,
+                     "object #\(uid) (\(className)) refers back to itself while it is being decoded: "
+                        + steps.joined(separator: " -> ")
+                        + "; read back-references with decodeObjectReference(of:forKey:assign:)",
+                     key: key, uid: uid, className: className)
+    }
+
+    // MARK: Objects
+
+    /// The object dictionary at `uid` and its class, validated (UID in range, `$class` a class dictionary,
+    /// `$classes` not empty when present).
+    func objectDictionary(_ uid: Int, key: String?) throws -> (PropertyListDictionary, ArchivedClass)? {
+        guard case .dictionary(let dict) = objects[uid] else { return nil }
+        guard case .uid(let classUID)? = Self.lookup(dict, "$class"), classUID.value < UInt64(objects.count),
+              let known = knownClass(Int(classUID.value)) else {
+            let archivedClass = try envelope.archivedClass(ofObject: dict, uid: UID(UInt64(uid)), keyPath: pathString(appending: key))
+            if case .dictionary(let classDict) = objects[Int(archivedClass.uid.value)],
+               let classesValue = classDict["$classes"], case .array(let chain) = classesValue, chain.isEmpty {
+                throw error(.invalidClass, "$classes of class \(archivedClass.name) is empty", key: key, uid: uid,
+                            className: archivedClass.name)
+            }
+            classes[Int(archivedClass.uid.value)] = archivedClass
+            lastClass = archivedClass
+            return (dict, archivedClass)
+        }
+        return (dict, known)
+    }
+
+    /// Follows `value` if it is a UID, range-checked. UID 0 throws `valueNotFound`.
+    func target(of value: PropertyListValue, key: String?, expected: @autoclosure () -> String) throws -> (PropertyListValue, Int?) {
+        guard case .uid(let uid) = value else { return (value, nil) }
+        guard uid.value != 0 else {
+            throw error(.valueNotFound, "expected \(expected()), found nil ($null)", key: key, uid: nil, className: nil)
+        }
+        guard uid.value < UInt64(objects.count) else {
+            throw error(.invalidReference, "UID \(uid.value) is out of range: $objects has \(objects.count) entries",
+                        key: key, uid: nil, className: nil)
+        }
+        return (objects[Int(uid.value)], Int(uid.value))
+    }
+
+    private var lastClass: ArchivedClass?
+
+    @inline(__always)
+    private func knownClass(_ uid: Int) -> ArchivedClass? {
+        if let lastClass, lastClass.uid.value == UInt64(uid) { return lastClass }
+        let found = classes[uid]
+        if found != nil { lastClass = found }
+        return found
+    }
+
+    private var lastResolution: (key: ResolutionKey, type: (any KeyedArchivable.Type)?)?
+
+    /// Every name an allowed type answers to.
+    func names(of type: any KeyedArchivable.Type) -> [String] {
+        let id = ObjectIdentifier(type)
+        if let known = typeNames[id] { return known }
+        let all = [type.archivedClassName] + type.legacyClassNames
+        typeNames[id] = all
+        return all
+    }
+
+    /// The type to instantiate for an archived class when `allowed` may be produced, or nil.
+    ///
+    /// Only `allowed`, their names and the caller's registry are consulted; `$classes` never is.
+    func resolve(_ archivedClass: ArchivedClass, allowed: [any KeyedArchivable.Type]) -> (any KeyedArchivable.Type)? {
+        if allowed.count == 1 {
+            let key = ResolutionKey(classUID: Int(archivedClass.uid.value), type: ObjectIdentifier(allowed[0]))
+            if let lastResolution, lastResolution.key == key { return lastResolution.type }
+            let found: (any KeyedArchivable.Type)?
+            if let known = resolutions[key] {
+                found = known
+            } else {
+                found = resolveUncached(archivedClass.name, allowed: allowed)
+                resolutions[key] = found
+            }
+            lastResolution = (key, found)
+            return found
+        }
+        return resolveUncached(archivedClass.name, allowed: allowed)
+    }
+
+    private func resolveUncached(_ name: String, allowed: [any KeyedArchivable.Type]) -> (any KeyedArchivable.Type)? {
+        for type in allowed where names(of: type).contains(name) { return type }
+        if let registered = registry[name] {
+            for type in allowed where isType(registered, subtypeOf: type) { return registered }
+        }
+        return nil
+    }
+
+    private func isType(_ candidate: any KeyedArchivable.Type, subtypeOf allowed: any KeyedArchivable.Type) -> Bool {
+        func check<A: KeyedArchivable>(_ allowed: A.Type) -> Bool { candidate is A.Type }
+        return check(allowed)
+    }
+
+    /// Decodes (or finds already decoded) the object `value` refers to, which must be one of `allowed`.
+    func instance(_ value: PropertyListValue, allowed: [any KeyedArchivable.Type], key: String?,
+                  expected: @autoclosure () -> String) throws -> Any {
+        let (uid, dict, archivedClass) = try checkedObject(value, allowed: allowed, key: key, expected: expected())
+        let type = try allowedType(archivedClass, uid: uid, allowed: allowed, key: key, expected: expected())
+        switch state[uid] {
+        case 2:
+            if let cached = cache[uid] { return cached }
+            throw error(.cycle, "object #\(uid) is not available", key: key, uid: uid, className: archivedClass.name)
+        case 1:
+            throw cycleError(uid: uid, className: archivedClass.name, key: key)
+        default:
+            break
+        }
+        try enter(uid: uid, className: archivedClass.name, key: key)
+        if let key { push(.key(key)) }
+        var decoded = false
+        defer {
+            if key != nil { pop() }
+            leave(uid: uid, decoded: decoded)
+        }
+        let decoder = ArchiveObjectDecoder(session: self, fields: dict, uid: uid, className: archivedClass.name)
+        let made = try type.init(from: decoder)
+        cache[uid] = made
+        decoded = true
+        return made
+    }
+
+    /// Validates a reference to a class instance: a UID, not nil, in range, to an object dictionary.
+    func checkedObject(_ value: PropertyListValue, allowed: [any KeyedArchivable.Type], key: String?,
+                       expected: @autoclosure () -> String) throws -> (Int, PropertyListDictionary, ArchivedClass) {
+        guard case .uid(let ref) = value else {
+            throw error(.typeMismatch, "expected a reference to \(expected()), found an inline \(value.kindName)",
+                        key: key, uid: nil, className: nil)
+        }
+        guard ref.value != 0 else {
+            throw error(.valueNotFound, "expected \(expected()), found nil ($null)", key: key, uid: nil, className: nil)
+        }
+        guard ref.value < UInt64(objects.count) else {
+            throw error(.invalidReference, "UID \(ref.value) is out of range: $objects has \(objects.count) entries",
+                        key: key, uid: nil, className: nil)
+        }
+        let uid = Int(ref.value)
+        guard let (dict, archivedClass) = try objectDictionary(uid, key: key) else {
+            throw error(.typeMismatch, "expected \(expected()), found \(objects[uid].kindName) \(Self.preview(objects[uid]))",
+                        key: key, uid: uid, className: nil)
+        }
+        return (uid, dict, archivedClass)
+    }
+
+    func allowedType(_ archivedClass: ArchivedClass, uid: Int, allowed: [any KeyedArchivable.Type], key: String?,
+                     expected: @autoclosure () -> String) throws -> any KeyedArchivable.Type {
+        guard let type = resolve(archivedClass, allowed: allowed) else {
+            throw error(.classNotAllowed,
+                        "class \"\(archivedClass.name)\" is not allowed here; expected \(expected())",
+                        key: key, uid: uid, className: archivedClass.name)
+        }
+        return type
+    }
+
+    /// Registers a back-reference to deliver after the graph is built.
+    func deferAssignment(_ assignment: @escaping () throws -> Void) {
+        deferred.append(assignment)
+    }
+
+    func cached(_ uid: Int) -> Any? { uid < cache.count ? cache[uid] : nil }
+
+    /// `dict[key]`, with a plain scan for small dictionaries (cheaper than the generic search).
+    @inline(__always)
+    static func lookup(_ dict: PropertyListDictionary, _ key: String) -> PropertyListValue? {
+        let keys = dict.keys
+        guard keys.count <= 12 else { return dict[key] }
+        var i = 0
+        while i < keys.count {
+            if keys[i] == key { return dict.values[i] }
+            i += 1
+        }
+        return nil
+    }
+
+    static func preview(_ value: PropertyListValue) -> String {
+        switch value {
+        case .string(let s): return s.count > 40 ? "\"\(s.prefix(40))...\"" : "\"\(s)\""
+        case .integer(let i): return i.description
+        case .real(let d): return "\(d)"
+        case .float(let f): return "\(f)"
+        case .bool(let b): return "\(b)"
+        default: return ""
+        }
+    }
+
+    static func describe(_ types: [any KeyedArchivable.Type]) -> String {
+        types.map { String(describing: $0) + " (\($0.archivedClassName))" }.joined(separator: " or ")
+    }
+}

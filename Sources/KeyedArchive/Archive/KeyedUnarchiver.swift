@@ -1,0 +1,190 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Reads NSKeyedArchiver archives into typed Swift values, securely.
+///
+/// The corresponding Foundation class is `NSKeyedUnarchiver` with `requiresSecureCoding` on.
+///
+/// ## What is checked, and when
+/// - **Allow-lists at every step.** The top level asks for one type (``decode(_:forKey:from:)-swift.method``)
+///   or one of several (``decodeObject(ofTypes:forKey:from:)-swift.method``); inside ``KeyedArchivable/init(from:)``
+///   each field is read with the type it may be. An archive can only produce instances of the types named
+///   at that point, plus plain values the call asks for (strings, numbers, data, dates, UUIDs, URLs).
+///   Arrays, sets and dictionaries are only read where the call asks for one, with its element types.
+/// - **Before instantiation.** The archive's claimed `$classname` is compared with the allowed types'
+///   ``KeyedArchivable/archivedClassName`` and ``KeyedArchivable/legacyClassNames`` (and names registered
+///   with ``setClass(_:forClassName:)``) *before* any initializer runs. The `$classes` chain is never
+///   consulted: an archive cannot widen what is allowed by claiming an allowed superclass.
+/// - **Subclasses** of an allowed class are accepted only when registered with ``setClass(_:forClassName:)``.
+///   Nothing is ever looked up by name at run time (there is no `NSClassFromString`).
+/// - **Shared objects** met again through a second reference are checked against the second field's
+///   allowed types too (Foundation only checks the first time).
+/// - **Limits** (``Limits``) bound the number of objects, the bytes of strings and data, and the nesting
+///   depth; exceeding one throws ``KeyedArchiveError/Code/limitExceeded``.
+/// - **Never half-built.** Back-references (``ArchiveDecoder/decodeObjectReference(of:forKey:assign:)``)
+///   are delivered after the whole graph is built, and not at all if the unarchive fails.
+///
+/// A caller must: name the narrowest types at each step, register subclasses and legacy names it wants
+/// accepted, and raise ``limits`` only as far as the input deserves. Trusted, untyped reading is the raw
+/// archive model's job, not this type's.
+///
+/// ## Depth
+/// Decoding through `init(from:)` is naturally recursive (a list's head initializer decodes the next node
+/// inside itself). Rather than limiting archives to what the caller's stack happens to hold, the
+/// unarchiver runs the decode on a dedicated thread whose stack is sized from the archive: at most one
+/// level per object dictionary in `$objects` (an object cannot be entered twice on one path: that is a
+/// cycle error), capped by ``Limits/maximumDepth``, times ``stackBytesPerLevel``. The stack is reserved
+/// address space, committed only as deep as the recursion really goes. Small archives decode on the
+/// caller's thread. This keeps `init(from:)` ordinary Swift code, and it keeps every security check at
+/// the point where the caller's field asks for a type (a post-order pre-decode would have to instantiate
+/// objects before knowing whether their field allows them).
+public struct KeyedUnarchiver {
+    /// Bounds for untrusted input. Exceeding one throws ``KeyedArchiveError/Code/limitExceeded``.
+    public struct Limits: Sendable, Hashable {
+        /// The most objects (dictionaries in `$objects`: model instances, arrays, dates, ...) decoded,
+        /// counting each decode of a shared array again. Default 1,048,576.
+        public var maximumObjectCount: Int = 1 << 20
+        /// The most bytes of strings (UTF-8) and data decoded in total. Default 256 MiB.
+        public var maximumByteCount: Int = 256 << 20
+        /// The deepest nesting of objects and containers. Default 10,000; raise it for long linked lists.
+        public var maximumDepth: Int = 10_000
+
+        /// The default limits.
+        public init() {}
+    }
+
+    /// The limits applied to the archive's content.
+    public var limits = Limits()
+    /// The limits applied while reading the property-list bytes.
+    public var readingOptions = PropertyListReadingOptions()
+    /// The stack reserved per nesting level when the decode runs on its own thread (default 16 KiB,
+    /// generous for debug builds). Raise it if your `init(from:)` keeps large values on the stack.
+    public var stackBytesPerLevel: Int = 16 << 10
+
+    var registry: [String: any KeyedArchivable.Type] = [:]
+
+    /// Creates an unarchiver with the default limits and an empty registry.
+    public init() {}
+
+    /// Decodes objects whose archived class is `name` as `type`.
+    ///
+    /// The corresponding Foundation API is `NSKeyedUnarchiver.setClass(_:forClassName:)`. Use it for
+    /// legacy names (several names may map to one type) and to admit a subclass wherever its
+    /// superclass is allowed. A registration never allows a type where the caller did not ask for it
+    /// or one of its superclasses.
+    public mutating func setClass(_ type: any KeyedArchivable.Type, forClassName name: String) {
+        registry[name] = type
+    }
+
+    /// The type registered for `name`, if any.
+    public func registeredClass(forClassName name: String) -> (any KeyedArchivable.Type)? {
+        registry[name]
+    }
+
+    // MARK: Entry points
+
+    /// Reads the archive and decodes the top-level value under `key` as `T`.
+    ///
+    /// The corresponding Foundation API is `NSKeyedUnarchiver.unarchivedObject(ofClass:from:)`.
+    /// - Parameters:
+    ///   - type: the one type allowed at the top (a model, or a value such as `[Note]` or `String`).
+    ///   - key: the `$top` key; `"root"` for archives made by `archivedData(withRootObject:)`.
+    ///   - data: a binary or XML property list.
+    /// - Throws: ``KeyedArchiveError``, or an error thrown by a model's `init(from:)`.
+    public func decode<T: ArchiveValue>(_ type: T.Type, forKey key: String = "root", from data: Data) throws -> T {
+        try decode(type, forKey: key, from: Self.readPropertyList(data, options: readingOptions))
+    }
+
+    /// Decodes the top-level value under `key` of an already parsed archive as `T`.
+    public func decode<T: ArchiveValue>(_ type: T.Type, forKey key: String = "root", from archive: PropertyListValue) throws -> T {
+        try withTopLevelDecoder(archive) { try $0.decode(T.self, forKey: key) }
+    }
+
+    /// Reads the archive and decodes the top-level object under `key`, which may be any of `types`.
+    ///
+    /// The corresponding Foundation API is `NSKeyedUnarchiver.unarchivedObject(ofClasses:from:)`.
+    public func decodeObject(ofTypes types: [any KeyedArchivable.Type], forKey key: String = "root",
+                             from data: Data) throws -> any KeyedArchivable {
+        try decodeObject(ofTypes: types, forKey: key, from: Self.readPropertyList(data, options: readingOptions))
+    }
+
+    /// Decodes the top-level object under `key` of a parsed archive, which may be any of `types`.
+    public func decodeObject(ofTypes types: [any KeyedArchivable.Type], forKey key: String = "root",
+                             from archive: PropertyListValue) throws -> any KeyedArchivable {
+        let box = try withTopLevelDecoder(archive) { ResultBox(try $0.decodeObject(ofTypes: types, forKey: key)) }
+        return box.value
+    }
+
+    /// Reads the archive and gives `body` a decoder for the `$top` dictionary, for archives with several
+    /// top-level keys. `body` runs on the decoding thread; back-references are delivered after it returns.
+    ///
+    /// The corresponding Foundation API is creating an `NSKeyedUnarchiver(forReadingFrom:)` and calling
+    /// `decodeObject(of:forKey:)` on it.
+    public func withTopLevelDecoder<R>(_ data: Data, _ body: (any ArchiveDecoder) throws -> R) throws -> R {
+        try withTopLevelDecoder(Self.readPropertyList(data, options: readingOptions), body)
+    }
+
+    /// Gives `body` a decoder for the `$top` dictionary of a parsed archive.
+    public func withTopLevelDecoder<R>(_ archive: PropertyListValue, _ body: (any ArchiveDecoder) throws -> R) throws -> R {
+        let envelope = try KeyedArchiveEnvelope(archive)
+        let session = UnarchivingSession(envelope: envelope, registry: registry, limits: limits)
+        var outcome: Result<R, any Error>?
+        try withoutActuallyEscaping(body) { body in
+            let work = {
+                outcome = Result {
+                    let decoder = ArchiveObjectDecoder(session: session, fields: envelope.top, uid: -1, className: nil)
+                    let value = try body(decoder)
+                    try session.finish()
+                    return value
+                }
+                session.release()
+            }
+            let levels = min(session.objectDictionaryCount, limits.maximumDepth) + 4
+            if levels <= 48 {
+                work()
+            } else {
+                let (bytes, overflow) = levels.multipliedReportingOverflow(by: max(stackBytesPerLevel, 1024))
+                let total = overflow ? Int.max : bytes.addingReportingOverflow(1 << 20).partialValue
+                guard !overflow, runOnThread(stackBytes: total, work) else {
+                    throw KeyedArchiveError(.limitExceeded,
+                                            "could not start a decoding thread with a stack for \(levels) levels; lower limits.maximumDepth")
+                }
+            }
+        }
+        guard let outcome else {
+            throw KeyedArchiveError(.limitExceeded, "the decoding thread did not run")
+        }
+        return try outcome.get()
+    }
+
+    /// Decodes the root object of `data` as `T`, with default limits and no registry.
+    ///
+    /// The corresponding Foundation API is `NSKeyedUnarchiver.unarchivedObject(ofClass:from:)`.
+    public static func unarchivedObject<T: ArchiveValue>(ofClass type: T.Type, from data: Data) throws -> T {
+        try KeyedUnarchiver().decode(type, from: data)
+    }
+
+    /// Decodes the root object of `data`, which may be any of `types`, with default limits and no registry.
+    ///
+    /// The corresponding Foundation API is `NSKeyedUnarchiver.unarchivedObject(ofClasses:from:)`.
+    public static func unarchivedObject(ofClasses types: [any KeyedArchivable.Type], from data: Data) throws -> any KeyedArchivable {
+        try KeyedUnarchiver().decodeObject(ofTypes: types, from: data)
+    }
+
+    static func readPropertyList(_ data: Data, options: PropertyListReadingOptions) throws -> PropertyListValue {
+        do {
+            return try PropertyListValue(propertyListData: data, options: options)
+        } catch let error as PropertyListError {
+            throw KeyedArchiveError(.invalidPropertyList, "not a readable property list: \(error.message)", underlying: error)
+        }
+    }
+}
+
+/// Carries a non-Sendable result out of a closure.
+private struct ResultBox {
+    let value: any KeyedArchivable
+    init(_ value: any KeyedArchivable) { self.value = value }
+}
