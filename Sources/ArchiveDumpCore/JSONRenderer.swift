@@ -11,7 +11,8 @@ import KeyedArchive
 /// array; string -> string; integer -> number with all its digits; real -> number with a fraction or
 /// exponent, shortest round-trip form, `{"$real": "nan" | "inf" | "-inf"}` for the others; boolean ->
 /// `true`/`false`; date -> `{"$date": "<ISO 8601 UTC>", "$time": <seconds since 2001-01-01>}`; data ->
-/// `{"$data": "<base64>"}`; UID -> `{"$uid": n}`.
+/// `{"$data": "<base64>"}`; UID -> `{"$uid": n}`. A date too far out for a calendar date (beyond ±30,000
+/// years, or not finite) has `"$date": null` and keeps its exact `"$time"`.
 ///
 /// In the resolved mode each archived object is `{"$class": "Name", "$id": n, ...fields}` (collections
 /// as `"$items"`, dictionaries as `"$entries"` or `"$keys"`/`"$values"`), an object met again is

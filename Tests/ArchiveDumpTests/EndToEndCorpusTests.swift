@@ -71,6 +71,30 @@ import KeyedArchive
         #expect(try Data(contentsOf: URL(fileURLWithPath: outPath)) == binary.stdout)
     }
 
+    @Test func textOutputGoesToTheOutputFile() throws {
+        let archive = Samples.note()
+        let path = try ToolRunner.temporaryFile(try archive.propertyListData(format: .binary))
+        let outPath = path + ".txt"
+        let result = try ToolRunner.run(["--json", "--raw", "--max-depth=1", "--output", outPath, path])
+        #expect(result.status == 0)
+        #expect(result.stdout.isEmpty)
+        let written = String(decoding: try Data(contentsOf: URL(fileURLWithPath: outPath)), as: UTF8.self)
+        #expect(written == #"{"$version":100000,"$archiver":"NSKeyedArchiver","$top":{"$truncated":1},"$objects":{"$truncated":17}}"# + "\n")
+        let unwritable = try ToolRunner.run(["-o", "/nonexistent/dir/out.txt", path])
+        #expect(unwritable.status == 1)
+        #expect(unwritable.stderr == "Error: /nonexistent/dir/out.txt: cannot open for writing: No such file or directory\n")
+    }
+
+    @Test func aClosedPipeEndsTheDumpQuietly() throws {
+        let data = try Samples.note().propertyListData(format: .binary)
+        let out = DumpOutput { _ in EPIPE }
+        let err = DumpOutputCollector()
+        let status = ArchiveDumpCommand.run(arguments: ["-"], input: { data }, output: out, errors: err.output,
+                                            outputIsTerminal: false)
+        #expect(status == 1)
+        #expect(err.text.isEmpty)
+    }
+
     @Test func binaryOutputIsRefusedOnATerminal() throws {
         let xml = try Samples.note().propertyListData(format: .xml)
         let out = DumpOutputCollector(), err = DumpOutputCollector()
