@@ -28,6 +28,7 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
     /// The class of every class description an instance points at, by its UID (found while validating).
     let classes: [UInt64: ArchivedClass]
 
+    /// Graphs are equal when `$archiver`, `$version`, `$top` and every entry of `$objects` are equal.
     public static func == (lhs: ArchivedObjectGraph, rhs: ArchivedObjectGraph) -> Bool {
         lhs.archiverName == rhs.archiverName && lhs.version == rhs.version && lhs.top == rhs.top
             && lhs.storage == rhs.storage
