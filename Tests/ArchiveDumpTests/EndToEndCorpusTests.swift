@@ -199,7 +199,14 @@ import KeyedArchive
             let xml = try ToolRunner.run(["--xml", file.path])
             if json.status > 1 || xml.status > 1 { crashes.append(file.path) }
             guard json.status == 0 else { continue }
-            #expect(xml.status == 0, "\(file.path): \(xml.stderr)")
+            let jsonURL = work.appendingPathComponent("\(i).json"), xmlURL = work.appendingPathComponent("\(i).xml")
+            try json.stdout.write(to: jsonURL)
+            // XML has no sets: the only conversion allowed to fail, and it must say so.
+            guard xml.status == 0 else {
+                #expect(xml.stderr.hasSuffix("XML property lists have no sets\n"), "\(file.path): \(xml.stderr)")
+                manifest.append([file.path, jsonURL.path, ""].joined(separator: "\t"))
+                continue
+            }
             // Foundation's own XML reader takes the conversion too (XML 1.0 cannot hold U+0000, so
             // the two corpus files with NUL characters are only checked by plistlib's verdict below).
             if !xml.text.contains("&#0;") {
@@ -207,8 +214,6 @@ import KeyedArchive
                     _ = try PropertyListSerialization.propertyList(from: xml.stdout, options: [], format: nil)
                 }
             }
-            let jsonURL = work.appendingPathComponent("\(i).json"), xmlURL = work.appendingPathComponent("\(i).xml")
-            try json.stdout.write(to: jsonURL)
             try xml.stdout.write(to: xmlURL)
             manifest.append([file.path, jsonURL.path, xmlURL.path].joined(separator: "\t"))
         }
@@ -295,6 +300,9 @@ import KeyedArchive
         ours = from_json(open(json_path, encoding="utf-8").read())
         e = same(ours, expected, "root")
         if e: failures.append("%s --json --raw: %s" % (plist_path, e))
+        if not xml_path:
+            compared += 1
+            continue
         try:
             with open(xml_path, "rb") as f: again = uids(plistlib.load(f))
             # XML dates carry whole seconds only.

@@ -24,7 +24,12 @@ import Foundation
                 continue
             }
             for format in PropertyListFormat.allCases {
-                let written = try graph.archivedData(format: format)
+                let written: Data
+                do {
+                    written = try graph.archivedData(format: format)
+                } catch let error as PropertyListError where format == .xml && error.code == .unrepresentable {
+                    continue  // XML has no sets
+                }
                 let again = try ArchivedObjectGraph(data: written)
                 #expect(again == graph, "\(file.path) via \(format)")
                 #expect(again.objects == graph.objects, "\(file.path) via \(format)")
