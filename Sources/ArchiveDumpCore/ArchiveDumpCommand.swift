@@ -63,7 +63,22 @@ public enum ArchiveDumpCommand {
     public struct Options: Equatable, Sendable {
         /// How the input is shown or converted.
         public enum Mode: Equatable, Sendable {
-            case tree, raw, json, rawJSON, xml, binary, validate, classes
+            /// The resolved object tree (default), or a tree of values for a plain property list.
+            case tree
+            /// `--raw`: the property list as stored, like `plutil -p`.
+            case raw
+            /// `--json`: the resolved object graph as JSON.
+            case json
+            /// `--json --raw`: the stored property list as JSON.
+            case rawJSON
+            /// `--xml`: conversion to an XML property list.
+            case xml
+            /// `--binary`: conversion to a binary property list.
+            case binary
+            /// `--validate`: check and print `OK` or the first error.
+            case validate
+            /// `--classes`: archived classes and how many objects of each.
+            case classes
         }
         /// The chosen mode.
         public var mode: Mode = .tree
@@ -73,10 +88,12 @@ public enum ArchiveDumpCommand {
         public var output: String?
         /// `--max-depth`.
         public var maxDepth: Int?
-        /// `--help` or `--version` was asked for (handled before everything else).
+        /// `--help` was asked for (handled before everything else).
         public var showHelp = false
+        /// `--version` was asked for.
         public var showVersion = false
 
+        /// The defaults: tree mode, standard input, no limit.
         public init() {}
     }
 
@@ -211,7 +228,7 @@ public enum ArchiveDumpCommand {
         }
         let name = options.input == "-" ? "<stdin>" : options.input
         func fail(_ message: String) -> Int32 {
-            errors.write("Error: \(ValueFormatting.printable(name)): \(message)\n")
+            errors.write("Error: \(ValueFormatting.printable(name)): \(ValueFormatting.sanitizedLine(message))\n")
             return exitFailure
         }
 

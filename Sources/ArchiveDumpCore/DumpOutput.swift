@@ -64,9 +64,23 @@ public final class DumpOutput {
     public func write(_ text: String) {
         var text = text
         text.withUTF8 { utf8 in
-            for byte in utf8 where byte == 0x0A { linesWritten += 1 }
+            var newlines = 0
+            for byte in utf8 where byte == 0x0A { newlines += 1 }
+            linesWritten += newlines
             buffer.append(contentsOf: utf8)
         }
+        if buffer.count >= chunkSize { flush() }
+    }
+
+    /// Appends `s` quoted and escaped as the text outputs show strings (see ``ValueFormatting/quoted(_:)``).
+    public func writeQuoted(_ s: String) {
+        ValueFormatting.appendEscaped(s, json: false, to: &buffer)
+        if buffer.count >= chunkSize { flush() }
+    }
+
+    /// Appends `s` as a JSON string literal (see ``ValueFormatting/jsonString(_:)``).
+    public func writeJSONString(_ s: String) {
+        ValueFormatting.appendEscaped(s, json: true, to: &buffer)
         if buffer.count >= chunkSize { flush() }
     }
 

@@ -11,7 +11,8 @@ import KeyedArchive
 /// array; string -> string; integer -> number with all its digits; real -> number with a fraction or
 /// exponent, shortest round-trip form, `{"$real": "nan" | "inf" | "-inf"}` for the others; boolean ->
 /// `true`/`false`; date -> `{"$date": "<ISO 8601 UTC>", "$time": <seconds since 2001-01-01>}`; data ->
-/// `{"$data": "<base64>"}`; UID -> `{"$uid": n}`.
+/// `{"$data": "<base64>"}`; UID -> `{"$uid": n}`. A date too far out for a calendar date (beyond ±30,000
+/// years, or not finite) has `"$date": null` and keeps its exact `"$time"`.
 ///
 /// In the resolved mode each archived object is `{"$class": "Name", "$id": n, ...fields}` (collections
 /// as `"$items"`, dictionaries as `"$entries"` or `"$keys"`/`"$values"`), an object met again is
@@ -65,19 +66,19 @@ public struct JSONRenderer {
 
         mutating func run(root: DumpNode, header: String, closer: String) {
             out.write(header)
-            emit(prefix: "", node: root, depth: 0)
+            emit(root, depth: 0)
             while let top = stack.indices.last, !out.hasFailed {
                 if stack[top].next < stack[top].children.count {
                     let i = stack[top].next
                     stack[top].next += 1
                     let (label, node) = stack[top].children.child(i)
-                    var prefix = (i > 0 || stack[top].leadingComma) ? "," : ""
+                    if i > 0 || stack[top].leadingComma { out.write(",") }
                     switch label {
-                    case .key(let k): prefix += ValueFormatting.jsonString(k) + ":"
-                    case .archivedKey(let k): prefix += keyString(k) + ":"
+                    case .key(let k): out.writeJSONString(k); out.write(":")
+                    case .archivedKey(let k): out.write(keyString(k)); out.write(":")
                     case .index, .none: break
                     }
-                    emit(prefix: prefix, node: node, depth: stack[top].depth + 1)
+                    emit(node, depth: stack[top].depth + 1)
                 } else {
                     let frame = stack.removeLast()
                     out.write(frame.closer)
@@ -93,58 +94,64 @@ public struct JSONRenderer {
             return "\"\""
         }
 
-        private mutating func open(prefix: String, opener: String, children: ChildList, depth: Int, closer: String,
+        private mutating func open(opener: String, children: ChildList, depth: Int, closer: String,
                                    leadingComma: Bool = false, leaving: UID? = nil) {
             if let maxDepth = renderer.maxDepth, depth >= maxDepth, children.count > 0 {
-                out.write(prefix + "{\"$truncated\":\(children.count)}")
+                out.write("{\"$truncated\":\(children.count)}")
                 return
             }
-            out.write(prefix + opener)
+            out.write(opener)
             if let uid = leaving { onPath[Int(uid.value)] = true }
             stack.append(Frame(children: children, depth: depth, closer: closer, leadingComma: leadingComma, leaving: leaving))
         }
 
-        private mutating func emit(prefix: String, node: DumpNode, depth: Int) {
+        /// Writes a value after its key or comma (already written).
+        private mutating func emit(_ node: DumpNode, depth: Int) {
             switch node {
             case .plist(let v):
                 switch v {
-                case .array(let a): open(prefix: prefix, opener: "[", children: .plistArray(a), depth: depth, closer: "]")
-                case .set(let a): open(prefix: prefix, opener: "[", children: .plistArray(a), depth: depth, closer: "]")
+                case .array(let a): open(opener: "[", children: .plistArray(a), depth: depth, closer: "]")
+                case .set(let a): open(opener: "[", children: .plistArray(a), depth: depth, closer: "]")
                 case .dictionary(let d):
-                    open(prefix: prefix, opener: "{", children: .plistDictionary(d), depth: depth, closer: "}")
-                default: out.write(prefix + ValueFormatting.jsonScalar(v))
+                    open(opener: "{", children: .plistDictionary(d), depth: depth, closer: "}")
+                case .string(let s): out.writeJSONString(s)
+                default: out.write(ValueFormatting.jsonScalar(v))
                 }
             case .archived(let a):
                 switch a {
-                case .null: out.write(prefix + "null")
-                case .value(let v): emit(prefix: prefix, node: .plist(v), depth: depth)
+                case .null: out.write("null")
+                case .value(let v): emit(.plist(v), depth: depth)
                 case .array(let items), .set(let items):
-                    open(prefix: prefix, opener: "[", children: .archivedArray(items), depth: depth, closer: "]")
+                    open(opener: "[", children: .archivedArray(items), depth: depth, closer: "]")
                 case .dictionary(let fields):
-                    open(prefix: prefix, opener: "{", children: .fields(fields), depth: depth, closer: "}")
-                case .reference(let uid): emitObject(prefix: prefix, uid: uid, depth: depth)
+                    open(opener: "{", children: .fields(fields), depth: depth, closer: "}")
+                case .reference(let uid): emitObject(uid, depth: depth)
                 }
             }
         }
 
-        private mutating func emitObject(prefix: String, uid: UID, depth: Int) {
+        private mutating func emitObject(_ uid: UID, depth: Int) {
             guard let graph, let object = graph.resolvedObject(uid) else {
-                out.write(prefix + "{\"$uid\":\(uid.value)}")
+                out.write("{\"$uid\":\(uid.value)}")
                 return
             }
             let index = Int(uid.value)
             var fields: [ArchivedField]
             switch object.kind {
-            case .null: out.write(prefix + "null"); return
-            case .value(let v): emit(prefix: prefix, node: .plist(v), depth: depth); return
+            case .null: out.write("null"); return
+            case .value(let v): emit(.plist(v), depth: depth); return
             case .classDefinition:
-                if let stored = graph.object(uid)?.storedValue { emit(prefix: prefix, node: .plist(stored), depth: depth) }
+                if let stored = graph.object(uid)?.storedValue { emit(.plist(stored), depth: depth) }
                 return
-            case .string(let s): out.write(prefix + ValueFormatting.jsonString(s)); return
-            case .data(let d): out.write(prefix + ValueFormatting.jsonScalar(.data(d))); return
-            case .date(let d): out.write(prefix + ValueFormatting.jsonDate(d)); return
-            case .uuid(let u): out.write(prefix + "{\"$uuid\":\"" + u.uuidString + "\"}"); return
-            case .url(let relative, .null): out.write(prefix + "{\"$url\":" + ValueFormatting.jsonString(relative) + "}"); return
+            case .string(let s): out.writeJSONString(s); return
+            case .data(let d): out.write(ValueFormatting.jsonScalar(.data(d))); return
+            case .date(let d): out.write(ValueFormatting.jsonDate(d)); return
+            case .uuid(let u): out.write("{\"$uuid\":\"" + u.uuidString + "\"}"); return
+            case .url(let relative, .null):
+                out.write("{\"$url\":")
+                out.writeJSONString(relative)
+                out.write("}")
+                return
             case .list(let items): fields = [ArchivedField("$items", .array(items))]
             case .map(let keys, let values):
                 var entries: [ArchivedField] = []
@@ -162,18 +169,18 @@ public struct JSONRenderer {
                 fields = graph.object(uid)?.instance?.fields ?? []
             }
             if shown[index] || onPath[index] {
-                out.write(prefix + "{\"$ref\":\(uid.value)}")
+                out.write("{\"$ref\":\(uid.value)}")
                 return
             }
             let name = object.archivedClass?.name ?? ""
             let head = "{\"$class\":" + ValueFormatting.jsonString(name) + ",\"$id\":\(uid.value)"
             if let maxDepth = renderer.maxDepth, depth >= maxDepth, !fields.isEmpty {
-                out.write(prefix + head + ",\"$truncated\":\(fields.count)}")
+                out.write(head + ",\"$truncated\":\(fields.count)}")
                 return
             }
             shown[index] = true
             // `$items`/`$entries` are one level down, like the fields of any other object.
-            open(prefix: prefix, opener: head, children: .fields(fields), depth: depth, closer: "}",
+            open(opener: head, children: .fields(fields), depth: depth, closer: "}",
                  leadingComma: true, leaving: uid)
         }
     }

@@ -24,40 +24,46 @@ public struct RawTextRenderer {
         let indent = Indentation()
         var stack: [DumpFrame] = []
 
-        func emit(_ prefix: String, _ v: PropertyListValue, _ depth: Int) {
+        /// Writes `v` after its label (already written).
+        func emit(_ v: PropertyListValue, _ depth: Int) {
             let opener: String, closer: String, children: ChildList, noun: String
             switch v {
             case .array(let a): (opener, closer, children, noun) = ("[", "]", .plistArray(a), "items")
             case .set(let a): (opener, closer, children, noun) = ("{(", ")}", .plistArray(a), "items")
             case .dictionary(let d): (opener, closer, children, noun) = ("{", "}", .plistDictionary(d), "entries")
+            case .string(let s):
+                out.writeQuoted(s)
+                out.write("\n")
+                return
             default:
-                out.write(prefix + ValueFormatting.textScalar(v) + "\n")
+                out.write(ValueFormatting.textScalar(v))
+                out.write("\n")
                 return
             }
             if children.count == 0 {
-                out.write(prefix + opener + closer + "\n")
+                out.write(opener + closer + "\n")
             } else if let maxDepth, depth >= maxDepth {
-                out.write(prefix + opener + " ... \(children.count) \(noun) " + closer + "\n")
+                out.write(opener + " ... \(children.count) \(noun) " + closer + "\n")
             } else {
-                out.write(prefix + opener + "\n")
+                out.write(opener + "\n")
                 stack.append(DumpFrame(children: children, depth: depth, closer: indent(depth) + closer + "\n", leaving: nil))
             }
         }
 
-        emit("", value, 0)
+        emit(value, 0)
         while let top = stack.indices.last, !out.hasFailed {
             if stack[top].next < stack[top].children.count {
                 let i = stack[top].next
                 stack[top].next += 1
                 let depth = stack[top].depth + 1
                 let (label, node) = stack[top].children.child(i)
-                var prefix = indent(depth)
+                out.write(indent(depth))
                 switch label {
-                case .index(let n): prefix += "\(n) => "
-                case .key(let k): prefix += ValueFormatting.quoted(k) + " => "
+                case .index(let n): out.write(String(n)); out.write(" => ")
+                case .key(let k): out.writeQuoted(k); out.write(" => ")
                 case .archivedKey, .none: break
                 }
-                if case .plist(let v) = node { emit(prefix, v, depth) }
+                if case .plist(let v) = node { emit(v, depth) }
             } else {
                 out.write(stack.removeLast().closer)
             }

@@ -40,7 +40,7 @@ public struct TreeRenderer {
     /// Writes a plain property list as a tree of values.
     public func render(propertyList value: PropertyListValue, to out: DumpOutput) {
         var walk = Walk(renderer: self, graph: nil, out: out)
-        walk.emit(prefix: "", node: .plist(value), depth: 0)
+        walk.emit(.plist(value), depth: 0)
         walk.run(rootFrame: nil)
     }
 
@@ -70,14 +70,14 @@ public struct TreeRenderer {
                     stack[top].next += 1
                     let depth = stack[top].depth + 1
                     let (label, node) = stack[top].children.child(i)
-                    var prefix = indent(depth)
+                    out.write(indent(depth))
                     switch label {
-                    case .index(let n): prefix += "[\(n)]: "
-                    case .key(let k): prefix += Self.bareKey(k) + ": "
-                    case .archivedKey(let k): prefix += keyText(k) + ": "
+                    case .index(let n): out.write("[" + String(n) + "]: ")
+                    case .key(let k): out.write(Self.bareKey(k)); out.write(": ")
+                    case .archivedKey(let k): out.write(keyText(k)); out.write(": ")
                     case .none: break
                     }
-                    emit(prefix: prefix, node: node, depth: depth)
+                    emit(node, depth: depth)
                 } else {
                     let frame = stack.removeLast()
                     if let uid = frame.leaving { onPath[Int(uid.value)] = false }
@@ -104,7 +104,7 @@ public struct TreeRenderer {
                 guard let resolved = graph?.resolvedObject(uid) else { return "#\(uid.value)" }
                 switch resolved.kind {
                 case .string(let s): return ValueFormatting.quoted(s)
-                default: return "#\(uid.value) " + (resolved.archivedClass?.name ?? "")
+                default: return "#\(uid.value) " + ValueFormatting.printable(resolved.archivedClass?.name ?? "")
                 }
             case .value(let v): return ValueFormatting.textScalar(v)
             default: return "(container)"
@@ -115,17 +115,17 @@ public struct TreeRenderer {
             "(\(n) " + (n == 1 ? noun : noun == "entry" ? "entries" : noun + "s") + ")"
         }
 
-        /// Writes `prefix + head` and opens `children` below it (or stops at the depth limit).
-        private mutating func open(_ prefix: String, _ head: String, _ children: ChildList, _ depth: Int, leaving: UID? = nil) {
+        /// Writes `head` and opens `children` below it (or stops at the depth limit).
+        private mutating func open(_ head: String, _ children: ChildList, _ depth: Int, leaving: UID? = nil) {
             if children.count == 0 {
-                out.write(prefix + head + "\n")
+                out.write(head + "\n")
                 return
             }
             if let maxDepth = renderer.maxDepth, depth >= maxDepth {
-                out.write(prefix + head + " ...\n")
+                out.write(head + " ...\n")
                 return
             }
-            out.write(prefix + head + "\n")
+            out.write(head + "\n")
             if let uid = leaving {
                 shownAtLine[Int(uid.value)] = out.linesWritten
                 onPath[Int(uid.value)] = true
@@ -133,59 +133,64 @@ public struct TreeRenderer {
             stack.append(DumpFrame(children: children, depth: depth, closer: "", leaving: leaving))
         }
 
-        mutating func emit(prefix: String, node: DumpNode, depth: Int) {
+        /// Writes a value after its indentation and label (already written).
+        mutating func emit(_ node: DumpNode, depth: Int) {
             switch node {
             case .plist(let v):
                 switch v {
-                case .array(let a): open(prefix, "array " + Self.count(a.count, "item"), .plistArray(a), depth)
-                case .set(let a): open(prefix, "set " + Self.count(a.count, "item"), .plistArray(a), depth)
-                case .dictionary(let d): open(prefix, "dictionary " + Self.count(d.count, "entry"), .plistDictionary(d), depth)
-                default: out.write(prefix + ValueFormatting.textScalar(v) + "\n")
+                case .array(let a): open("array " + Self.count(a.count, "item"), .plistArray(a), depth)
+                case .set(let a): open("set " + Self.count(a.count, "item"), .plistArray(a), depth)
+                case .dictionary(let d): open("dictionary " + Self.count(d.count, "entry"), .plistDictionary(d), depth)
+                case .string(let s): out.writeQuoted(s); out.write("\n")
+                default: out.write(ValueFormatting.textScalar(v)); out.write("\n")
                 }
             case .archived(let a):
                 switch a {
-                case .null: out.write(prefix + "nil\n")
-                case .value(let v): emit(prefix: prefix, node: .plist(v), depth: depth)
-                case .array(let items): open(prefix, "array " + Self.count(items.count, "item"), .archivedArray(items), depth)
-                case .set(let items): open(prefix, "set " + Self.count(items.count, "item"), .archivedArray(items), depth)
-                case .dictionary(let f): open(prefix, "dictionary " + Self.count(f.count, "entry"), .fields(f), depth)
-                case .reference(let uid): emitObject(prefix: prefix, uid: uid, depth: depth)
+                case .null: out.write("nil\n")
+                case .value(let v): emit(.plist(v), depth: depth)
+                case .array(let items): open("array " + Self.count(items.count, "item"), .archivedArray(items), depth)
+                case .set(let items): open("set " + Self.count(items.count, "item"), .archivedArray(items), depth)
+                case .dictionary(let f): open("dictionary " + Self.count(f.count, "entry"), .fields(f), depth)
+                case .reference(let uid): emitObject(uid, depth: depth)
                 }
             }
         }
 
-        private mutating func emitObject(prefix: String, uid: UID, depth: Int) {
-            let id = "#\(uid.value)"
+        private mutating func emitObject(_ uid: UID, depth: Int) {
+            let id = "#" + String(uid.value)
             guard let graph, let object = graph.resolvedObject(uid) else {
-                out.write(prefix + id + " (out of range)\n")
+                out.write(id + " (out of range)\n")
                 return
             }
-            let name = object.archivedClass?.name ?? ""
+            // Class names come from the archive: shown as they are only when printable.
+            let name = object.archivedClass.map { ValueFormatting.printable($0.name) } ?? ""
             let head: String
             let children: ChildList
             switch object.kind {
-            case .null: out.write(prefix + "nil\n"); return
+            case .null: out.write("nil\n"); return
             case .value(let v):
-                switch v {
-                case .array, .set, .dictionary: emit(prefix: prefix + id + " ", node: .plist(v), depth: depth)
-                default: out.write(prefix + id + " " + ValueFormatting.textScalar(v) + "\n")
-                }
+                out.write(id + " ")
+                emit(.plist(v), depth: depth)
                 return
             case .classDefinition(let d):
-                let chain = d.classes.map { " (" + $0.joined(separator: ", ") + ")" } ?? ""
-                out.write(prefix + id + " class " + d.name + chain + "\n")
+                let chain = d.classes.map { " (" + $0.map(ValueFormatting.printable).joined(separator: ", ") + ")" } ?? ""
+                out.write(id + " class " + ValueFormatting.printable(d.name) + chain + "\n")
                 return
-            case .string(let s): out.write(prefix + id + " \(name) " + ValueFormatting.quoted(s) + "\n"); return
-            case .data(let d): out.write(prefix + id + " \(name) " + ValueFormatting.textData(d) + "\n"); return
-            case .date(let d): out.write(prefix + id + " \(name) " + ValueFormatting.textDate(d) + "\n"); return
-            case .uuid(let u): out.write(prefix + id + " \(name) " + u.uuidString + "\n"); return
-            case .url(let relative, .null): out.write(prefix + id + " \(name) " + ValueFormatting.printable(relative) + "\n"); return
+            case .string(let s):
+                out.write(id + " " + name + " ")
+                out.writeQuoted(s)
+                out.write("\n")
+                return
+            case .data(let d): out.write(id + " \(name) " + ValueFormatting.textData(d) + "\n"); return
+            case .date(let d): out.write(id + " \(name) " + ValueFormatting.textDate(d) + "\n"); return
+            case .uuid(let u): out.write(id + " \(name) " + u.uuidString + "\n"); return
+            case .url(let relative, .null): out.write(id + " \(name) " + ValueFormatting.printable(relative) + "\n"); return
             case .url(let relative, let base):
                 head = "\(name) " + ValueFormatting.printable(relative) + " relative to"
                 children = .fields([ArchivedField("base", base)])
-            case .nsNull: out.write(prefix + id + " \(name)\n"); return
-            case .range(let l, let n): out.write(prefix + id + " \(name) range {location = \(l), length = \(n)}\n"); return
-            case .geometry(let s): out.write(prefix + id + " \(name) " + s + "\n"); return
+            case .nsNull: out.write(id + " \(name)\n"); return
+            case .range(let l, let n): out.write(id + " \(name) range {location = \(l), length = \(n)}\n"); return
+            case .geometry(let s): out.write(id + " \(name) " + ValueFormatting.printable(s) + "\n"); return
             case .list(let items):
                 head = "\(name) " + Self.count(items.count, "item")
                 children = .archivedArray(items)
@@ -199,15 +204,15 @@ public struct TreeRenderer {
             let index = Int(uid.value)
             if children.count > 0 {
                 if onPath[index] {
-                    out.write(prefix + id + " \(head) (cycle: back to line \(shownAtLine[index]))\n")
+                    out.write(id + " \(head) (cycle: back to line \(shownAtLine[index]))\n")
                     return
                 }
                 if shownAtLine[index] != 0 {
-                    out.write(prefix + id + " \(head) (repeated: see line \(shownAtLine[index]))\n")
+                    out.write(id + " \(head) (repeated: see line \(shownAtLine[index]))\n")
                     return
                 }
             }
-            open(prefix, id + " " + head, children, depth, leaving: uid)
+            open(id + " " + head, children, depth, leaving: uid)
         }
     }
 }

@@ -10,55 +10,67 @@ public enum ValueFormatting {
     /// The seconds between 1970-01-01 and 2001-01-01 (the property-list date epoch).
     static let epochOffset: Double = 978_307_200
 
-    /// `"text"` with `"`, `\` and every control character escaped (`\n`, `\t`, `\u{1B}`), so a
-    /// hostile string cannot drive the terminal.
+    /// `"text"` with `"`, `\` and every control character escaped (`\n`, `\t`, `\u{1B}`, C1 controls,
+    /// U+2028/U+2029), so a hostile string cannot drive the terminal.
     public static func quoted(_ s: String) -> String {
-        var out = "\""
-        out.reserveCapacity(s.utf8.count + 2)
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-                    || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
-        return out
+        var bytes: [UInt8] = []
+        appendEscaped(s, json: false, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A JSON string literal (RFC 8259): `"`, `\` and control characters escaped, everything else as is.
     public static func jsonString(_ s: String) -> String {
-        var out = "\""
-        out.reserveCapacity(s.utf8.count + 2)
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
+        var bytes: [UInt8] = []
+        appendEscaped(s, json: true, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `s` in double quotes, escaped for JSON or for the text outputs, straight into `buffer`.
+    ///
+    /// Works on the UTF-8 bytes: runs without anything to escape are copied in one go.
+    static func appendEscaped(_ s: String, json: Bool, to buffer: inout [UInt8]) {
+        buffer.append(0x22)
+        var s = s
+        s.withUTF8 { u in
+            let n = u.count
+            var i = 0, runStart = 0
+            while i < n {
+                let b = u[i]
+                var scalar: UInt32 = 0, length = 0
+                if b < 0x20 || b == 0x22 || b == 0x5C || (!json && b == 0x7F) {
+                    scalar = UInt32(b); length = 1
+                } else if !json, b == 0xC2, i + 1 < n, (0x80...0x9F).contains(u[i + 1]) {
+                    scalar = UInt32(u[i + 1]); length = 2
+                } else if !json, b == 0xE2, i + 2 < n, u[i + 1] == 0x80, u[i + 2] == 0xA8 || u[i + 2] == 0xA9 {
+                    scalar = 0x2000 + UInt32(u[i + 2]) - 0x80; length = 3
                 }
+                if length == 0 {
+                    i += 1
+                    continue
+                }
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: u[runStart..<i]))
+                switch scalar {
+                case 0x22: buffer.append(contentsOf: [0x5C, 0x22])
+                case 0x5C: buffer.append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: buffer.append(contentsOf: [0x5C, 0x6E])
+                case 0x0D: buffer.append(contentsOf: [0x5C, 0x72])
+                case 0x09: buffer.append(contentsOf: [0x5C, 0x74])
+                case 0x08 where json: buffer.append(contentsOf: [0x5C, 0x62])
+                case 0x0C where json: buffer.append(contentsOf: [0x5C, 0x66])
+                default:
+                    if json {
+                        let hex = String(scalar, radix: 16)
+                        buffer.append(contentsOf: Array("\\u".utf8) + Array(repeating: 0x30, count: 4 - hex.count) + Array(hex.utf8))
+                    } else {
+                        buffer.append(contentsOf: Array("\\u{".utf8) + Array(String(scalar, radix: 16, uppercase: true).utf8) + [0x7D])
+                    }
+                }
+                i += length
+                runStart = i
             }
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: u[runStart..<n]))
         }
-        out += "\""
-        return out
+        buffer.append(0x22)
     }
 
     /// A JSON number that always has a fraction or an exponent and reads back to the same double
@@ -136,6 +148,22 @@ public enum ValueFormatting {
                 && $0.value != 0x2028 && $0.value != 0x2029
         }
         return plain ? s : quoted(s)
+    }
+
+    /// One line of text for messages: control characters (newlines included) escaped, nothing quoted, so
+    /// an error that quotes the input stays on one line and cannot drive the terminal.
+    public static func sanitizedLine(_ s: String) -> String {
+        var out = ""
+        out.reserveCapacity(s.utf8.count)
+        for scalar in s.unicodeScalars {
+            let v = scalar.value
+            if v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029 {
+                out += "\\u{" + String(v, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// A UUID in its canonical upper-case form.

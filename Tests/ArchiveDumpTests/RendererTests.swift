@@ -128,6 +128,15 @@ func rendered(_ body: (DumpOutput) -> Void) -> String {
             """)
     }
 
+    @Test func hostileClassNamesAndKeysAreEscaped() throws {
+        var b = ArchiveBuilder()
+        let evil = b.object("Evil\u{1B}]0;pwned\u{07}", ["NSObject"], [("key\u{1B}[2J", 1)])
+        let graph = try ArchivedObjectGraph(propertyList: b.archive(root: evil))
+        let text = rendered { TreeRenderer().render(graph: graph, to: $0) }
+        #expect(!text.contains("\u{1B}"))
+        #expect(text.hasSuffix(#"root: #2 "Evil\u{1B}]0;pwned\u{7}""# + "\n" + #"  "key\u{1B}[2J": 1"# + "\n"))
+    }
+
     @Test func deepChainRendersWithBoundedStackAndIndentation() throws {
         let depth = 20_000
         var objects: [PropertyListValue] = ["$null", .dictionary(["$classname": "Link", "$classes": ["Link", "NSObject"]])]
@@ -298,5 +307,6 @@ func rendered(_ body: (DumpOutput) -> Void) -> String {
         #expect(ValueFormatting.jsonString("\u{0}\u{1F}\u{7F}\"") == #""\u0000\u001f"# + "\u{7F}" + #"\"""#)
         #expect(ValueFormatting.printable("https://x") == "https://x")
         #expect(ValueFormatting.printable("a\nb") == #""a\nb""#)
+        #expect(ValueFormatting.sanitizedLine("class \"X\u{1B}[31m\" at a\\b\nnext") == #"class "X\u{1B}[31m" at a\b\u{A}next"#)
     }
 }

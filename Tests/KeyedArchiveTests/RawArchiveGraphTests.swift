@@ -99,6 +99,30 @@ import Foundation
         #expect(loaded.objects.map(\.storedValue) == stored)
     }
 
+    @Test func builtArchivesRoundTripThroughBothFormats() throws {
+        var b = RawArchiveBuilder()
+        let a = b.reserve()
+        // Whole seconds and 8-byte reals: XML keeps neither fractions of dates nor 4-byte widths.
+        let c = b.object("Node", ["NSObject"], [("next", a), ("weight", .real(0.25)), ("when", .date(Date(timeIntervalSinceReferenceDate: 12)))])
+        b.set(a, b.instance("Node", ["NSObject"], [("next", c), ("big", .integer(PropertyListInteger(UInt64.max))), ("bytes", .data(Data([0, 255])))]))
+        for archive in [Self.noteArchive(), b.archive(root: a)] {
+            let graph = try ArchivedObjectGraph(propertyList: archive)
+            for format in PropertyListFormat.allCases {
+                let again = try ArchivedObjectGraph(data: try graph.archivedData(format: format))
+                #expect(again == graph, "\(format)")
+                #expect(again.objects == graph.objects, "\(format)")
+                #expect(again.top == graph.top)
+                #expect(again.archiverName == graph.archiverName)
+                #expect(again.version == graph.version)
+            }
+        }
+        // The binary format keeps 4-byte reals and fractional dates exactly.
+        var f = RawArchiveBuilder()
+        let x = f.object("Sample", ["NSObject"], [("weight", .float(0.1)), ("when", .date(Date(timeIntervalSinceReferenceDate: 0.125)))])
+        let graph = try ArchivedObjectGraph(propertyList: f.archive(root: x))
+        #expect(try ArchivedObjectGraph(data: try graph.archivedData(format: .binary)) == graph)
+    }
+
     @Test func buildingRejectsMisplacedUIDsAndMismatchedClasses() throws {
         let loaded = try ArchivedObjectGraph(propertyList: Self.noteArchive())
         var objects = loaded.objects

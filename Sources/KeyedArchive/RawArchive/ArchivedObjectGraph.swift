@@ -25,6 +25,21 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
     public let top: [ArchivedField]
     /// `$objects`, as stored and validated.
     let storage: [PropertyListValue]
+    /// The class of every class description an instance points at, by its UID (found while validating).
+    let classes: [UInt64: ArchivedClass]
+
+    /// Graphs are equal when `$archiver`, `$version`, `$top` and every entry of `$objects` are equal.
+    public static func == (lhs: ArchivedObjectGraph, rhs: ArchivedObjectGraph) -> Bool {
+        lhs.archiverName == rhs.archiverName && lhs.version == rhs.version && lhs.top == rhs.top
+            && lhs.storage == rhs.storage
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(archiverName)
+        hasher.combine(version)
+        hasher.combine(top)
+        hasher.combine(storage)
+    }
 
     /// The number of entries in `$objects` (including `$null` and class descriptions).
     public var count: Int { storage.count }
@@ -65,7 +80,7 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
         for (key, value) in envelope.top {
             top.append(ArchivedField(key, ArchivedValue(value)))
         }
-        try Self.validate(top: envelope.top, objects: envelope.objects, envelope: envelope)
+        self.classes = try Self.validate(top: envelope.top, objects: envelope.objects, envelope: envelope)
         self.archiverName = envelope.archiverName
         self.version = envelope.version
         self.top = top
@@ -118,7 +133,7 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
     public func object(_ uid: UID) -> ArchivedObject? {
         guard uid.value < UInt64(storage.count) else { return nil }
         let index = Int(uid.value)
-        return ArchivedObject(uid: uid, content: Self.content(of: storage[index], at: index, in: storage))
+        return ArchivedObject(uid: uid, content: content(of: storage[index], at: index))
     }
 
     /// The object with this UID, or `nil` when the UID is out of range.
@@ -135,10 +150,8 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
     /// The class name of the instance with this UID, or `nil` when it is not an instance.
     public func className(of uid: UID) -> String? {
         guard uid.value < UInt64(storage.count), case .dictionary(let d) = storage[Int(uid.value)],
-              case .uid(let classUID)? = d["$class"], classUID.value < UInt64(storage.count),
-              case .dictionary(let classDict) = storage[Int(classUID.value)],
-              case .string(let name)? = classDict["$classname"] else { return nil }
-        return name
+              case .uid(let classUID)? = d["$class"] else { return nil }
+        return classes[classUID.value]?.name
     }
 
     /// How many instances of each class the graph holds, by class name.
@@ -150,39 +163,23 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
         return counts
     }
 
-    static func content(of stored: PropertyListValue, at index: Int, in storage: [PropertyListValue]) -> ArchivedObject.Content {
+    func content(of stored: PropertyListValue, at index: Int) -> ArchivedObject.Content {
         if index == 0, case .string("$null") = stored { return .null }
         guard case .dictionary(let dict) = stored else { return .value(stored) }
-        if case .uid(let classUID)? = dict["$class"], classUID.value < UInt64(storage.count),
-           case .dictionary(let classDict) = storage[Int(classUID.value)],
-           let archivedClass = instanceClass(classDict, uid: classUID) {
+        if let classPosition = dict.position(of: "$class"), case .uid(let classUID) = dict.values[classPosition],
+           let archivedClass = classes[classUID.value] {
             var fields: [ArchivedField] = []
             fields.reserveCapacity(dict.count - 1)
-            for (key, value) in dict where key != "$class" {
-                fields.append(ArchivedField(key, ArchivedValue(value)))
+            let keys = dict.keys, values = dict.values
+            for j in keys.indices where j != classPosition {
+                fields.append(ArchivedField(keys[j], ArchivedValue(values[j])))
             }
             return .instance(ArchivedInstance(classUID: classUID, archivedClass: archivedClass, fields: fields))
         }
-        if dict["$class"] == nil, let definition = classDefinition(dict) {
+        if dict["$class"] == nil, let definition = Self.classDefinition(dict) {
             return .classDefinition(definition)
         }
         return .value(stored)
-    }
-
-    /// The class an instance's `$class` points at, read as leniently as ``KeyedArchiveEnvelope`` validates it:
-    /// a `$classname` string and, if present, a `$classes` array of strings.
-    static func instanceClass(_ classDict: PropertyListDictionary, uid: UID) -> ArchivedClass? {
-        guard case .string(let name)? = classDict["$classname"] else { return nil }
-        var chain: [String] = []
-        if let classes = classDict["$classes"] {
-            guard case .array(let items) = classes else { return nil }
-            chain.reserveCapacity(items.count)
-            for item in items {
-                guard case .string(let s) = item else { return nil }
-                chain.append(s)
-            }
-        }
-        return ArchivedClass(name: name, chain: chain, uid: uid)
     }
 
     /// A class description, if `dict` is exactly one: `$classname` string, optional `$classes` and
@@ -211,13 +208,15 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
     // MARK: - Validation
 
     /// One pass over `$objects`: every UID in range, every `$class` valid. Iterative on nesting.
-    static func validate(top: PropertyListDictionary, objects: [PropertyListValue], envelope: KeyedArchiveEnvelope) throws {
+    /// - Returns: the class of every class description an instance points at, by UID.
+    static func validate(top: PropertyListDictionary, objects: [PropertyListValue],
+                         envelope: KeyedArchiveEnvelope) throws -> [UInt64: ArchivedClass] {
         let count = UInt64(objects.count)
         for (key, value) in top {
             try checkUIDs(in: value, keyPath: "$top.\(key)", objectUID: nil, className: nil, count: count)
         }
         // Class descriptions are shared: each is checked once, then found by its UID.
-        var classNames: [UInt64: String] = [:]
+        var classes: [UInt64: ArchivedClass] = [:]
         for i in objects.indices {
             let uid = UID(UInt64(i))
             switch objects[i] {
@@ -227,11 +226,11 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
                     continue
                 }
                 let className: String
-                if case .uid(let classUID) = dict.values[classPosition], let known = classNames[classUID.value] {
-                    className = known
+                if case .uid(let classUID) = dict.values[classPosition], let known = classes[classUID.value] {
+                    className = known.name
                 } else {
                     let archivedClass = try envelope.archivedClass(ofObject: dict, uid: uid, keyPath: "$class")
-                    classNames[archivedClass.uid.value] = archivedClass.name
+                    classes[archivedClass.uid.value] = archivedClass
                     className = archivedClass.name
                 }
                 let values = dict.values
@@ -252,6 +251,7 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
                 continue
             }
         }
+        return classes
     }
 
     /// Throws on the first UID in `value` that is not below `count`. Builds the key path only on failure.
