@@ -381,7 +381,7 @@ public final class KeyedArchiver: ArchiveEncoder {
             queue.append((uid, object))
         }
         put(reference: uid, asElement: asElement, forKey: key)
-        if currentUID < 0 { try drain() }
+        if currentUID < 0 && !asElement { try drain() }
     }
 
     public func encodeConditionalObject<T: KeyedArchivable & AnyObject>(_ object: T?, forKey key: String) throws {
@@ -413,7 +413,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         let cls = classUID(forBuiltin: "NSArray", chain: ["NSArray", "NSObject"])
         objects[uid] = builtinObject(cls, ["NS.objects"], [.array(refs)])
         put(reference: uid, asElement: asElement, forKey: key)
-        if currentUID < 0 { try drain() }
+        if currentUID < 0 && !asElement { try drain() }
     }
 
     public func encodeSet<T: ArchiveValue & Hashable>(_ elements: Set<T>, forKey key: String) throws {
@@ -426,7 +426,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         let cls = classUID(forBuiltin: "NSSet", chain: ["NSSet", "NSObject"])
         objects[uid] = builtinObject(cls, ["NS.objects"], [.array(refs)])
         put(reference: uid, asElement: asElement, forKey: key)
-        if currentUID < 0 { try drain() }
+        if currentUID < 0 && !asElement { try drain() }
     }
 
     public func encodeDictionary<K: ArchiveValue & Hashable, V: ArchiveValue>(_ dictionary: [K: V], forKey key: String) throws {
@@ -444,6 +444,6 @@ public final class KeyedArchiver: ArchiveEncoder {
         let cls = classUID(forBuiltin: "NSDictionary", chain: ["NSDictionary", "NSObject"])
         objects[uid] = builtinObject(cls, ["NS.keys", "NS.objects"], [.array(keyRefs), .array(valueRefs)])
         put(reference: uid, asElement: asElement, forKey: key)
-        if currentUID < 0 { try drain() }
+        if currentUID < 0 && !asElement { try drain() }
     }
 }
