@@ -33,7 +33,10 @@ let package = Package(
 
         // MARK: - Tests
 
-        .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"]),
+        .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "atomic-write-crash-child"]),
         .testTarget(name: "ArchiveDumpTests", dependencies: ["ArchiveDumpCore", "KeyedArchive", "archive-dump"]),
+
+        /// Saves in a loop until killed: the crash test's child process (also used for umask tests).
+        .executableTarget(name: "atomic-write-crash-child", dependencies: ["KeyedArchive"], path: "Tests/AtomicWriteCrashChild"),
     ]
 )

@@ -1,1 +1,92 @@
-print("archive-bench: not implemented yet")
+// archive-bench: times KeyedArchive against Foundation in one run.
+//
+//     swift run -c release archive-bench [--runs N] [--only NAME] [--help]
+//
+// To add a workload, conform a type to `Workload` in its own file and add it to this list.
+import Foundation
+
+let workloads: [any Workload] = [
+    SmallDictionariesWorkload(),
+    DataBlobWorkload(),
+]
+
+@MainActor func printHelp() {
+    print("""
+    OVERVIEW: Times KeyedArchive's property-list reader and writer against Foundation.
+
+    USAGE: archive-bench [--runs <n>] [--only <name>]
+
+    OPTIONS:
+      --runs <n>      Timed runs per operation; the median is reported (default: 5).
+      --only <name>   Run only this workload (repeatable). Workloads: \(workloads.map(\.name).joined(separator: ", "))
+      -h, --help      Show help information.
+
+    Build with optimisations: swift run -c release archive-bench
+    """)
+}
+
+func usageError(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("""
+    Error: \(message)
+    Usage: archive-bench [--runs <n>] [--only <name>]
+    See 'archive-bench --help' for more information.
+
+    """.utf8))
+    exit(64)
+}
+
+var runs = 5
+var only: Set<String> = []
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "-h", "--help":
+        printHelp()
+        exit(0)
+    case "--runs":
+        guard let text = arguments.popFirst(), let n = Int(text), n > 0 else { usageError("--runs needs a positive integer") }
+        runs = n
+    case "--only":
+        guard let name = arguments.popFirst() else { usageError("--only needs a workload name") }
+        guard workloads.contains(where: { $0.name == name }) else {
+            usageError("unknown workload '\(name)' (known: \(workloads.map(\.name).joined(separator: ", ")))")
+        }
+        only.insert(name)
+    default:
+        usageError("unknown argument '\(argument)'")
+    }
+}
+
+#if DEBUG
+print("warning: this is a debug build; use `swift run -c release archive-bench` for meaningful figures")
+#endif
+print("archive-bench: medians of \(runs) run\(runs == 1 ? "" : "s"); 'x faster' = other's median / KeyedArchive's median")
+
+func format(_ seconds: Double) -> String {
+    seconds >= 1 ? String(format: "%8.3f s ", seconds) : String(format: "%8.2f ms", seconds * 1000)
+}
+
+do {
+    for workload in workloads where only.isEmpty || only.contains(workload.name) {
+        print("\n== \(workload.name): \(workload.summary)")
+        let groups = try workload.makeGroups()
+        for group in groups {
+            print("  \(group.title)")
+            var reference: Double?
+            let oursOnly = ProcessInfo.processInfo.environment["ARCHIVE_BENCH_OURS_ONLY"] != nil
+            for operation in oursOnly ? Array(group.operations.prefix(1)) : group.operations {
+                let median = try medianSeconds(of: operation, runs: runs)
+                let label = operation.label.padding(toLength: 46, withPad: " ", startingAt: 0)
+                if let reference {
+                    print("    \(label)\(format(median))   KeyedArchive is \(String(format: "%.2f", median / reference))x faster")
+                } else {
+                    reference = median
+                    print("    \(label)\(format(median))")
+                }
+            }
+        }
+    }
+} catch {
+    FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+    exit(1)
+}

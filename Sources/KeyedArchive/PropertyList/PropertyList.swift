@@ -45,15 +45,19 @@ extension PropertyListValue {
     }
 
     /// The format of `data`, judged from its first bytes, or `nil` if it looks like neither.
+    ///
+    /// XML is recognised by a first `<` after optional whitespace, in UTF-8 (with or without a byte-order
+    /// mark) or UTF-16 (with a byte-order mark, or a `<` paired with a zero byte).
     public static func detectFormat(of data: Data) -> PropertyListFormat? {
         if data.starts(with: Array("bplist".utf8)) { return .binary }
-        // XML: optional UTF-8 BOM and whitespace, then '<'.
-        var sawBOM = false
-        for (i, byte) in data.prefix(1024).enumerated() {
-            if i < 3 && !sawBOM && data.starts(with: [0xEF, 0xBB, 0xBF]) {
-                if i == 2 { sawBOM = true }
-                continue
-            }
+        let head = Array(data.prefix(1024))
+        if head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE])
+            || head.starts(with: [0x00, 0x3C]) || head.starts(with: [0x3C, 0x00])
+        {
+            return .xml
+        }
+        let body = head.starts(with: [0xEF, 0xBB, 0xBF]) ? head.dropFirst(3) : head[...]
+        for byte in body {
             switch byte {
             case 0x20, 0x09, 0x0A, 0x0D: continue
             case UInt8(ascii: "<"): return .xml

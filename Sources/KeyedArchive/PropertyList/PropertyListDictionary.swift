@@ -33,6 +33,42 @@ public struct PropertyListDictionary: Sendable, Hashable, Sequence, ExpressibleB
         for (k, v) in pairs { self[k] = v }
     }
 
+    /// A dictionary from parallel arrays of keys and values (same count), in order, without re-appending
+    /// each entry: the fast path for readers. A repeated key keeps its first position and last value, as
+    /// ``init(_:)`` does.
+    init(keys: [String], values: [PropertyListValue]) {
+        self.init()
+        if keys.count <= Self.indexThreshold {
+            var unique = true
+            check: for i in keys.indices.dropFirst() {
+                for j in 0 ..< i where keys[i] == keys[j] {
+                    unique = false
+                    break check
+                }
+            }
+            if unique {
+                self.keys = keys
+                self.values = values
+                self.index = nil
+                return
+            }
+        } else {
+            var built = [String: Int](minimumCapacity: keys.count)
+            var unique = true
+            for (i, k) in keys.enumerated() where built.updateValue(i, forKey: k) != nil {
+                unique = false
+                break
+            }
+            if unique {
+                self.keys = keys
+                self.values = values
+                self.index = built
+                return
+            }
+        }
+        for (k, v) in zip(keys, values) { self[k] = v }
+    }
+
     public init(dictionaryLiteral elements: (String, PropertyListValue)...) {
         self.init(elements)
     }

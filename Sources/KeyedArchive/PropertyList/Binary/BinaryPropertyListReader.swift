@@ -4,16 +4,533 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Reads Apple's binary property-list format (`bplist00`). PLACEHOLDER: replaced by the engine work.
+/// Reads Apple's binary property-list format (`bplist00`) into a ``PropertyListValue``.
+///
+/// The reader checks the file's structure once (header, trailer fields, every offset-table entry, with
+/// overflow-checked arithmetic) and then decodes objects straight from the input buffer. Each object is
+/// decoded at most once: a sub-tree that several containers share is decoded once and shared, so a file
+/// cannot make the reader do exponential work. Untrusted input never crashes the reader; every fault is
+/// a ``PropertyListError`` naming the object number, byte offset and key path.
+///
+/// The corresponding Foundation API is `PropertyListSerialization.propertyList(from:options:format:)`.
+///
+/// Decisions where the format, CoreFoundation (CF) and Python's `plistlib` differ:
+/// - **Header**: `bplist0` followed by any byte is accepted, as CF does (`bplist00`, `bplist01`).
+/// - **Null (`0x00`) and fill (`0x0F`)** are rejected with ``PropertyListError/Code/invalidObject``:
+///   the value model has no null, and fill is padding, not a value (`plistlib` reads them as `None`/`b''`).
+/// - **Integers** of 1, 2 and 4 bytes are unsigned, 8 bytes signed. A 16-byte integer is read as a signed
+///   128-bit big-endian number and must lie in `Int64.min ... UInt64.max` (upper 8 bytes all zero, or all
+///   `0xFF` with a negative lower half), as `plistlib` reads it; anything else is rejected rather than
+///   silently truncated to its lower 8 bytes as CF does.
+/// - **Reals** must be 4 or 8 bytes; a date must be `0x33` (8 bytes).
+/// - **ASCII strings (`0x5n`)** whose bytes are not all below `0x80` are decoded as UTF-8 when they are
+///   valid UTF-8 (some non-Apple writers put UTF-8 there, e.g. `node-bplist-parser/sample1.bplist`), and
+///   rejected with ``PropertyListError/Code/invalidString`` otherwise. CF would show such bytes as MacRoman
+///   and `plistlib` rejects them; UTF-8 is what those writers meant.
+/// - **UTF-16 strings (`0x6n`)** with an unpaired surrogate are rejected (``PropertyListError/Code/invalidString``).
+/// - **UTF-8 strings (`0x7n`)**, a newer marker, are accepted when the bytes are valid UTF-8; the count is in bytes.
+/// - **Ordered sets (`0xBn`) and sets (`0xCn`)** both read as ``PropertyListValue/set(_:)``.
+/// - **Dictionary keys** must be strings; a UID or any other key is ``PropertyListError/Code/invalidKey``.
+/// - **Cycles**: a container that contains itself, directly or through others, is
+///   ``PropertyListError/Code/cycle`` (`plistlib` builds a self-referencing list); shared sub-trees are fine.
+/// - **Data** values are copied out of the input into their own zero-based `Data`.
 public struct BinaryPropertyListReader: Sendable {
     /// The limits applied while reading.
     public var options: PropertyListReadingOptions
 
     /// A reader with the given limits.
+    ///
+    /// - Parameter options: limits for untrusted input (nesting depth, object count).
     public init(options: PropertyListReadingOptions = .init()) { self.options = options }
 
     /// Reads the root value of a binary property list.
+    ///
+    /// The corresponding Foundation API is `PropertyListSerialization.propertyList(from:options:format:)`.
+    /// - Parameter data: the whole file, starting with `bplist0`.
+    /// - Returns: the root object.
+    /// - Throws: ``PropertyListError`` with the code of the fault and its location (object number, byte
+    ///   offset, key path from the root).
     public func read(_ data: Data) throws -> PropertyListValue {
-        throw PropertyListError(.unknownFormat, "binary reader not implemented yet")
+        try data.withUnsafeBytes { raw in
+            var scanner = try BinaryPropertyListScanner(raw, options: options)
+            return try scanner.readRoot()
+        }
     }
+}
+
+/// The bytes of a binary property list after its structure has been checked: decodes objects on demand.
+///
+/// Only valid inside the `withUnsafeBytes` call that created it.
+struct BinaryPropertyListScanner {
+    /// The whole input. Never empty once the initializer has returned.
+    private let base: UnsafeRawPointer
+    private let size: Int
+    /// Width of an offset-table entry, 1...8.
+    let offsetSize: Int
+    /// Width of an object reference, 1...8.
+    let refSize: Int
+    /// Number of objects (entries in the offset table).
+    let objectCount: Int
+    /// Object number of the root.
+    let topObject: Int
+    /// Where the offset table starts; objects live in `8 ..< tableOffset`.
+    let tableOffset: Int
+    private let maximumDepth: Int
+
+    /// Per object: not yet seen, being decoded (on the current path), or decoded.
+    private enum Slot {
+        case unseen
+        case onPath
+        case done(PropertyListValue)
+    }
+    private var slots: [Slot]
+
+    /// The size of the fixed trailer at the end of the file.
+    static let trailerSize = 32
+    /// The size of the `bplist00` header.
+    static let headerSize = 8
+
+    init(_ raw: UnsafeRawBufferPointer, options: PropertyListReadingOptions) throws {
+        let size = raw.count
+        let magic = Array("bplist0".utf8)
+        guard size >= 7, let base = raw.baseAddress else {
+            throw PropertyListError(.truncated, "bplist: \(size) bytes is too short for a binary property list",
+                                    at: .init(byteOffset: 0))
+        }
+        for i in 0..<7 where raw[i] != magic[i] {
+            throw PropertyListError(.unknownFormat, "bplist: header is not bplist0x", at: .init(byteOffset: i))
+        }
+        // Header, at least one object byte, trailer.
+        guard size >= Self.headerSize + 1 + Self.trailerSize else {
+            throw PropertyListError(.truncated,
+                                    "bplist: \(size) bytes is too short (header + one object + 32-byte trailer need 41)",
+                                    at: .init(byteOffset: 0))
+        }
+        self.base = base
+        self.size = size
+        self.maximumDepth = options.maximumDepth
+
+        let t = size - Self.trailerSize
+        // Trailer: 5 unused bytes, sort version, offset size, ref size, count, top, table offset.
+        let offsetSize = Int(raw[t + 6])
+        let refSize = Int(raw[t + 7])
+        let count = Self.loadBigEndian(base + t + 8, width: 8)
+        let top = Self.loadBigEndian(base + t + 16, width: 8)
+        let table = Self.loadBigEndian(base + t + 24, width: 8)
+
+        guard (1...8).contains(offsetSize) else {
+            throw PropertyListError(.invalidTrailer, "bplist: trailer offset size \(offsetSize) is not 1...8",
+                                    at: .init(byteOffset: t + 6))
+        }
+        guard (1...8).contains(refSize) else {
+            throw PropertyListError(.invalidTrailer, "bplist: trailer object-reference size \(refSize) is not 1...8",
+                                    at: .init(byteOffset: t + 7))
+        }
+        guard count >= 1 else {
+            throw PropertyListError(.invalidTrailer, "bplist: trailer object count is 0", at: .init(byteOffset: t + 8))
+        }
+        guard count <= UInt64(max(0, options.maximumObjectCount)) else {
+            throw PropertyListError(.limitExceeded,
+                                    "bplist: trailer object count \(count) exceeds the limit \(options.maximumObjectCount)",
+                                    at: .init(byteOffset: t + 8))
+        }
+        guard top < count else {
+            throw PropertyListError(.invalidTrailer, "bplist: trailer top object \(top) is not below the object count \(count)",
+                                    at: .init(byteOffset: t + 16))
+        }
+        // The table must start after the header and at least one object byte, and end before the trailer.
+        guard table >= UInt64(Self.headerSize + 1), table <= UInt64(t) else {
+            throw PropertyListError(.invalidTrailer,
+                                    "bplist: trailer offset-table offset \(table) is outside the file's object area 9...\(t)",
+                                    at: .init(byteOffset: t + 24))
+        }
+        let (tableBytes, o1) = Int(count).multipliedReportingOverflow(by: offsetSize)
+        let (tableEnd, o2) = Int(table).addingReportingOverflow(tableBytes)
+        guard !o1, !o2, tableEnd <= t else {
+            throw PropertyListError(.invalidTrailer,
+                                    "bplist: offset table of \(count) entries x \(offsetSize) bytes at \(table) runs past the trailer at \(t)",
+                                    at: .init(byteOffset: t + 8))
+        }
+        self.offsetSize = offsetSize
+        self.refSize = refSize
+        self.objectCount = Int(count)
+        self.topObject = Int(top)
+        self.tableOffset = Int(table)
+
+        // Every offset-table entry must point into the object area.
+        var entry = base + tableOffset
+        for n in 0..<objectCount {
+            let offset = Self.loadBigEndian(entry, width: offsetSize)
+            guard offset >= UInt64(Self.headerSize), offset < UInt64(tableOffset) else {
+                throw PropertyListError(.invalidReference,
+                                        "bplist: offset-table entry \(offset) is outside the object area 8..<\(tableOffset)",
+                                        at: .init(byteOffset: tableOffset + n * offsetSize, objectNumber: n))
+            }
+            entry += offsetSize
+        }
+        slots = Array(repeating: .unseen, count: objectCount)
+    }
+
+    /// Decodes the root object and everything it refers to.
+    mutating func readRoot() throws -> PropertyListValue {
+        try value(topObject, depth: 0)
+    }
+
+    // MARK: - Primitive loads
+
+    /// A big-endian unsigned integer of `width` (1...8) bytes at `p`. The caller has checked the bounds.
+    @inline(__always)
+    static func loadBigEndian(_ p: UnsafeRawPointer, width: Int) -> UInt64 {
+        switch width {
+        case 1: return UInt64(p.load(as: UInt8.self))
+        case 2: return UInt64(UInt16(bigEndian: p.loadUnaligned(as: UInt16.self)))
+        case 4: return UInt64(UInt32(bigEndian: p.loadUnaligned(as: UInt32.self)))
+        case 8: return UInt64(bigEndian: p.loadUnaligned(as: UInt64.self))
+        default:
+            var v: UInt64 = 0
+            for i in 0..<width { v = v << 8 | UInt64(p.load(fromByteOffset: i, as: UInt8.self)) }
+            return v
+        }
+    }
+
+    /// The byte offset of object `n` (already validated to lie in the object area).
+    @inline(__always)
+    private func offset(of n: Int) -> Int {
+        Int(truncatingIfNeeded: Self.loadBigEndian(base + tableOffset + n * offsetSize, width: offsetSize))
+    }
+
+    /// Throws unless `count` bytes starting at `start` lie inside the object area.
+    @inline(__always)
+    private func require(_ start: Int, _ count: Int, object n: Int, _ what: @autoclosure () -> String) throws {
+        let (end, overflow) = start.addingReportingOverflow(count)
+        guard !overflow, count >= 0, end <= tableOffset else {
+            throw PropertyListError(.truncated, "bplist: \(what()) runs past the end of the object area at \(tableOffset)",
+                                    at: .init(byteOffset: start, objectNumber: n))
+        }
+    }
+
+    /// The element count of object `n` whose marker (at `offset`) has low nibble `nibble`, and where its
+    /// payload starts. A nibble of 0xF means the count follows as an integer object.
+    @inline(__always)
+    private func countAndStart(_ nibble: UInt8, at offset: Int, object n: Int) throws -> (count: Int, start: Int) {
+        if nibble != 0x0F { return (Int(nibble), offset + 1) }
+        try require(offset + 1, 1, object: n, "extended length marker")
+        let marker = base.load(fromByteOffset: offset + 1, as: UInt8.self)
+        guard marker & 0xF0 == 0x10, marker & 0x0F <= 3 else {
+            throw PropertyListError(.invalidObject,
+                                    "bplist: extended length must be an integer of 1, 2, 4 or 8 bytes, found marker 0x\(hex(marker))",
+                                    at: .init(byteOffset: offset + 1, objectNumber: n))
+        }
+        let width = 1 << Int(marker & 0x0F)
+        try require(offset + 2, width, object: n, "extended length")
+        let raw = Self.loadBigEndian(base + offset + 2, width: width)
+        guard raw <= UInt64(Int.max) else {
+            throw PropertyListError(.invalidObject, "bplist: extended length \(Int64(bitPattern: raw)) is negative",
+                                    at: .init(byteOffset: offset + 2, objectNumber: n))
+        }
+        return (Int(raw), offset + 2 + width)
+    }
+
+    /// `count` elements of `unit` bytes each starting at `start` must fit in the object area.
+    @inline(__always)
+    private func requireElements(_ count: Int, of unit: Int, at start: Int, object n: Int, _ what: String) throws {
+        let (bytes, overflow) = count.multipliedReportingOverflow(by: unit)
+        guard !overflow else {
+            throw PropertyListError(.limitExceeded, "bplist: \(what) count \(count) is larger than the file could hold",
+                                    at: .init(byteOffset: start, objectNumber: n))
+        }
+        let (end, overflow2) = start.addingReportingOverflow(bytes)
+        guard !overflow2, end <= tableOffset else {
+            throw PropertyListError(.limitExceeded,
+                                    "bplist: \(what) count \(count) needs \(bytes) bytes, more than the \(tableOffset - start) left in the object area",
+                                    at: .init(byteOffset: start, objectNumber: n))
+        }
+    }
+
+    /// The object reference at byte `p`, checked against the object count.
+    @inline(__always)
+    private func reference(at p: Int, object n: Int) throws -> Int {
+        let r = Self.loadBigEndian(base + p, width: refSize)
+        guard r < UInt64(objectCount) else {
+            throw PropertyListError(.invalidReference,
+                                    "bplist: object reference \(r) is not below the object count \(objectCount)",
+                                    at: .init(byteOffset: p, objectNumber: n))
+        }
+        return Int(r)
+    }
+
+    // MARK: - Objects
+
+    /// Decodes object `n` at nesting `depth` (number of containers above it).
+    mutating func value(_ n: Int, depth: Int) throws -> PropertyListValue {
+        switch slots[n] {
+        case .done(let v): return v
+        case .onPath:
+            throw PropertyListError(.cycle, "bplist: container contains itself (object \(n) is its own ancestor)",
+                                    at: .init(byteOffset: offset(of: n), objectNumber: n))
+        case .unseen: break
+        }
+        let offset = offset(of: n)
+        let marker = base.load(fromByteOffset: offset, as: UInt8.self)
+        let nibble = marker & 0x0F
+        switch marker >> 4 {
+        case 0x0:
+            switch marker {
+            case 0x08: return .bool(false)
+            case 0x09: return .bool(true)
+            case 0x00:
+                throw PropertyListError(.invalidObject, "bplist: null (0x00) has no property-list value",
+                                        at: .init(byteOffset: offset, objectNumber: n))
+            case 0x0F:
+                throw PropertyListError(.invalidObject, "bplist: fill byte (0x0F) is padding, not a value",
+                                        at: .init(byteOffset: offset, objectNumber: n))
+            default:
+                throw PropertyListError(.invalidObject, "bplist: unknown object marker 0x\(hex(marker))",
+                                        at: .init(byteOffset: offset, objectNumber: n))
+            }
+        case 0x1:
+            return .integer(try integer(nibble, at: offset, object: n))
+        case 0x2:
+            switch nibble {
+            case 2:
+                try require(offset + 1, 4, object: n, "4-byte real")
+                let bits = UInt32(truncatingIfNeeded: Self.loadBigEndian(base + offset + 1, width: 4))
+                return .float(Float(bitPattern: bits))
+            case 3:
+                try require(offset + 1, 8, object: n, "8-byte real")
+                return .real(Double(bitPattern: Self.loadBigEndian(base + offset + 1, width: 8)))
+            default:
+                throw PropertyListError(.invalidObject, "bplist: real of \(1 << Int(nibble)) bytes (only 4 and 8 exist)",
+                                        at: .init(byteOffset: offset, objectNumber: n))
+            }
+        case 0x3:
+            guard marker == 0x33 else {
+                throw PropertyListError(.invalidObject, "bplist: date marker 0x\(hex(marker)) (only 0x33 exists)",
+                                        at: .init(byteOffset: offset, objectNumber: n))
+            }
+            try require(offset + 1, 8, object: n, "date")
+            let seconds = Double(bitPattern: Self.loadBigEndian(base + offset + 1, width: 8))
+            return .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case 0x4:
+            let (count, start) = try countAndStart(nibble, at: offset, object: n)
+            try requireElements(count, of: 1, at: start, object: n, "data")
+            let v = PropertyListValue.data(Data(bytes: base + start, count: count))
+            slots[n] = .done(v)
+            return v
+        case 0x5:
+            let (count, start) = try countAndStart(nibble, at: offset, object: n)
+            try requireElements(count, of: 1, at: start, object: n, "ASCII string")
+            let v = PropertyListValue.string(try asciiString(at: start, count: count, object: n))
+            slots[n] = .done(v)
+            return v
+        case 0x6:
+            let (count, start) = try countAndStart(nibble, at: offset, object: n)
+            try requireElements(count, of: 2, at: start, object: n, "UTF-16 string")
+            let v = PropertyListValue.string(try utf16String(at: start, count: count, object: n))
+            slots[n] = .done(v)
+            return v
+        case 0x7:
+            let (count, start) = try countAndStart(nibble, at: offset, object: n)
+            try requireElements(count, of: 1, at: start, object: n, "UTF-8 string")
+            let bytes = UnsafeBufferPointer(start: (base + start).assumingMemoryBound(to: UInt8.self), count: count)
+            guard let s = Self.validUTF8(bytes) else {
+                throw PropertyListError(.invalidString, "bplist: UTF-8 string is not valid UTF-8",
+                                        at: .init(byteOffset: start, objectNumber: n))
+            }
+            let v = PropertyListValue.string(s)
+            slots[n] = .done(v)
+            return v
+        case 0x8:
+            guard nibble <= 7 else {
+                throw PropertyListError(.invalidObject, "bplist: UID of \(Int(nibble) + 1) bytes (1...8 exist)",
+                                        at: .init(byteOffset: offset, objectNumber: n))
+            }
+            let width = Int(nibble) + 1
+            try require(offset + 1, width, object: n, "UID")
+            return .uid(UID(Self.loadBigEndian(base + offset + 1, width: width)))
+        case 0xA, 0xB, 0xC:
+            let (count, start) = try countAndStart(nibble, at: offset, object: n)
+            let kind = marker >> 4 == 0xA ? "array" : "set"
+            try requireElements(count, of: refSize, at: start, object: n, kind)
+            guard depth < maximumDepth else { throw tooDeep(n, offset) }
+            slots[n] = .onPath
+            var elements: [PropertyListValue] = []
+            elements.reserveCapacity(count)  // bounded: count * refSize bytes fit in the file
+            var p = start
+            var i = 0
+            do {
+                while i < count {
+                    let r = try reference(at: p, object: n)
+                    elements.append(try value(r, depth: depth + 1))
+                    p += refSize
+                    i += 1
+                }
+            } catch var error as PropertyListError {
+                error.location.keyPath = Self.join("[\(i)]", error.location.keyPath)
+                throw error
+            }
+            let v: PropertyListValue = marker >> 4 == 0xA ? .array(elements) : .set(elements)
+            slots[n] = .done(v)
+            return v
+        case 0xD:
+            let (count, start) = try countAndStart(nibble, at: offset, object: n)
+            let (twice, overflow) = count.multipliedReportingOverflow(by: 2)
+            guard !overflow else {
+                throw PropertyListError(.limitExceeded, "bplist: dictionary count \(count) is larger than the file could hold",
+                                        at: .init(byteOffset: start, objectNumber: n))
+            }
+            try requireElements(twice, of: refSize, at: start, object: n, "dictionary reference")
+            guard depth < maximumDepth else { throw tooDeep(n, offset) }
+            slots[n] = .onPath
+            var keys: [String] = []
+            var values: [PropertyListValue] = []
+            keys.reserveCapacity(count)  // bounded: 2 * count * refSize bytes fit in the file
+            values.reserveCapacity(count)
+            let valuesStart = start + count * refSize
+            var i = 0
+            var key: String?
+            do {
+                while i < count {
+                    key = nil
+                    let kp = start + i * refSize
+                    let kr = try reference(at: kp, object: n)
+                    let keyValue = try value(kr, depth: depth + 1)
+                    guard case .string(let k) = keyValue else {
+                        throw PropertyListError(.invalidKey, "bplist: dictionary key is a \(keyValue.kindName), not a string",
+                                                at: .init(byteOffset: kp, objectNumber: n))
+                    }
+                    key = k
+                    let vr = try reference(at: valuesStart + i * refSize, object: n)
+                    values.append(try value(vr, depth: depth + 1))
+                    keys.append(k)
+                    i += 1
+                }
+            } catch var error as PropertyListError {
+                error.location.keyPath = Self.join(key ?? "<key \(i)>", error.location.keyPath)
+                throw error
+            }
+            let v = PropertyListValue.dictionary(PropertyListDictionary(keys: keys, values: values))
+            slots[n] = .done(v)
+            return v
+        default:
+            throw PropertyListError(.invalidObject, "bplist: unknown object marker 0x\(hex(marker))",
+                                    at: .init(byteOffset: offset, objectNumber: n))
+        }
+    }
+
+    private func tooDeep(_ n: Int, _ offset: Int) -> PropertyListError {
+        PropertyListError(.tooDeep, "bplist: containers nested deeper than the limit of \(maximumDepth)",
+                          at: .init(byteOffset: offset, objectNumber: n))
+    }
+
+    /// An integer object with marker low nibble `nibble` (width `1 << nibble`).
+    private func integer(_ nibble: UInt8, at offset: Int, object n: Int) throws -> PropertyListInteger {
+        switch nibble {
+        case 0, 1, 2:
+            let width = 1 << Int(nibble)
+            try require(offset + 1, width, object: n, "integer")
+            return PropertyListInteger(Int64(Self.loadBigEndian(base + offset + 1, width: width)))
+        case 3:
+            try require(offset + 1, 8, object: n, "integer")
+            return PropertyListInteger(Int64(bitPattern: Self.loadBigEndian(base + offset + 1, width: 8)))
+        case 4:
+            try require(offset + 1, 16, object: n, "16-byte integer")
+            let high = Self.loadBigEndian(base + offset + 1, width: 8)
+            let low = Self.loadBigEndian(base + offset + 9, width: 8)
+            if high == 0 { return PropertyListInteger(low) }
+            if high == UInt64.max, low >> 63 == 1 { return PropertyListInteger(Int64(bitPattern: low)) }
+            throw PropertyListError(.invalidObject,
+                                    "bplist: 16-byte integer 0x\(String(high, radix: 16))\(String(low, radix: 16)) is outside Int64.min...UInt64.max",
+                                    at: .init(byteOffset: offset, objectNumber: n))
+        default:
+            throw PropertyListError(.invalidObject, "bplist: integer of \(1 << Int(nibble)) bytes (1, 2, 4, 8 and 16 exist)",
+                                    at: .init(byteOffset: offset, objectNumber: n))
+        }
+    }
+
+    /// A `0x5n` string: ASCII, or (leniently) UTF-8 when a non-Apple writer put UTF-8 there.
+    private func asciiString(at start: Int, count: Int, object n: Int) throws -> String {
+        let bytes = UnsafeBufferPointer(start: (base + start).assumingMemoryBound(to: UInt8.self), count: count)
+        var high: UInt8 = 0
+        for b in bytes { high |= b }
+        if high < 0x80 { return String(decoding: bytes, as: UTF8.self) }
+        guard let s = Self.validUTF8(bytes) else {
+            let bad = bytes.firstIndex { $0 >= 0x80 } ?? 0
+            throw PropertyListError(.invalidString, "bplist: ASCII string has byte 0x\(hex(bytes[bad])) that is neither ASCII nor UTF-8",
+                                    at: .init(byteOffset: start + bad, objectNumber: n))
+        }
+        return s
+    }
+
+    /// The string if `bytes` is valid UTF-8, else `nil`.
+    static func validUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return String(decoding: bytes, as: UTF8.self)
+            case .error: return nil
+            }
+        }
+    }
+
+    /// A `0x6n` string of `count` big-endian UTF-16 code units, transcoded straight to UTF-8.
+    private func utf16String(at start: Int, count: Int, object n: Int) throws -> String {
+        if count == 0 { return "" }
+        let p = base + start
+        @inline(__always) func unit(_ i: Int) -> UInt16 {
+            UInt16(bigEndian: p.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self))
+        }
+        // Every unit gives at most 3 UTF-8 bytes (a surrogate pair: 2 units, 4 bytes). count <= file size / 2.
+        return try String(unsafeUninitializedCapacity: count * 3) { out in
+            var o = 0
+            var i = 0
+            while i < count {
+                let u = unit(i)
+                if u < 0x80 {
+                    out[o] = UInt8(u)
+                    o += 1
+                } else if u < 0x800 {
+                    out[o] = UInt8(0xC0 | (u >> 6))
+                    out[o + 1] = UInt8(0x80 | (u & 0x3F))
+                    o += 2
+                } else if u & 0xF800 != 0xD800 {
+                    out[o] = UInt8(0xE0 | (u >> 12))
+                    out[o + 1] = UInt8(0x80 | ((u >> 6) & 0x3F))
+                    out[o + 2] = UInt8(0x80 | (u & 0x3F))
+                    o += 3
+                } else {
+                    guard u < 0xDC00, i + 1 < count, case let lo = unit(i + 1), lo & 0xFC00 == 0xDC00 else {
+                        throw PropertyListError(.invalidString,
+                                                "bplist: UTF-16 string has an unpaired surrogate 0x\(String(u, radix: 16)) at unit \(i)",
+                                                at: .init(byteOffset: start + 2 * i, objectNumber: n))
+                    }
+                    let scalar = 0x10000 + ((UInt32(u) - 0xD800) << 10) + (UInt32(lo) - 0xDC00)
+                    out[o] = UInt8(0xF0 | (scalar >> 18))
+                    out[o + 1] = UInt8(0x80 | ((scalar >> 12) & 0x3F))
+                    out[o + 2] = UInt8(0x80 | ((scalar >> 6) & 0x3F))
+                    out[o + 3] = UInt8(0x80 | (scalar & 0x3F))
+                    o += 4
+                    i += 1
+                }
+                i += 1
+            }
+            return o
+        }
+    }
+
+    // MARK: - Key paths
+
+    /// `outer` followed by `inner` (`"[3]"` + `"NS.keys"` = `"[3].NS.keys"`).
+    static func join(_ outer: String, _ inner: String?) -> String {
+        guard let inner, !inner.isEmpty else { return outer }
+        return inner.hasPrefix("[") ? outer + inner : outer + "." + inner
+    }
+}
+
+/// Two hex digits.
+func hex(_ byte: UInt8) -> String {
+    let s = String(byte, radix: 16, uppercase: true)
+    return s.count == 1 ? "0" + s : s
 }

@@ -1,0 +1,349 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import KeyedArchive
+
+/// The `archive-dump` command: argument parsing, reading the input and choosing a renderer.
+///
+/// `main.swift` only calls ``main(arguments:)``; tests call ``run(arguments:input:output:errors:outputIsTerminal:)``
+/// with in-memory streams.
+public enum ArchiveDumpCommand {
+    /// The tool's version, printed by `--version`.
+    public static let version = "0.1.0"
+
+    /// Exit status: success.
+    public static let exitSuccess: Int32 = 0
+    /// Exit status: the input could not be read, is malformed, or failed `--validate`.
+    public static let exitFailure: Int32 = 1
+    /// Exit status: the command line is wrong (EX_USAGE).
+    public static let exitUsage: Int32 = 64
+
+    /// The one-line usage.
+    public static let usage = "archive-dump [--raw] [--json] [--xml | --binary | --validate | --classes] [--max-depth <n>] [-o <file>] <file>"
+
+    /// The `--help` text.
+    public static let help = """
+        OVERVIEW: Shows what is inside a property list or an NSKeyedArchiver archive.
+
+        Reads a binary or XML property list from a file or standard input. A keyed archive is shown as a
+        tree of its objects (UIDs as #n), with Foundation classes shown as their values; an object met
+        again refers to the line where it was first shown. Nothing in the archive is instantiated.
+
+        USAGE: \(usage)
+
+        ARGUMENTS:
+          <file>                  The property list to read, or - for standard input.
+
+        OPTIONS:
+          --raw                   Show the property list as stored, UIDs as UID(n) (like plutil -p).
+          --json                  Write JSON: the resolved object graph, or with --raw the property list
+                                  as stored.
+          --xml                   Convert to an XML property list (UIDs as CF$UID dictionaries).
+          --binary                Convert to a binary property list. Refuses to write to a terminal.
+          -o, --output <file>     Write to <file> instead of standard output.
+          --validate              Check the property list and, if it is one, the keyed archive; print OK
+                                  (exit 0) or the first error and where it is (exit 1).
+          --classes               List the archived classes and how many objects of each.
+          --max-depth <n>         Do not expand objects or containers more than <n> levels deep.
+          --version               Show the version.
+          -h, --help              Show help information.
+
+        """
+
+    /// What the command line asks for.
+    public struct Options: Equatable, Sendable {
+        /// How the input is shown or converted.
+        public enum Mode: Equatable, Sendable {
+            case tree, raw, json, rawJSON, xml, binary, validate, classes
+        }
+        /// The chosen mode.
+        public var mode: Mode = .tree
+        /// The input path; `-` for standard input.
+        public var input: String = "-"
+        /// The output path, if `-o` was given.
+        public var output: String?
+        /// `--max-depth`.
+        public var maxDepth: Int?
+        /// `--help` or `--version` was asked for (handled before everything else).
+        public var showHelp = false
+        public var showVersion = false
+
+        public init() {}
+    }
+
+    /// A command-line mistake, reported with exit status 64.
+    public struct UsageError: Error, Equatable, Sendable {
+        /// What was wrong, such as `Unknown option '--frob'`.
+        public var message: String
+    }
+
+    /// Parses the arguments (without the program name).
+    ///
+    /// - Throws: ``UsageError`` for unknown options, missing or extra arguments, bad values and
+    ///   conflicting modes.
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+        var options = Options()
+        var raw = false, json = false
+        var exclusive: [String] = []
+        var input: String?
+        var i = 0
+        var onlyArguments = false
+
+        func value(for name: String, inline: String?) throws(UsageError) -> String {
+            if let inline { return inline }
+            i += 1
+            guard i < arguments.count else { throw UsageError(message: "Missing value for '\(name)'") }
+            return arguments[i]
+        }
+
+        while i < arguments.count {
+            let argument = arguments[i]
+            if !onlyArguments, argument.hasPrefix("-"), argument != "-" {
+                var name = argument
+                var inline: String?
+                if argument.hasPrefix("--"), let eq = argument.firstIndex(of: "=") {
+                    name = String(argument[..<eq])
+                    inline = String(argument[argument.index(after: eq)...])
+                }
+                switch name {
+                case "--": onlyArguments = true
+                case "-h", "--help": options.showHelp = true
+                case "--version": options.showVersion = true
+                case "--raw": raw = true
+                case "--json": json = true
+                case "--xml", "--binary", "--validate", "--classes": exclusive.append(name)
+                case "-o", "--output":
+                    let path = try value(for: "--output <file>", inline: inline)
+                    guard !path.isEmpty else { throw UsageError(message: "The value '' is invalid for '--output <file>'") }
+                    options.output = path
+                case "--max-depth":
+                    let text = try value(for: "--max-depth <n>", inline: inline)
+                    guard let n = Int(text), n >= 0 else {
+                        throw UsageError(message: "The value '\(text)' is invalid for '--max-depth <n>'")
+                    }
+                    options.maxDepth = n
+                default:
+                    throw UsageError(message: "Unknown option '\(argument)'")
+                }
+                if inline != nil, name != "--output", name != "--max-depth" {
+                    throw UsageError(message: "Unknown option '\(argument)'")
+                }
+            } else {
+                guard input == nil else { throw UsageError(message: "Unexpected argument '\(argument)'") }
+                input = argument
+            }
+            i += 1
+        }
+        if options.showHelp || options.showVersion { return options }
+        guard let input else { throw UsageError(message: "Missing expected argument '<file>'") }
+        options.input = input
+        if exclusive.count > 1 {
+            throw UsageError(message: "'\(exclusive[0])' cannot be used with '\(exclusive[1])'")
+        }
+        if let only = exclusive.first {
+            if raw || json {
+                throw UsageError(message: "'\(only)' cannot be used with '\(raw ? "--raw" : "--json")'")
+            }
+            switch only {
+            case "--xml": options.mode = .xml
+            case "--binary": options.mode = .binary
+            case "--validate": options.mode = .validate
+            default: options.mode = .classes
+            }
+        } else {
+            options.mode = raw ? (json ? .rawJSON : .raw) : (json ? .json : .tree)
+        }
+        if options.output != nil, options.mode == .validate {
+            throw UsageError(message: "'--output' cannot be used with '--validate'")
+        }
+        if options.maxDepth != nil, [.xml, .binary, .validate, .classes].contains(options.mode) {
+            throw UsageError(message: "'--max-depth' only applies to the tree, --raw and --json outputs")
+        }
+        return options
+    }
+
+    /// Runs the tool as a process: real arguments, standard streams, exit status.
+    public static func main(arguments: [String] = CommandLine.arguments) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        let out = DumpOutput.fileDescriptor(1)
+        let err = DumpOutput.fileDescriptor(2)
+        let status = run(arguments: Array(arguments.dropFirst()), input: { try readAll(fd: 0, name: "standard input") },
+                         output: out, errors: err, outputIsTerminal: isatty(1) != 0)
+        out.flush()
+        err.flush()
+        return status
+    }
+
+    /// Runs the tool.
+    ///
+    /// - Parameters:
+    ///   - arguments: the arguments, without the program name.
+    ///   - input: reads standard input (called only for `-`).
+    ///   - output: standard output (unused when `-o` is given).
+    ///   - errors: standard error.
+    ///   - outputIsTerminal: whether standard output is a terminal (binary output is refused there).
+    /// - Returns: the exit status: 0, 1 (unreadable or malformed input, failed validation) or 64 (usage).
+    public static func run(arguments: [String], input: () throws -> Data, output: DumpOutput, errors: DumpOutput,
+                           outputIsTerminal: Bool) -> Int32 {
+        let options: Options
+        do {
+            options = try parse(arguments)
+        } catch {
+            errors.write("Error: \(error.message)\nUsage: \(usage)\n  See 'archive-dump --help' for more information.\n")
+            return exitUsage
+        }
+        if options.showHelp {
+            output.write(help)
+            return exitSuccess
+        }
+        if options.showVersion {
+            output.write(version + "\n")
+            return exitSuccess
+        }
+        let name = options.input == "-" ? "<stdin>" : options.input
+        func fail(_ message: String) -> Int32 {
+            errors.write("Error: \(ValueFormatting.printable(name)): \(message)\n")
+            return exitFailure
+        }
+
+        // Read and parse.
+        let data: Data
+        do {
+            data = options.input == "-" ? try input() : try readAll(path: options.input)
+        } catch let error as ReadError {
+            return fail(error.message)
+        } catch {
+            return fail("\(error)")
+        }
+        let root: PropertyListValue
+        do {
+            root = try PropertyListValue(propertyListData: data)
+        } catch {
+            return fail("\(error)")
+        }
+        let graph: ArchivedObjectGraph?
+        if isKeyedArchive(root) {
+            do {
+                graph = try ArchivedObjectGraph(propertyList: root)
+            } catch {
+                if options.mode == .raw || options.mode == .rawJSON || options.mode == .xml || options.mode == .binary {
+                    graph = nil  // these show the property list as stored; the archive need not be valid
+                } else {
+                    return fail("\(error)" + (options.mode == .validate ? "" : " (use --raw to see the property list as stored)"))
+                }
+            }
+        } else {
+            graph = nil
+        }
+
+        // Where the output goes.
+        var file: Int32 = -1
+        let out: DumpOutput
+        if let path = options.output {
+            file = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            guard file >= 0 else {
+                let reason = String(cString: strerror(errno))
+                errors.write("Error: \(ValueFormatting.printable(path)): cannot open for writing: \(reason)\n")
+                return exitFailure
+            }
+            out = DumpOutput.fileDescriptor(file)
+        } else {
+            out = output
+        }
+        defer { if file >= 0 { close(file) } }
+
+        switch options.mode {
+        case .tree:
+            if let graph {
+                TreeRenderer(maxDepth: options.maxDepth).render(graph: graph, to: out)
+            } else {
+                TreeRenderer(maxDepth: options.maxDepth).render(propertyList: root, to: out)
+            }
+        case .raw:
+            RawTextRenderer(maxDepth: options.maxDepth).render(root, to: out)
+        case .rawJSON:
+            JSONRenderer(maxDepth: options.maxDepth).render(propertyList: root, to: out)
+        case .json:
+            if let graph {
+                JSONRenderer(maxDepth: options.maxDepth).render(graph: graph, to: out)
+            } else {
+                JSONRenderer(maxDepth: options.maxDepth).render(propertyList: root, to: out)
+            }
+        case .xml, .binary:
+            if options.mode == .binary, options.output == nil, outputIsTerminal {
+                errors.write("Error: refusing to write binary data to a terminal; use -o <file> or redirect the output\n")
+                return exitFailure
+            }
+            do {
+                out.write(bytes: try root.propertyListData(format: options.mode == .xml ? .xml : .binary))
+            } catch {
+                return fail("\(error)")
+            }
+        case .validate:
+            out.write("OK\n")
+        case .classes:
+            guard let graph else { return fail("not a keyed archive: it has no $archiver and $objects") }
+            let counts = graph.instanceCounts().sorted { a, b in a.value != b.value ? a.value > b.value : a.key < b.key }
+            let width = String(counts.first?.value ?? 0).count
+            for (name, count) in counts {
+                let n = String(count)
+                out.write(String(repeating: " ", count: width - n.count) + n + "  " + ValueFormatting.printable(name) + "\n")
+            }
+        }
+        out.flush()
+        if let failure = out.failure {
+            // A reader that went away (`archive-dump big.plist | head`) is not worth a message.
+            if !failure.isBrokenPipe { errors.write("Error: \(failure.message)\n") }
+            return exitFailure
+        }
+        return exitSuccess
+    }
+
+    /// Whether the root is a keyed archive: a dictionary with `$archiver` and `$objects`, or with `$top`.
+    static func isKeyedArchive(_ root: PropertyListValue) -> Bool {
+        guard case .dictionary(let d) = root else { return false }
+        return d["$archiver"] != nil && (d["$objects"] != nil || d["$top"] != nil)
+    }
+
+    struct ReadError: Error { var message: String }
+
+    /// Reads a whole file with POSIX calls, so errors name the reason (`No such file or directory`).
+    static func readAll(path: String) throws -> Data {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw ReadError(message: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw ReadError(message: "is a directory")
+        }
+        return try readAll(fd: fd, name: path, sizeHint: Int(info.st_size))
+    }
+
+    /// Reads a file descriptor to its end.
+    static func readAll(fd: Int32, name: String, sizeHint: Int = 0) throws -> Data {
+        var data = Data()
+        // The hint (the file's size) only pre-sizes the buffer; what is read decides the length.
+        data.reserveCapacity(max(min(sizeHint, 1 << 34), 0) + 1)
+        let chunk = 1 << 20
+        var buffer = [UInt8](repeating: 0, count: chunk)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, chunk) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ReadError(message: String(cString: strerror(errno)))
+            }
+            if n == 0 { break }
+            data.append(contentsOf: buffer[0..<n])
+        }
+        return data
+    }
+}

@@ -1,0 +1,180 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import KeyedArchive
+
+/// Renders property lists and archived object graphs as compact JSON, one line, without recursion.
+///
+/// Mapping (the same for both modes): dictionary -> object (keys in stored order); array and set ->
+/// array; string -> string; integer -> number with all its digits; real -> number with a fraction or
+/// exponent, shortest round-trip form, `{"$real": "nan" | "inf" | "-inf"}` for the others; boolean ->
+/// `true`/`false`; date -> `{"$date": "<ISO 8601 UTC>", "$time": <seconds since 2001-01-01>}`; data ->
+/// `{"$data": "<base64>"}`; UID -> `{"$uid": n}`.
+///
+/// In the resolved mode each archived object is `{"$class": "Name", "$id": n, ...fields}` (collections
+/// as `"$items"`, dictionaries as `"$entries"` or `"$keys"`/`"$values"`), an object met again is
+/// `{"$ref": n}`, and NSString/NSData/NSDate/NSUUID/NSURL objects are shown as their values
+/// (`"$uuid"`, `"$url"`).
+public struct JSONRenderer {
+    /// Containers deeper than this are replaced by `{"$truncated": <child count>}`; `nil` for no limit.
+    public var maxDepth: Int?
+
+    /// A renderer with an optional depth limit.
+    public init(maxDepth: Int? = nil) { self.maxDepth = maxDepth }
+
+    private struct Frame {
+        var children: ChildList
+        var next = 0
+        let depth: Int
+        let closer: String
+        let leadingComma: Bool
+        let leaving: UID?
+    }
+
+    /// Writes `value` as stored, UIDs as `{"$uid": n}`, followed by a newline.
+    public func render(propertyList value: PropertyListValue, to out: DumpOutput) {
+        var walk = Walk(renderer: self, graph: nil, out: out)
+        walk.run(root: .plist(value), header: "", closer: "")
+    }
+
+    /// Writes the resolved object graph: `{"$archiver":…, "$version":…, "$top": {"root": {…}}}` and a newline.
+    public func render(graph: ArchivedObjectGraph, to out: DumpOutput) {
+        var walk = Walk(renderer: self, graph: graph, out: out)
+        let header = "{\"$archiver\":" + ValueFormatting.jsonString(graph.archiverName)
+            + ",\"$version\":" + graph.version.description + ",\"$top\":"
+        walk.run(root: .archived(.dictionary(graph.top)), header: header, closer: "}")
+    }
+
+    private struct Walk {
+        let renderer: JSONRenderer
+        let graph: ArchivedObjectGraph?
+        let out: DumpOutput
+        var stack: [Frame] = []
+        var shown: [Bool]
+        var onPath: [Bool]
+
+        init(renderer: JSONRenderer, graph: ArchivedObjectGraph?, out: DumpOutput) {
+            self.renderer = renderer
+            self.graph = graph
+            self.out = out
+            shown = Array(repeating: false, count: graph?.count ?? 0)
+            onPath = shown
+        }
+
+        mutating func run(root: DumpNode, header: String, closer: String) {
+            out.write(header)
+            emit(prefix: "", node: root, depth: 0)
+            while let top = stack.indices.last, !out.hasFailed {
+                if stack[top].next < stack[top].children.count {
+                    let i = stack[top].next
+                    stack[top].next += 1
+                    let (label, node) = stack[top].children.child(i)
+                    var prefix = (i > 0 || stack[top].leadingComma) ? "," : ""
+                    switch label {
+                    case .key(let k): prefix += ValueFormatting.jsonString(k) + ":"
+                    case .archivedKey(let k): prefix += keyString(k) + ":"
+                    case .index, .none: break
+                    }
+                    emit(prefix: prefix, node: node, depth: stack[top].depth + 1)
+                } else {
+                    let frame = stack.removeLast()
+                    out.write(frame.closer)
+                    if let uid = frame.leaving { onPath[Int(uid.value)] = false }
+                }
+            }
+            out.write(closer + "\n")
+        }
+
+        /// The JSON key for a dictionary key object (only called when it is an inline string).
+        private func keyString(_ k: ArchivedValue) -> String {
+            if case .string(let s)? = graph?.inlineValue(k) { return ValueFormatting.jsonString(s) }
+            return "\"\""
+        }
+
+        private mutating func open(prefix: String, opener: String, children: ChildList, depth: Int, closer: String,
+                                   leadingComma: Bool = false, leaving: UID? = nil) {
+            if let maxDepth = renderer.maxDepth, depth >= maxDepth, children.count > 0 {
+                out.write(prefix + "{\"$truncated\":\(children.count)}")
+                return
+            }
+            out.write(prefix + opener)
+            if let uid = leaving { onPath[Int(uid.value)] = true }
+            stack.append(Frame(children: children, depth: depth, closer: closer, leadingComma: leadingComma, leaving: leaving))
+        }
+
+        private mutating func emit(prefix: String, node: DumpNode, depth: Int) {
+            switch node {
+            case .plist(let v):
+                switch v {
+                case .array(let a): open(prefix: prefix, opener: "[", children: .plistArray(a), depth: depth, closer: "]")
+                case .set(let a): open(prefix: prefix, opener: "[", children: .plistArray(a), depth: depth, closer: "]")
+                case .dictionary(let d):
+                    open(prefix: prefix, opener: "{", children: .plistDictionary(d), depth: depth, closer: "}")
+                default: out.write(prefix + ValueFormatting.jsonScalar(v))
+                }
+            case .archived(let a):
+                switch a {
+                case .null: out.write(prefix + "null")
+                case .value(let v): emit(prefix: prefix, node: .plist(v), depth: depth)
+                case .array(let items), .set(let items):
+                    open(prefix: prefix, opener: "[", children: .archivedArray(items), depth: depth, closer: "]")
+                case .dictionary(let fields):
+                    open(prefix: prefix, opener: "{", children: .fields(fields), depth: depth, closer: "}")
+                case .reference(let uid): emitObject(prefix: prefix, uid: uid, depth: depth)
+                }
+            }
+        }
+
+        private mutating func emitObject(prefix: String, uid: UID, depth: Int) {
+            guard let graph, let object = graph.resolvedObject(uid) else {
+                out.write(prefix + "{\"$uid\":\(uid.value)}")
+                return
+            }
+            let index = Int(uid.value)
+            var fields: [ArchivedField]
+            switch object.kind {
+            case .null: out.write(prefix + "null"); return
+            case .value(let v): emit(prefix: prefix, node: .plist(v), depth: depth); return
+            case .classDefinition:
+                if let stored = graph.object(uid)?.storedValue { emit(prefix: prefix, node: .plist(stored), depth: depth) }
+                return
+            case .string(let s): out.write(prefix + ValueFormatting.jsonString(s)); return
+            case .data(let d): out.write(prefix + ValueFormatting.jsonScalar(.data(d))); return
+            case .date(let d): out.write(prefix + ValueFormatting.jsonDate(d)); return
+            case .uuid(let u): out.write(prefix + "{\"$uuid\":\"" + u.uuidString + "\"}"); return
+            case .url(let relative, .null): out.write(prefix + "{\"$url\":" + ValueFormatting.jsonString(relative) + "}"); return
+            case .list(let items): fields = [ArchivedField("$items", .array(items))]
+            case .map(let keys, let values):
+                var entries: [ArchivedField] = []
+                entries.reserveCapacity(keys.count)
+                for (k, v) in zip(keys, values) {
+                    guard case .string(let s)? = graph.inlineValue(k) else { break }
+                    entries.append(ArchivedField(s, v))
+                }
+                if entries.count == keys.count {
+                    fields = [ArchivedField("$entries", .dictionary(entries))]
+                } else {
+                    fields = [ArchivedField("$keys", .array(keys)), ArchivedField("$values", .array(values))]
+                }
+            case .url, .nsNull, .range, .geometry, .object:
+                fields = graph.object(uid)?.instance?.fields ?? []
+            }
+            if shown[index] || onPath[index] {
+                out.write(prefix + "{\"$ref\":\(uid.value)}")
+                return
+            }
+            let name = object.archivedClass?.name ?? ""
+            let head = "{\"$class\":" + ValueFormatting.jsonString(name) + ",\"$id\":\(uid.value)"
+            if let maxDepth = renderer.maxDepth, depth >= maxDepth, !fields.isEmpty {
+                out.write(prefix + head + ",\"$truncated\":\(fields.count)}")
+                return
+            }
+            shown[index] = true
+            // `$items`/`$entries` are one level down, like the fields of any other object.
+            open(prefix: prefix, opener: head, children: .fields(fields), depth: depth, closer: "}",
+                 leadingComma: true, leaving: uid)
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import KeyedArchive
+
+/// Renders a property list as stored, in the layout of `plutil -p`, with UIDs as `UID(n)`.
+///
+/// ```
+/// {
+///   "$archiver" => "NSKeyedArchiver"
+///   "$objects" => [
+///     0 => "$null"
+///     1 => {
+///       "$class" => UID(2)
+/// ```
+/// Strings are quoted with control characters escaped; dates are ISO 8601 UTC; data is
+/// `{length = n, bytes = 0x…}`; sets are `{( … )}`. Never recurses, whatever the depth.
+public struct RawTextRenderer {
+    /// Containers at this depth or deeper are summarised (`[ ... 3 items ]`); `nil` for no limit.
+    public var maxDepth: Int?
+
+    /// A renderer with an optional depth limit.
+    public init(maxDepth: Int? = nil) { self.maxDepth = maxDepth }
+
+    /// Writes `value` and a final newline.
+    public func render(_ value: PropertyListValue, to out: DumpOutput) {
+        let indent = Indentation()
+        var stack: [DumpFrame] = []
+
+        func emit(_ prefix: String, _ v: PropertyListValue, _ depth: Int) {
+            let opener: String, closer: String, children: ChildList, noun: String
+            switch v {
+            case .array(let a): (opener, closer, children, noun) = ("[", "]", .plistArray(a), "items")
+            case .set(let a): (opener, closer, children, noun) = ("{(", ")}", .plistArray(a), "items")
+            case .dictionary(let d): (opener, closer, children, noun) = ("{", "}", .plistDictionary(d), "entries")
+            default:
+                out.write(prefix + ValueFormatting.textScalar(v) + "\n")
+                return
+            }
+            if children.count == 0 {
+                out.write(prefix + opener + closer + "\n")
+            } else if let maxDepth, depth >= maxDepth {
+                out.write(prefix + opener + " ... \(children.count) \(noun) " + closer + "\n")
+            } else {
+                out.write(prefix + opener + "\n")
+                stack.append(DumpFrame(children: children, depth: depth, closer: indent(depth) + closer + "\n", leaving: nil))
+            }
+        }
+
+        emit("", value, 0)
+        while let top = stack.indices.last, !out.hasFailed {
+            if stack[top].next < stack[top].children.count {
+                let i = stack[top].next
+                stack[top].next += 1
+                let depth = stack[top].depth + 1
+                let (label, node) = stack[top].children.child(i)
+                var prefix = indent(depth)
+                switch label {
+                case .index(let n): prefix += "\(n) => "
+                case .key(let k): prefix += ValueFormatting.quoted(k) + " => "
+                case .archivedKey, .none: break
+                }
+                if case .plist(let v) = node { emit(prefix, v, depth) }
+            } else {
+                out.write(stack.removeLast().closer)
+            }
+        }
+    }
+}

@@ -1,0 +1,213 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import KeyedArchive
+
+/// Renders a keyed archive as an indented tree of its objects, with Foundation classes shown as values,
+/// or a plain property list as a tree of values.
+///
+/// ```
+/// keyed archive: $archiver "NSKeyedArchiver", $version 100000, 9 entries in $objects
+/// root: #1 Note
+///   title: #2 "Shopping"
+///   items: #3 NSArray (2 items)
+///     [0]: #4 "milk"
+///     [1]: #5 "eggs"
+///   created: #6 NSDate 2024-05-01T10:00:00Z
+///   parent: nil
+///   owner: #1 Note (cycle: back to line 2)
+/// ```
+/// UIDs are `#n`. An object with children is expanded where it is first met; met again it is
+/// `(repeated: see line L)`, or `(cycle: back to line L)` when it encloses the place it is met.
+/// Never recurses: a million-deep chain prints with a bounded stack (and bounded indentation).
+public struct TreeRenderer {
+    /// Objects and containers at this depth or deeper are not expanded; `nil` for no limit.
+    public var maxDepth: Int?
+
+    /// A renderer with an optional depth limit.
+    public init(maxDepth: Int? = nil) { self.maxDepth = maxDepth }
+
+    /// Writes the object tree of `graph`, starting from each `$top` key in stored order.
+    public func render(graph: ArchivedObjectGraph, to out: DumpOutput) {
+        out.write("keyed archive: $archiver \(ValueFormatting.quoted(graph.archiverName)), $version \(graph.version),"
+                  + " \(graph.count) entries in $objects\n")
+        var walk = Walk(renderer: self, graph: graph, out: out)
+        walk.run(rootFrame: DumpFrame(children: .fields(graph.top), depth: -1, closer: "", leaving: nil))
+    }
+
+    /// Writes a plain property list as a tree of values.
+    public func render(propertyList value: PropertyListValue, to out: DumpOutput) {
+        var walk = Walk(renderer: self, graph: nil, out: out)
+        walk.emit(prefix: "", node: .plist(value), depth: 0)
+        walk.run(rootFrame: nil)
+    }
+
+    private struct Walk {
+        let renderer: TreeRenderer
+        let graph: ArchivedObjectGraph?
+        let out: DumpOutput
+        let indent = Indentation()
+        var stack: [DumpFrame] = []
+        /// For each UID, the line where it was expanded (0: not yet).
+        var shownAtLine: [Int]
+        var onPath: [Bool]
+
+        init(renderer: TreeRenderer, graph: ArchivedObjectGraph?, out: DumpOutput) {
+            self.renderer = renderer
+            self.graph = graph
+            self.out = out
+            shownAtLine = Array(repeating: 0, count: graph?.count ?? 0)
+            onPath = Array(repeating: false, count: graph?.count ?? 0)
+        }
+
+        mutating func run(rootFrame: DumpFrame?) {
+            if let rootFrame { stack.append(rootFrame) }
+            while let top = stack.indices.last, !out.hasFailed {
+                if stack[top].next < stack[top].children.count {
+                    let i = stack[top].next
+                    stack[top].next += 1
+                    let depth = stack[top].depth + 1
+                    let (label, node) = stack[top].children.child(i)
+                    var prefix = indent(depth)
+                    switch label {
+                    case .index(let n): prefix += "[\(n)]: "
+                    case .key(let k): prefix += Self.bareKey(k) + ": "
+                    case .archivedKey(let k): prefix += keyText(k) + ": "
+                    case .none: break
+                    }
+                    emit(prefix: prefix, node: node, depth: depth)
+                } else {
+                    let frame = stack.removeLast()
+                    if let uid = frame.leaving { onPath[Int(uid.value)] = false }
+                }
+            }
+        }
+
+        /// A key as is when it is plain (letters, digits, `._$-`), quoted otherwise.
+        static func bareKey(_ k: String) -> String {
+            let plain = !k.isEmpty && k.utf8.allSatisfy { b in
+                (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+                    || b == 0x2E || b == 0x5F || b == 0x24 || b == 0x2D
+            }
+            return plain ? k : ValueFormatting.quoted(k)
+        }
+
+
+        /// A dictionary key object: its inline value, or `#n Class` when it is an object.
+        private func keyText(_ k: ArchivedValue) -> String {
+            switch k {
+            case .null: return "nil"
+            case .reference(let uid):
+                if let v = graph?.inlineValue(k) { return ValueFormatting.textScalar(v) }
+                guard let resolved = graph?.resolvedObject(uid) else { return "#\(uid.value)" }
+                switch resolved.kind {
+                case .string(let s): return ValueFormatting.quoted(s)
+                default: return "#\(uid.value) " + (resolved.archivedClass?.name ?? "")
+                }
+            case .value(let v): return ValueFormatting.textScalar(v)
+            default: return "(container)"
+            }
+        }
+
+        private static func count(_ n: Int, _ noun: String) -> String {
+            "(\(n) " + (n == 1 ? noun : noun == "entry" ? "entries" : noun + "s") + ")"
+        }
+
+        /// Writes `prefix + head` and opens `children` below it (or stops at the depth limit).
+        private mutating func open(_ prefix: String, _ head: String, _ children: ChildList, _ depth: Int, leaving: UID? = nil) {
+            if children.count == 0 {
+                out.write(prefix + head + "\n")
+                return
+            }
+            if let maxDepth = renderer.maxDepth, depth >= maxDepth {
+                out.write(prefix + head + " ...\n")
+                return
+            }
+            out.write(prefix + head + "\n")
+            if let uid = leaving {
+                shownAtLine[Int(uid.value)] = out.linesWritten
+                onPath[Int(uid.value)] = true
+            }
+            stack.append(DumpFrame(children: children, depth: depth, closer: "", leaving: leaving))
+        }
+
+        mutating func emit(prefix: String, node: DumpNode, depth: Int) {
+            switch node {
+            case .plist(let v):
+                switch v {
+                case .array(let a): open(prefix, "array " + Self.count(a.count, "item"), .plistArray(a), depth)
+                case .set(let a): open(prefix, "set " + Self.count(a.count, "item"), .plistArray(a), depth)
+                case .dictionary(let d): open(prefix, "dictionary " + Self.count(d.count, "entry"), .plistDictionary(d), depth)
+                default: out.write(prefix + ValueFormatting.textScalar(v) + "\n")
+                }
+            case .archived(let a):
+                switch a {
+                case .null: out.write(prefix + "nil\n")
+                case .value(let v): emit(prefix: prefix, node: .plist(v), depth: depth)
+                case .array(let items): open(prefix, "array " + Self.count(items.count, "item"), .archivedArray(items), depth)
+                case .set(let items): open(prefix, "set " + Self.count(items.count, "item"), .archivedArray(items), depth)
+                case .dictionary(let f): open(prefix, "dictionary " + Self.count(f.count, "entry"), .fields(f), depth)
+                case .reference(let uid): emitObject(prefix: prefix, uid: uid, depth: depth)
+                }
+            }
+        }
+
+        private mutating func emitObject(prefix: String, uid: UID, depth: Int) {
+            let id = "#\(uid.value)"
+            guard let graph, let object = graph.resolvedObject(uid) else {
+                out.write(prefix + id + " (out of range)\n")
+                return
+            }
+            let name = object.archivedClass?.name ?? ""
+            let head: String
+            let children: ChildList
+            switch object.kind {
+            case .null: out.write(prefix + "nil\n"); return
+            case .value(let v):
+                switch v {
+                case .array, .set, .dictionary: emit(prefix: prefix + id + " ", node: .plist(v), depth: depth)
+                default: out.write(prefix + id + " " + ValueFormatting.textScalar(v) + "\n")
+                }
+                return
+            case .classDefinition(let d):
+                let chain = d.classes.map { " (" + $0.joined(separator: ", ") + ")" } ?? ""
+                out.write(prefix + id + " class " + d.name + chain + "\n")
+                return
+            case .string(let s): out.write(prefix + id + " \(name) " + ValueFormatting.quoted(s) + "\n"); return
+            case .data(let d): out.write(prefix + id + " \(name) " + ValueFormatting.textData(d) + "\n"); return
+            case .date(let d): out.write(prefix + id + " \(name) " + ValueFormatting.textDate(d) + "\n"); return
+            case .uuid(let u): out.write(prefix + id + " \(name) " + u.uuidString + "\n"); return
+            case .url(let relative, .null): out.write(prefix + id + " \(name) " + ValueFormatting.printable(relative) + "\n"); return
+            case .url(let relative, let base):
+                head = "\(name) " + ValueFormatting.printable(relative) + " relative to"
+                children = .fields([ArchivedField("base", base)])
+            case .nsNull: out.write(prefix + id + " \(name)\n"); return
+            case .range(let l, let n): out.write(prefix + id + " \(name) range {location = \(l), length = \(n)}\n"); return
+            case .geometry(let s): out.write(prefix + id + " \(name) " + s + "\n"); return
+            case .list(let items):
+                head = "\(name) " + Self.count(items.count, "item")
+                children = .archivedArray(items)
+            case .map(let keys, let values):
+                head = "\(name) " + Self.count(keys.count, "entry")
+                children = .pairs(keys: keys, values: values)
+            case .object(let instance):
+                head = name
+                children = .fields(instance.fields)
+            }
+            let index = Int(uid.value)
+            if children.count > 0 {
+                if onPath[index] {
+                    out.write(prefix + id + " \(head) (cycle: back to line \(shownAtLine[index]))\n")
+                    return
+                }
+                if shownAtLine[index] != 0 {
+                    out.write(prefix + id + " \(head) (repeated: see line \(shownAtLine[index]))\n")
+                    return
+                }
+            }
+            open(prefix, id + " " + head, children, depth, leaving: uid)
+        }
+    }
+}

@@ -1,7 +1,0 @@
-import Testing
-
-@Suite struct ArchiveDumpPlaceholderTests {
-    @Test func placeholderUntilTheToolExists() {
-        #expect(1 + 1 == 2)
-    }
-}

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+/// Runs the built `archive-dump` executable, found next to the test bundle in the build products.
+enum ToolRunner {
+    struct Result {
+        var status: Int32
+        var stdout: Data
+        var stderr: String
+        var text: String { String(decoding: stdout, as: UTF8.self) }
+    }
+
+    /// The products directory holding the test bundle (and, as the test target depends on it, the tool).
+    static let executable: URL? = {
+        var candidates: [URL] = []
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            candidates.append(URL(fileURLWithPath: exe).deletingLastPathComponent())
+        }
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
+        candidates.append(Bundle.main.bundleURL)
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            candidates.append(bundle.bundleURL.deletingLastPathComponent())
+        }
+        for dir in candidates {
+            let tool = dir.appendingPathComponent("archive-dump")
+            if FileManager.default.isExecutableFile(atPath: tool.path) { return tool }
+        }
+        return nil
+    }()
+
+    /// Runs the tool with `arguments`, feeding `input` on standard input.
+    static func run(_ arguments: [String], input: Data = Data()) throws -> Result {
+        let tool = try #require(executable, "archive-dump not found next to the test bundle")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("archive-dump-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let inURL = dir.appendingPathComponent("in"), outURL = dir.appendingPathComponent("out"),
+            errURL = dir.appendingPathComponent("err")
+        try input.write(to: inURL)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = tool
+        process.arguments = arguments
+        process.standardInput = try FileHandle(forReadingFrom: inURL)
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        try process.run()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: try Data(contentsOf: outURL),
+                      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+
+    /// Writes `data` to a new temporary file and returns its path.
+    static func temporaryFile(_ data: Data, name: String = "input.plist") throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("archive-dump-file-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let url = dir.appendingPathComponent(name)
+        try data.write(to: url)
+        return url.path
+    }
+}
+
+/// Where the shared corpus and python3 are, if present.
+enum TestEnvironment {
+    /// `<package root>/../shared/corpus`.
+    static let corpus: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("shared/corpus")
+
+    /// Every file of the corpus (not MANIFEST.md / provenance.json), sorted; empty with a notice when absent.
+    static func corpusFiles() -> [URL] {
+        guard FileManager.default.fileExists(atPath: corpus.path) else {
+            print("skipping: ../shared/corpus not found")
+            return []
+        }
+        var files: [URL] = []
+        if let walker = FileManager.default.enumerator(at: corpus, includingPropertiesForKeys: [.isRegularFileKey]) {
+            for case let url as URL in walker {
+                let isFile = (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) ?? false
+                if isFile, !["MANIFEST.md", "provenance.json"].contains(url.lastPathComponent) { files.append(url) }
+            }
+        }
+        return files.sorted { $0.path < $1.path }
+    }
+
+    /// The path of python3, or `nil` with a notice.
+    static func python3() -> String? {
+        for path in ["/usr/bin/python3", "/usr/local/bin/python3", "/opt/homebrew/bin/python3"]
+        where FileManager.default.isExecutableFile(atPath: path) {
+            return path
+        }
+        print("skipping: python3 not found")
+        return nil
+    }
+
+    /// Runs a Python script with arguments; returns its status and output.
+    static func runPython(_ python: String, script: String, arguments: [String] = []) throws -> (Int32, String) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("archive-dump-py-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scriptURL = dir.appendingPathComponent("check.py"), outURL = dir.appendingPathComponent("out")
+        try Data(script.utf8).write(to: scriptURL)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [scriptURL.path] + arguments
+        let handle = try FileHandle(forWritingTo: outURL)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: try Data(contentsOf: outURL), as: UTF8.self))
+    }
+}
