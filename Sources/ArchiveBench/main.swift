@@ -8,6 +8,7 @@ import Foundation
 let workloads: [any Workload] = [
     SmallDictionariesWorkload(),
     DataBlobWorkload(),
+    ArchiverWorkload(),
 ]
 
 @MainActor func printHelp() {
