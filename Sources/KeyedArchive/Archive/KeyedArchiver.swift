@@ -292,6 +292,11 @@ public final class KeyedArchiver: ArchiveEncoder {
 
     public func encodeInteger<T: FixedWidthInteger>(_ value: T, forKey key: String) throws {
         try checkOpen()
+        // Fast path for the common widths (this generic requirement runs unspecialized through `any ArchiveEncoder`).
+        if T.self == Int.self {
+            put(inline: .integer(PropertyListInteger(Int64(unsafeBitCast(value, to: Int.self)))), forKey: key)
+            return
+        }
         guard let integer = PropertyListInteger(exactly: value) else {
             throw KeyedArchiveError(.invalidValue, "integer \(value) does not fit in 64 bits", keyPath: key)
         }

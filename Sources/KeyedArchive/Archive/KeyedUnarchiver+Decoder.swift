@@ -142,6 +142,12 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
 
     func decodeInteger<T: FixedWidthInteger>(_ type: T.Type, forKey key: String) throws -> T {
         let (value, uid) = try scalar(key, expected: "\(T.self)")
+        // Fast path: this generic requirement is reached through an existential and runs unspecialized;
+        // the common widths skip the generic conversion.
+        if case .integer(let i) = value, let v = i.int64Value {
+            if T.self == Int.self { return unsafeBitCast(Int(v), to: T.self) }
+            if T.self == Int64.self { return unsafeBitCast(v, to: T.self) }
+        }
         switch value {
         case .integer(let i):
             guard let result = i.exactly(T.self) else {

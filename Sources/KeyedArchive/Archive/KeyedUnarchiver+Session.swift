@@ -323,7 +323,7 @@ final class UnarchivingSession {
     @inline(__always)
     static func lookup(_ dict: PropertyListDictionary, _ key: String) -> PropertyListValue? {
         let keys = dict.keys
-        guard keys.count <= 12 else { return dict[key] }
+        guard keys.count <= 32 else { return dict[key] }
         var i = 0
         while i < keys.count {
             if keys[i] == key { return dict.values[i] }
