@@ -178,8 +178,11 @@ final class UnarchivingSession {
                 throw error(.invalidClass, "$classes of class \(archivedClass.name) is empty", key: key, uid: uid,
                             className: archivedClass.name)
             }
-            classes[Int(archivedClass.uid.value)] = archivedClass
-            lastClass = archivedClass
+            if recentClasses.count < 16 {
+                recentClasses.append(archivedClass)
+            } else {
+                classes[Int(archivedClass.uid.value)] = archivedClass
+            }
             return (dict, archivedClass)
         }
         return (dict, known)
@@ -198,14 +201,14 @@ final class UnarchivingSession {
         return (objects[Int(uid.value)], Int(uid.value))
     }
 
-    private var lastClass: ArchivedClass?
+    /// The first classes seen, scanned linearly (archives have few classes; a hash lookup costs more).
+    private var recentClasses: [ArchivedClass] = []
 
     @inline(__always)
     private func knownClass(_ uid: Int) -> ArchivedClass? {
-        if let lastClass, lastClass.uid.value == UInt64(uid) { return lastClass }
-        let found = classes[uid]
-        if found != nil { lastClass = found }
-        return found
+        let wanted = UInt64(uid)
+        for known in recentClasses where known.uid.value == wanted { return known }
+        return recentClasses.count < 16 ? nil : classes[uid]
     }
 
     private var lastResolution: (key: ResolutionKey, type: (any KeyedArchivable.Type)?)?
