@@ -143,7 +143,7 @@ public final class KeyedArchiver: ArchiveEncoder {
 
     @inline(__always)
     private func escaped(_ key: String) -> String {
-        key.hasPrefix("$") ? "$" + key : key
+        key.utf8.first == UInt8(ascii: "$") ? "$" + key : key
     }
 
     /// Takes the "encode as a collection element" request, if there is one.
@@ -214,9 +214,11 @@ public final class KeyedArchiver: ArchiveEncoder {
             top[key] = value
             return
         }
+        // Plain scan for a repeated key (last one wins); comparing lengths first skips most string compares.
+        let length = key.utf8.count
         var i = 0
         while i < fieldKeys.count {
-            if fieldKeys[i] == key {
+            if fieldKeys[i].utf8.count == length && fieldKeys[i] == key {
                 fieldValues[i] = value
                 return
             }

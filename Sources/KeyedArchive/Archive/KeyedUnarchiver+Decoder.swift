@@ -37,7 +37,7 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
 
     @inline(__always)
     private func escaped(_ key: String) -> String {
-        key.hasPrefix("$") ? "$" + key : key
+        key.utf8.first == UInt8(ascii: "$") ? "$" + key : key
     }
 
     /// `stored(fields, key)`, with a plain scan for the small dictionaries objects usually are.

@@ -327,9 +327,10 @@ final class UnarchivingSession {
     static func lookup(_ dict: PropertyListDictionary, _ key: String) -> PropertyListValue? {
         let keys = dict.keys
         guard keys.count <= 32 else { return dict[key] }
+        let length = key.utf8.count
         var i = 0
         while i < keys.count {
-            if keys[i] == key { return dict.values[i] }
+            if keys[i].utf8.count == length && keys[i] == key { return dict.values[i] }
             i += 1
         }
         return nil
