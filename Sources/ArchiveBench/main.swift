@@ -13,6 +13,7 @@ import Glibc
 let workloads: [any Workload] = [
     SmallDictionariesWorkload(),
     DataBlobWorkload(),
+    ArchiverWorkload(),
 ]
 
 @MainActor func printHelp() {

@@ -13,6 +13,19 @@ import Testing
         #expect(back[0] === back[1])
     }
 
+    @Test func topLevelArrayOfModelsWithNestedArrays() throws {
+        // Regression: objects queued while a top-level array captured its elements must not clobber them.
+        let libraries = [
+            Library(name: "one", books: [Book(title: "a", pages: 1)], byCode: [:], shelf: [Tag("x")], featured: nil),
+            Library(name: "two", books: [], byCode: ["k": Book(title: "b", pages: 2)], shelf: [], featured: nil),
+        ]
+        let back = try KeyedUnarchiver().decode([Library].self, from: KeyedArchiver.archivedPropertyList(withRootObject: libraries))
+        #expect(back.map(\.name) == ["one", "two"])
+        #expect(back[0].books.map(\.title) == ["a"])
+        #expect(back[0].shelf == [Tag("x")])
+        #expect(back[1].byCode["k"]?.pages == 2)
+    }
+
     @Test func equalDistinctObjectsStayDistinct() throws {
         let tree = try KeyedArchiver.archivedPropertyList(withRootObject: [Book(title: "x", pages: 1), Book(title: "x", pages: 1)])
         #expect(ArchiveFixture.objects(tree).filter { $0.dictionaryValue?["pages"] != nil }.count == 2)

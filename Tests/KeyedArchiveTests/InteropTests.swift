@@ -76,7 +76,7 @@ final class FNote: NSObject, NSSecureCoding {
         flag = coder.decodeBool(forKey: "flag")
         self.created = Date(timeIntervalSinceReferenceDate: created.timeIntervalSinceReferenceDate)
         self.id = UUID(uuidString: id.uuidString) ?? UUID()
-        self.link = URL(string: link.absoluteString ?? "") ?? URL(fileURLWithPath: "/")
+        self.link = URL(string: link.absoluteString) ?? URL(fileURLWithPath: "/")
         self.tags = tags.compactMap { ($0 as? NSString).map { String(describing: $0) } }
         var c: [String: Int] = [:]
         for (k, v) in counts { if let k = k as? NSString, let v = v as? NSNumber { c[String(describing: k)] = v.intValue } }

@@ -211,6 +211,16 @@ public protocol ArchiveDecoder: AnyObject {
     /// ``KeyedArchiveError/Code/cycle`` error naming the cycle.
     func decodeObjectReference<T: KeyedArchivable & AnyObject>(
         of type: T.Type, forKey key: String, assign: @escaping (T?) -> Void) throws
+    /// Reads whatever plain Foundation value is stored under `key` (see ``FoundationValue``); any other
+    /// class is ``KeyedArchiveError/Code/classNotAllowed``. The default implementation throws
+    /// ``KeyedArchiveError/Code/typeMismatch`` (a decoder that cannot tell classes apart).
+    func decodeFoundationValue(forKey key: String) throws -> FoundationValue
+}
+
+extension ArchiveDecoder {
+    public func decodeFoundationValue(forKey key: String) throws -> FoundationValue {
+        throw KeyedArchiveError(.typeMismatch, "this decoder cannot read untyped Foundation values", keyPath: key)
+    }
 }
 
 extension ArchiveDecoder {
@@ -348,4 +358,57 @@ public struct ArchiveNull: KeyedArchivable, Hashable, Sendable {
     public init() {}
     public init(from decoder: any ArchiveDecoder) throws {}
     public func encode(to encoder: any ArchiveEncoder) throws {}
+}
+
+/// Any plain Foundation value: what `NSKeyedUnarchiver` returns for the Foundation value classes, as a
+/// closed Swift enum. Use it to read heterogeneous collections (`[1, "a", NSNull()]`) and archives whose
+/// shape is not known in advance, still securely: only these classes can appear, never a model type.
+///
+/// | Case | Read from | Written as |
+/// |---|---|---|
+/// | ``null`` | NSNull | NSNull |
+/// | ``bool(_:)``, ``integer(_:)``, ``real(_:)`` | NSNumber (inline) | NSNumber (inline) |
+/// | ``string(_:)`` | NSString, NSMutableString | NSString (inline) |
+/// | ``data(_:)`` | NSData, NSMutableData | NSData (inline) |
+/// | ``date(_:)``, ``uuid(_:)``, ``url(_:)`` | NSDate, NSUUID, NSURL | the same |
+/// | ``array(_:)`` | NSArray, NSMutableArray | NSArray |
+/// | ``orderedSet(_:)`` | NSOrderedSet, NSMutableOrderedSet | NSArray (no ordered-set writer yet) |
+/// | ``set(_:)`` | NSSet, NSMutableSet (elements in stored order) | NSSet |
+/// | ``dictionary(_:)`` | NSDictionary, NSMutableDictionary | NSDictionary |
+public indirect enum FoundationValue: Hashable, Sendable, ArchiveValue {
+    case null
+    case bool(Bool)
+    case integer(PropertyListInteger)
+    case real(Double)
+    case string(String)
+    case data(Data)
+    case date(Date)
+    case uuid(UUID)
+    case url(URL)
+    case array([FoundationValue])
+    case orderedSet([FoundationValue])
+    case set([FoundationValue])
+    case dictionary([FoundationValue: FoundationValue])
+
+    public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws {
+        switch self {
+        case .null: try encoder.encodeObject(ArchiveNull(), forKey: key)
+        case .bool(let b): try encoder.encode(b, forKey: key)
+        case .integer(let i):
+            if let s = i.int64Value { try encoder.encodeInteger(s, forKey: key) } else { try encoder.encodeInteger(i.uint64Value ?? 0, forKey: key) }
+        case .real(let d): try encoder.encode(d, forKey: key)
+        case .string(let s): try encoder.encode(s, forKey: key)
+        case .data(let d): try encoder.encode(d, forKey: key)
+        case .date(let d): try encoder.encode(d, forKey: key)
+        case .uuid(let u): try encoder.encode(u, forKey: key)
+        case .url(let u): try encoder.encode(u, forKey: key)
+        case .array(let a), .orderedSet(let a): try encoder.encodeArray(a, forKey: key)
+        case .set(let a): try encoder.encodeSet(Set(a), forKey: key)
+        case .dictionary(let d): try encoder.encodeDictionary(d, forKey: key)
+        }
+    }
+
+    public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> FoundationValue {
+        try decoder.decodeFoundationValue(forKey: key)
+    }
 }

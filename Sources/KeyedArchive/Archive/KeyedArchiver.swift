@@ -94,6 +94,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         identities = [:]
         retained = []
         finished = archive
+        isFinished = true
         return archive
     }
 
@@ -142,7 +143,7 @@ public final class KeyedArchiver: ArchiveEncoder {
 
     @inline(__always)
     private func escaped(_ key: String) -> String {
-        key.hasPrefix("$") ? "$" + key : key
+        key.utf8.first == UInt8(ascii: "$") ? "$" + key : key
     }
 
     /// Takes the "encode as a collection element" request, if there is one.
@@ -155,8 +156,36 @@ public final class KeyedArchiver: ArchiveEncoder {
         return false
     }
 
+    private var isFinished = false
+    private var builtinClassUIDs: [Int] = Array(repeating: -1, count: BuiltinClass.allCases.count)
+
+    /// The Foundation classes the archiver writes itself, with cached class-dictionary UIDs.
+    private enum BuiltinClass: Int, CaseIterable {
+        case date, uuid, url, array, set, dictionary
+        var chain: [String] {
+            switch self {
+            case .date: return ["NSDate", "NSObject"]
+            case .uuid: return ["NSUUID", "NSObject"]
+            case .url: return ["NSURL", "NSObject"]
+            case .array: return ["NSArray", "NSObject"]
+            case .set: return ["NSSet", "NSObject"]
+            case .dictionary: return ["NSDictionary", "NSObject"]
+            }
+        }
+    }
+
+    @inline(__always)
+    private func classUID(_ builtin: BuiltinClass) -> Int {
+        let cached = builtinClassUIDs[builtin.rawValue]
+        if cached >= 0 { return cached }
+        let chain = builtin.chain
+        let uid = classUID(forBuiltin: chain[0], chain: chain)
+        builtinClassUIDs[builtin.rawValue] = uid
+        return uid
+    }
+
     private func checkOpen() throws {
-        if finished != nil {
+        if isFinished {
             throw KeyedArchiveError(.invalidValue, "encoding after finishEncoding()")
         }
     }
@@ -185,9 +214,11 @@ public final class KeyedArchiver: ArchiveEncoder {
             top[key] = value
             return
         }
+        // Plain scan for a repeated key (last one wins); comparing lengths first skips most string compares.
+        let length = key.utf8.count
         var i = 0
         while i < fieldKeys.count {
-            if fieldKeys[i] == key {
+            if fieldKeys[i].utf8.count == length && fieldKeys[i] == key {
                 fieldValues[i] = value
                 return
             }
@@ -198,8 +229,14 @@ public final class KeyedArchiver: ArchiveEncoder {
     }
 
     /// A Foundation object: `$class` plus members (distinct keys).
-    private func builtinObject(_ cls: Int, _ keys: [String], _ values: [PropertyListValue]) -> PropertyListValue {
-        .dictionary(PropertyListDictionary(distinctKeys: ["$class"] + keys, values: [.uid(UID(UInt64(cls)))] + values))
+    private func builtinObject(_ cls: BuiltinClass, _ key: String, _ value: PropertyListValue) -> PropertyListValue {
+        .dictionary(PropertyListDictionary(distinctKeys: ["$class", key], values: [.uid(UID(UInt64(classUID(cls)))), value]))
+    }
+
+    private func builtinObject(_ cls: BuiltinClass, _ key1: String, _ value1: PropertyListValue,
+                               _ key2: String, _ value2: PropertyListValue) -> PropertyListValue {
+        .dictionary(PropertyListDictionary(distinctKeys: ["$class", key1, key2],
+                                           values: [.uid(UID(UInt64(classUID(cls)))), value1, value2]))
     }
 
     /// The UID of `value` written as a collection element (a scalar becomes its own object).
@@ -292,6 +329,11 @@ public final class KeyedArchiver: ArchiveEncoder {
 
     public func encodeInteger<T: FixedWidthInteger>(_ value: T, forKey key: String) throws {
         try checkOpen()
+        // Fast path for the common widths (this generic requirement runs unspecialized through `any ArchiveEncoder`).
+        if T.self == Int.self {
+            put(inline: .integer(PropertyListInteger(Int64(unsafeBitCast(value, to: Int.self)))), forKey: key)
+            return
+        }
         guard let integer = PropertyListInteger(exactly: value) else {
             throw KeyedArchiveError(.invalidValue, "integer \(value) does not fit in 64 bits", keyPath: key)
         }
@@ -323,17 +365,15 @@ public final class KeyedArchiver: ArchiveEncoder {
     public func encode(_ value: Date, forKey key: String) throws {
         try checkOpen()
         let asElement = takeCapture()
-        let cls = classUID(forBuiltin: "NSDate", chain: ["NSDate", "NSObject"])
-        let uid = append(builtinObject(cls, ["NS.time"], [.real(value.timeIntervalSinceReferenceDate)]))
+        let uid = append(builtinObject(.date, "NS.time", .real(value.timeIntervalSinceReferenceDate)))
         put(reference: uid, asElement: asElement, forKey: key)
     }
 
     public func encode(_ value: UUID, forKey key: String) throws {
         try checkOpen()
         let asElement = takeCapture()
-        let cls = classUID(forBuiltin: "NSUUID", chain: ["NSUUID", "NSObject"])
         let bytes = withUnsafeBytes(of: value.uuid) { Data($0) }
-        let uid = append(builtinObject(cls, ["NS.uuidbytes"], [.data(bytes)]))
+        let uid = append(builtinObject(.uuid, "NS.uuidbytes", .data(bytes)))
         put(reference: uid, asElement: asElement, forKey: key)
     }
 
@@ -346,8 +386,7 @@ public final class KeyedArchiver: ArchiveEncoder {
     private func urlObject(_ url: URL) -> Int {
         let base = url.baseURL.map { urlObject($0) } ?? 0
         let relative = append(.string(url.relativeString))
-        let cls = classUID(forBuiltin: "NSURL", chain: ["NSURL", "NSObject"])
-        return append(builtinObject(cls, ["NS.base", "NS.relative"], [.uid(UID(UInt64(base))), .uid(UID(UInt64(relative)))]))
+        return append(builtinObject(.url, "NS.base", .uid(UID(UInt64(base))), "NS.relative", .uid(UID(UInt64(relative)))))
     }
 
     public func encodeNil(forKey key: String) throws {
@@ -381,7 +420,7 @@ public final class KeyedArchiver: ArchiveEncoder {
             queue.append((uid, object))
         }
         put(reference: uid, asElement: asElement, forKey: key)
-        if currentUID < 0 { try drain() }
+        if currentUID < 0 && !asElement { try drain() }
     }
 
     public func encodeConditionalObject<T: KeyedArchivable & AnyObject>(_ object: T?, forKey key: String) throws {
@@ -410,10 +449,9 @@ public final class KeyedArchiver: ArchiveEncoder {
         var refs: [PropertyListValue] = []
         refs.reserveCapacity(elements.count)
         for element in elements { refs.append(try reference(for: element)) }
-        let cls = classUID(forBuiltin: "NSArray", chain: ["NSArray", "NSObject"])
-        objects[uid] = builtinObject(cls, ["NS.objects"], [.array(refs)])
+        objects[uid] = builtinObject(.array, "NS.objects", .array(refs))
         put(reference: uid, asElement: asElement, forKey: key)
-        if currentUID < 0 { try drain() }
+        if currentUID < 0 && !asElement { try drain() }
     }
 
     public func encodeSet<T: ArchiveValue & Hashable>(_ elements: Set<T>, forKey key: String) throws {
@@ -423,10 +461,9 @@ public final class KeyedArchiver: ArchiveEncoder {
         var refs: [PropertyListValue] = []
         refs.reserveCapacity(elements.count)
         for element in elements { refs.append(try reference(for: element)) }
-        let cls = classUID(forBuiltin: "NSSet", chain: ["NSSet", "NSObject"])
-        objects[uid] = builtinObject(cls, ["NS.objects"], [.array(refs)])
+        objects[uid] = builtinObject(.set, "NS.objects", .array(refs))
         put(reference: uid, asElement: asElement, forKey: key)
-        if currentUID < 0 { try drain() }
+        if currentUID < 0 && !asElement { try drain() }
     }
 
     public func encodeDictionary<K: ArchiveValue & Hashable, V: ArchiveValue>(_ dictionary: [K: V], forKey key: String) throws {
@@ -441,9 +478,8 @@ public final class KeyedArchiver: ArchiveEncoder {
             keyRefs.append(try reference(for: k))
             valueRefs.append(try reference(for: v))
         }
-        let cls = classUID(forBuiltin: "NSDictionary", chain: ["NSDictionary", "NSObject"])
-        objects[uid] = builtinObject(cls, ["NS.keys", "NS.objects"], [.array(keyRefs), .array(valueRefs)])
+        objects[uid] = builtinObject(.dictionary, "NS.keys", .array(keyRefs), "NS.objects", .array(valueRefs))
         put(reference: uid, asElement: asElement, forKey: key)
-        if currentUID < 0 { try drain() }
+        if currentUID < 0 && !asElement { try drain() }
     }
 }

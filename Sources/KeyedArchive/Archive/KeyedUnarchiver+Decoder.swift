@@ -37,7 +37,7 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
 
     @inline(__always)
     private func escaped(_ key: String) -> String {
-        key.hasPrefix("$") ? "$" + key : key
+        key.utf8.first == UInt8(ascii: "$") ? "$" + key : key
     }
 
     /// `stored(fields, key)`, with a plain scan for the small dictionaries objects usually are.
@@ -142,6 +142,12 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
 
     func decodeInteger<T: FixedWidthInteger>(_ type: T.Type, forKey key: String) throws -> T {
         let (value, uid) = try scalar(key, expected: "\(T.self)")
+        // Fast path: this generic requirement is reached through an existential and runs unspecialized;
+        // the common widths skip the generic conversion.
+        if case .integer(let i) = value, let v = i.int64Value {
+            if T.self == Int.self { return unsafeBitCast(Int(v), to: T.self) }
+            if T.self == Int64.self { return unsafeBitCast(v, to: T.self) }
+        }
         switch value {
         case .integer(let i):
             guard let result = i.exactly(T.self) else {
@@ -214,6 +220,10 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
 
     func decode(_ type: Data.Type, forKey key: String) throws -> Data {
         let (value, uid) = try scalar(key, expected: "Data")
+        return try data(value, uid: uid, key: key)
+    }
+
+    private func data(_ value: PropertyListValue, uid: Int?, key: String) throws -> Data {
         if case .data(let d) = value {
             try session.countBytes(d.count, key: pathKey(key))
             return d
@@ -231,6 +241,10 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
 
     func decode(_ type: Date.Type, forKey key: String) throws -> Date {
         let (value, uid) = try scalar(key, expected: "Date")
+        return try date(value, uid: uid, key: key)
+    }
+
+    private func date(_ value: PropertyListValue, uid: Int?, key: String) throws -> Date {
         if case .date(let d) = value { return d }
         let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: ["NSDate"], expected: "Date")
         switch try member(dict, "NS.time", of: objectUID, className: cls.name, key: key) {
@@ -245,6 +259,10 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
 
     func decode(_ type: UUID.Type, forKey key: String) throws -> UUID {
         let (value, uid) = try scalar(key, expected: "UUID")
+        return try uuid(value, uid: uid, key: key)
+    }
+
+    private func uuid(_ value: PropertyListValue, uid: Int?, key: String) throws -> UUID {
         let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: ["NSUUID"], expected: "UUID")
         guard case .data(let bytes) = try member(dict, "NS.uuidbytes", of: objectUID, className: cls.name, key: key),
               bytes.count == 16 else {
@@ -391,7 +409,12 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
     static let dictionaryClasses = ["NSDictionary", "NSMutableDictionary"]
 
     func decodeArray<T: ArchiveValue>(of type: T.Type, forKey key: String) throws -> [T] {
-        let (uid, dict, cls) = try collection(key, names: Self.arrayClasses, expected: "an array of \(T.self)")
+        try decodeElements(of: T.self, forKey: key, names: Self.arrayClasses, expected: "an array of \(T.self)")
+    }
+
+    private func decodeElements<T: ArchiveValue>(of type: T.Type, forKey key: String, names: [String],
+                                                  expected: @autoclosure () -> String) throws -> [T] {
+        let (uid, dict, cls) = try collection(key, names: names, expected: expected())
         let refs = try elements(dict, uid, cls, key: key)
         return try withEntered(uid, cls, key: key) {
             var result: [T] = []
@@ -429,6 +452,60 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
                 result[k] = try decodeElement(values[i], at: .index(i)) as V
             }
             return result
+        }
+    }
+}
+
+
+// MARK: - Foundation values
+
+extension ArchiveObjectDecoder {
+    func decodeFoundationValue(forKey key: String) throws -> FoundationValue {
+        let (value, uid) = try scalar(key, expected: "a Foundation value")
+        switch value {
+        case .string(let s):
+            try session.countBytes(s.utf8.count, key: pathKey(key))
+            return .string(s)
+        case .integer(let i): return .integer(i)
+        case .real(let d): return .real(d)
+        case .float(let f): return .real(Double(f))
+        case .bool(let b): return .bool(b)
+        case .date(let d): return .date(d)
+        case .data(let d):
+            try session.countBytes(d.count, key: pathKey(key))
+            return .data(d)
+        case .array, .set, .uid:
+            throw fail(.typeMismatch, "expected a Foundation value, found an inline \(value.kindName)", key, uid: uid)
+        case .dictionary:
+            guard let uid, let (_, archivedClass) = try session.objectDictionary(uid, key: pathKey(key)) else {
+                throw fail(.typeMismatch, "expected a Foundation value, found an inline dictionary", key)
+            }
+            switch archivedClass.name {
+            case "NSString", "NSMutableString": return .string(try string(value, uid: uid, key: key))
+            case "NSData", "NSMutableData": return .data(try data(value, uid: uid, key: key))
+            case "NSDate": return .date(try date(value, uid: uid, key: key))
+            case "NSUUID": return .uuid(try uuid(value, uid: uid, key: key))
+            case "NSURL": return .url(try url(value, uid: uid, key: key))
+            case "NSNull":
+                try session.enter(uid: uid, className: archivedClass.name, key: pathKey(key))
+                session.leave(uid: uid, decoded: false)
+                return .null
+            case "NSArray", "NSMutableArray":
+                return .array(try decodeArray(of: FoundationValue.self, forKey: key))
+            case "NSOrderedSet", "NSMutableOrderedSet":
+                return .orderedSet(try decodeArray(of: FoundationValue.self, forKey: key))
+            case "NSSet", "NSMutableSet":
+                return .set(try decodeElements(of: FoundationValue.self, forKey: key, names: Self.setClasses,
+                                               expected: "a set"))
+            case "NSDictionary", "NSMutableDictionary":
+                return .dictionary(try decodeDictionary(keyType: FoundationValue.self, valueType: FoundationValue.self,
+                                                        forKey: key))
+            default:
+                throw fail(.classNotAllowed,
+                           "class \"\(archivedClass.name)\" is not allowed here; expected a Foundation value class "
+                            + "(NSString, NSNumber, NSData, NSDate, NSUUID, NSURL, NSNull, NSArray, NSOrderedSet, NSSet, NSDictionary)",
+                           key, uid: uid, className: archivedClass.name)
+            }
         }
     }
 }

@@ -178,8 +178,11 @@ final class UnarchivingSession {
                 throw error(.invalidClass, "$classes of class \(archivedClass.name) is empty", key: key, uid: uid,
                             className: archivedClass.name)
             }
-            classes[Int(archivedClass.uid.value)] = archivedClass
-            lastClass = archivedClass
+            if recentClasses.count < 16 {
+                recentClasses.append(archivedClass)
+            } else {
+                classes[Int(archivedClass.uid.value)] = archivedClass
+            }
             return (dict, archivedClass)
         }
         return (dict, known)
@@ -198,14 +201,14 @@ final class UnarchivingSession {
         return (objects[Int(uid.value)], Int(uid.value))
     }
 
-    private var lastClass: ArchivedClass?
+    /// The first classes seen, scanned linearly (archives have few classes; a hash lookup costs more).
+    private var recentClasses: [ArchivedClass] = []
 
     @inline(__always)
     private func knownClass(_ uid: Int) -> ArchivedClass? {
-        if let lastClass, lastClass.uid.value == UInt64(uid) { return lastClass }
-        let found = classes[uid]
-        if found != nil { lastClass = found }
-        return found
+        let wanted = UInt64(uid)
+        for known in recentClasses where known.uid.value == wanted { return known }
+        return recentClasses.count < 16 ? nil : classes[uid]
     }
 
     private var lastResolution: (key: ResolutionKey, type: (any KeyedArchivable.Type)?)?
@@ -323,10 +326,11 @@ final class UnarchivingSession {
     @inline(__always)
     static func lookup(_ dict: PropertyListDictionary, _ key: String) -> PropertyListValue? {
         let keys = dict.keys
-        guard keys.count <= 12 else { return dict[key] }
+        guard keys.count <= 32 else { return dict[key] }
+        let length = key.utf8.count
         var i = 0
         while i < keys.count {
-            if keys[i] == key { return dict.values[i] }
+            if keys[i].utf8.count == length && keys[i] == key { return dict.values[i] }
             i += 1
         }
         return nil

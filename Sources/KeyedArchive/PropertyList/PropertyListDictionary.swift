@@ -149,10 +149,11 @@ public struct PropertyListDictionary: Sendable, Hashable, Sequence, ExpressibleB
 extension PropertyListDictionary {
     /// A dictionary from parallel arrays whose keys the caller guarantees to be distinct (no lookups while
     /// building: the archiver's fast path). Internal; `keys.count` must equal `values.count`.
+    /// No index is built: lookups scan until the dictionary is next mutated (the archiver's output is
+    /// written, not searched).
     init(distinctKeys keys: [String], values: [PropertyListValue]) {
         self.keys = keys
         self.values = values
         self.index = nil
-        rebuildIndex()
     }
 }

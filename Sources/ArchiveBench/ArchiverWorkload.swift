@@ -1,0 +1,208 @@
+import Foundation
+import KeyedArchive
+
+/// A social graph of model objects archived and unarchived by `KeyedArchiver`/`KeyedUnarchiver` and by
+/// Foundation's `NSKeyedArchiver`/`NSKeyedUnarchiver`, with our property-list reader and writer alone on
+/// the same bytes as the floor.
+///
+/// Each person has a name, age, score, birthday, 3 tags, a 64-byte avatar and 3 references to people in
+/// the next of 20 layers, so objects are shared (about 3 references each) and the graph is acyclic and
+/// shallow (Foundation on Linux cannot decode cycles and recurses per reference).
+///
+/// Foundation's model overrides `hash`/`isEqual` by identity: corelibs' archiver keys its object table
+/// by `hash`/`isEqual`, and with NSObject's defaults on Linux archiving turns quadratic. The 3 tags are
+/// three keyed strings (`tag0`...`tag2`) in both models, not an array: `NSArray.hash` is its count in
+/// corelibs, so 20,000 three-element arrays collide in that table and Foundation's archiving goes
+/// quadratic again (minutes instead of seconds).
+struct ArchiverWorkload: Workload {
+    var count = 20_000
+    var largeCount = 200_000
+    var name: String { "archiver" }
+    var summary: String {
+        "\(count.formatted()) linked model objects through KeyedArchiver/KeyedUnarchiver vs NSKeyedArchiver; "
+            + "\(largeCount.formatted()) for growth"
+    }
+
+    func makeGroups() throws -> [BenchmarkGroup] {
+        let people = BenchPerson.graph(count: count)
+        let foundationPeople = FoundationPerson.graph(count: count)
+        let tree = try KeyedArchiver.archivedPropertyList(withRootObject: people)
+        let ours = try KeyedArchiver.archivedData(withRootObject: people)
+        let theirs = try NSKeyedArchiver.archivedData(withRootObject: foundationPeople, requiringSecureCoding: true)
+
+        // Untimed checks: both archives decode to the same graph, and the sizes.
+        let back = try KeyedUnarchiver().decode([BenchPerson].self, from: ours)
+        guard back.count == count, back[0].friends.count == 3, back[0].friends[0] === back[back[0].friends[0].index],
+              back[count - 1].name == people[count - 1].name, back[7].avatar == people[7].avatar else {
+            throw BenchError("our unarchived graph differs from the original")
+        }
+        let foundationBack = try NSKeyedUnarchiver.unarchivedObject(ofClasses: [NSArray.self, FoundationPerson.self], from: theirs) as? NSArray
+        guard foundationBack?.count == count else { throw BenchError("Foundation's unarchived graph differs") }
+        print("  archive size: KeyedArchive \(ours.count.formatted()) bytes, Foundation \(theirs.count.formatted()) bytes "
+              + "(\(String(format: "%.1f", 100 * (1 - Double(ours.count) / Double(theirs.count))))% smaller)")
+
+        let large = BenchPerson.graph(count: largeCount)
+        let largeData = try KeyedArchiver.archivedData(withRootObject: large)
+        let n = count.formatted(), big = largeCount.formatted()
+        return [
+            BenchmarkGroup("archive \(n) objects to bytes", [
+                Operation("KeyedArchiver.archivedData") { try KeyedArchiver.archivedData(withRootObject: people).count },
+                Operation("Foundation NSKeyedArchiver.archivedData") {
+                    try NSKeyedArchiver.archivedData(withRootObject: foundationPeople, requiringSecureCoding: true).count
+                },
+                Operation("floor: our writer alone on the same tree") { try tree.propertyListData(format: .binary).count },
+            ]),
+            BenchmarkGroup("unarchive \(n) objects from bytes", [
+                Operation("KeyedUnarchiver.decode([Person].self)") { try KeyedUnarchiver().decode([BenchPerson].self, from: ours).count },
+                Operation("Foundation NSKeyedUnarchiver.unarchivedObject") {
+                    (try NSKeyedUnarchiver.unarchivedObject(ofClasses: [NSArray.self, FoundationPerson.self], from: theirs) as? NSArray)?.count ?? 0
+                },
+                Operation("floor: our reader alone on the same bytes") {
+                    try PropertyListValue(propertyListData: ours).dictionaryValue?.count ?? 0
+                },
+            ]),
+            BenchmarkGroup("growth: archive \(big) objects (compare with \(n) above)", [
+                Operation("KeyedArchiver.archivedData") { try KeyedArchiver.archivedData(withRootObject: large).count },
+            ]),
+            BenchmarkGroup("growth: unarchive \(big) objects (compare with \(n) above)", [
+                Operation("KeyedUnarchiver.decode([Person].self)") { try KeyedUnarchiver().decode([BenchPerson].self, from: largeData).count },
+            ]),
+        ]
+    }
+}
+
+/// Deterministic field values shared by both models.
+private enum PersonData {
+    static let layers = 20
+    static func name(_ i: Int) -> String { "Person \(i) of the benchmark" }
+    static func age(_ i: Int) -> Int { 18 + i % 70 }
+    static func score(_ i: Int) -> Double { Double(i % 1000) / 7 }
+    static func birthday(_ i: Int) -> Date { Date(timeIntervalSinceReferenceDate: Double(i) * 86_400.5) }
+    static func tags(_ i: Int) -> [String] { ["tag\(i % 13)", "group\(i % 101)", "t\(i)"] }
+    static func avatar(_ i: Int) -> Data { Data((0 ..< 64).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ i) }) }
+    /// Three people in the next layer (none for the last layer).
+    static func friends(_ i: Int, count: Int) -> [Int] {
+        let layerSize = max(1, count / layers)
+        let layer = i / layerSize
+        let next = (layer + 1) * layerSize
+        guard layer + 1 < layers, next < count else { return [] }
+        let span = min(layerSize, count - next)
+        return (1 ... 3).map { next + (i &* 31 &+ $0 &* 977) % span }
+    }
+}
+
+/// Our model.
+final class BenchPerson: KeyedArchivable {
+    static var archivedClassName: String { "ArchiveBench.Person" }
+    var index: Int
+    var name: String
+    var age: Int
+    var score: Double
+    var birthday: Date
+    var tags: [String]
+    var avatar: Data
+    var friends: [BenchPerson] = []
+
+    init(_ i: Int) {
+        index = i
+        name = PersonData.name(i)
+        age = PersonData.age(i)
+        score = PersonData.score(i)
+        birthday = PersonData.birthday(i)
+        tags = PersonData.tags(i)
+        avatar = PersonData.avatar(i)
+    }
+
+    static func graph(count: Int) -> [BenchPerson] {
+        let people = (0 ..< count).map(BenchPerson.init)
+        for p in people { p.friends = PersonData.friends(p.index, count: count).map { people[$0] } }
+        return people
+    }
+
+    init(from decoder: any ArchiveDecoder) throws {
+        index = try decoder.decode(Int.self, forKey: "index")
+        name = try decoder.decode(String.self, forKey: "name")
+        age = try decoder.decode(Int.self, forKey: "age")
+        score = try decoder.decode(Double.self, forKey: "score")
+        birthday = try decoder.decode(Date.self, forKey: "birthday")
+        tags = try ["tag0", "tag1", "tag2"].map { try decoder.decode(String.self, forKey: $0) }
+        avatar = try decoder.decode(Data.self, forKey: "avatar")
+        for key in ["friend0", "friend1", "friend2"] {
+            if let friend = try decoder.decodeIfPresent(BenchPerson.self, forKey: key) { friends.append(friend) }
+        }
+    }
+
+    func encode(to encoder: any ArchiveEncoder) throws {
+        try encoder.encode(index, forKey: "index")
+        try encoder.encode(name, forKey: "name")
+        try encoder.encode(age, forKey: "age")
+        try encoder.encode(score, forKey: "score")
+        try encoder.encode(birthday, forKey: "birthday")
+        for (i, tag) in tags.enumerated() { try encoder.encode(tag, forKey: "tag\(i)") }
+        try encoder.encode(avatar, forKey: "avatar")
+        for (i, key) in ["friend0", "friend1", "friend2"].enumerated() {
+            try encoder.encode(i < friends.count ? friends[i] : nil, forKey: key)
+        }
+    }
+}
+
+/// Foundation's model, with identity-based `hash`/`isEqual` (see ``ArchiverWorkload``).
+final class FoundationPerson: NSObject, NSSecureCoding {
+    static var supportsSecureCoding: Bool { true }
+    var index: Int
+    var name: String
+    var age: Int
+    var score: Double
+    var birthday: Date
+    var tags: [String]
+    var avatar: Data
+    var friends: [FoundationPerson] = []
+
+    init(_ i: Int) {
+        index = i
+        name = PersonData.name(i)
+        age = PersonData.age(i)
+        score = PersonData.score(i)
+        birthday = PersonData.birthday(i)
+        tags = PersonData.tags(i)
+        avatar = PersonData.avatar(i)
+    }
+
+    static func graph(count: Int) -> NSArray {
+        let people = (0 ..< count).map(FoundationPerson.init)
+        for p in people { p.friends = PersonData.friends(p.index, count: count).map { people[$0] } }
+        return NSArray(array: people)
+    }
+
+    override var hash: Int { ObjectIdentifier(self).hashValue }
+    override func isEqual(_ object: Any?) -> Bool { (object as? FoundationPerson) === self }
+
+    func encode(with coder: NSCoder) {
+        coder.encode(index, forKey: "index")
+        coder.encode(name, forKey: "name")
+        coder.encode(age, forKey: "age")
+        coder.encode(score, forKey: "score")
+        coder.encode(NSDate(timeIntervalSinceReferenceDate: birthday.timeIntervalSinceReferenceDate), forKey: "birthday")
+        for (i, tag) in tags.enumerated() { coder.encode(tag, forKey: "tag\(i)") }
+        coder.encode(NSData(data: avatar), forKey: "avatar")
+        for (i, key) in ["friend0", "friend1", "friend2"].enumerated() {
+            coder.encode(i < friends.count ? friends[i] : nil, forKey: key)
+        }
+    }
+
+    init?(coder: NSCoder) {
+        guard let name = coder.decodeObject(of: NSString.self, forKey: "name"),
+              let birthday = coder.decodeObject(of: NSDate.self, forKey: "birthday"),
+              let avatar = coder.decodeObject(of: NSData.self, forKey: "avatar") else { return nil }
+        index = coder.decodeInteger(forKey: "index")
+        self.name = String(describing: name)
+        age = coder.decodeInteger(forKey: "age")
+        score = coder.decodeDouble(forKey: "score")
+        self.birthday = Date(timeIntervalSinceReferenceDate: birthday.timeIntervalSinceReferenceDate)
+        tags = ["tag0", "tag1", "tag2"].compactMap { coder.decodeObject(of: NSString.self, forKey: $0).map { String(describing: $0) } }
+        self.avatar = Data(referencing: avatar)
+        for key in ["friend0", "friend1", "friend2"] {
+            if let friend = coder.decodeObject(of: FoundationPerson.self, forKey: key) { friends.append(friend) }
+        }
+    }
+}
