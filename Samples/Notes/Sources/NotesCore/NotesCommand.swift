@@ -55,6 +55,13 @@ public enum NotesCommand {
         public var output: String
         /// Text for standard error.
         public var errors: String
+
+        /// Creates an outcome.
+        public init(status: Int32, output: String, errors: String) {
+            self.status = status
+            self.output = output
+            self.errors = errors
+        }
     }
 
     /// A parsed command.

@@ -34,9 +34,19 @@ public enum MigrationCommand {
 
     /// What the process prints and returns.
     public struct Outcome: Equatable, Sendable {
+        /// The exit status.
         public var status: Int32
+        /// Text for standard output.
         public var output: String
+        /// Text for standard error.
         public var errors: String
+
+        /// Creates an outcome.
+        public init(status: Int32, output: String, errors: String) {
+            self.status = status
+            self.output = output
+            self.errors = errors
+        }
     }
 
     /// Runs the command with `arguments` (without the program name).
