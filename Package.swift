@@ -11,12 +11,17 @@ let package = Package(
     products: [
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .executable(name: "archive-dump", targets: ["archive-dump"]),
+        .library(name: "KeyedArchiveTesting", targets: ["KeyedArchiveTesting"]),
+        .executable(name: "keyedarchive-demo", targets: ["keyedarchive-demo"]),
     ],
     targets: [
         // MARK: - Public API
 
         /// Property lists (binary and XML), the keyed archiver and unarchiver, atomic file I/O.
         .target(name: "KeyedArchive"),
+
+        /// Round-trip checks for users' own test suites (works with Swift Testing and XCTest alike).
+        .target(name: "KeyedArchiveTesting", dependencies: ["KeyedArchive"]),
 
         // MARK: - Implementation details
 
@@ -31,10 +36,26 @@ let package = Package(
         /// `archive-bench`: times this package against Foundation in one run (`swift run -c release archive-bench`).
         .executableTarget(name: "archive-bench", dependencies: ["KeyedArchive"], path: "Sources/ArchiveBench"),
 
+        /// `keyedarchive-demo`: the main job; archives a small graph, reads it back securely, checks and dumps it.
+        .executableTarget(name: "keyedarchive-demo", dependencies: ["KeyedArchive", "ArchiveDumpCore"]),
+
+        // MARK: - Samples
+
+        /// `notes`: a command-line notes app keeping its notes in a keyed archive (logic in NotesCore).
+        .target(name: "NotesCore", dependencies: ["KeyedArchive"], path: "Samples/Notes/Sources/NotesCore"),
+        .executableTarget(name: "notes", dependencies: ["NotesCore"], path: "Samples/Notes/Sources/notes"),
+
+        /// `schema-migration`: reads archives written by an older version of a model (renamed class, new and removed fields).
+        .target(name: "SchemaMigration", dependencies: ["KeyedArchive"], path: "Samples/SchemaMigration/Sources/SchemaMigration"),
+        .executableTarget(name: "schema-migration", dependencies: ["SchemaMigration", "KeyedArchive"],
+                          path: "Samples/SchemaMigration/Sources/schema-migration"),
+
         // MARK: - Tests
 
         .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "atomic-write-crash-child"]),
         .testTarget(name: "ArchiveDumpTests", dependencies: ["ArchiveDumpCore", "KeyedArchive", "archive-dump"]),
+        .testTarget(name: "SamplesTests", dependencies: ["KeyedArchive", "KeyedArchiveTesting", "NotesCore", "SchemaMigration",
+                                                         "notes", "schema-migration", "keyedarchive-demo"]),
 
         /// Saves in a loop until killed: the crash test's child process (also used for umask tests).
         .executableTarget(name: "atomic-write-crash-child", dependencies: ["KeyedArchive"], path: "Tests/AtomicWriteCrashChild"),

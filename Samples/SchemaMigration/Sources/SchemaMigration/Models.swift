@@ -1,0 +1,145 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import KeyedArchive
+
+// MARK: - Version 2 (current)
+
+/// A person in the address book (version 2).
+///
+/// Version 1 called this class `Contact`; archives written then still name it so, and
+/// ``legacyClassNames`` lets the unarchiver read those objects as `Person`. Compared with version 1:
+/// - `isFavorite` is new: absent in version-1 archives, it defaults to `false`;
+/// - `fax` is gone: version-1 archives still hold it, and `init(from:)` simply never reads it.
+public final class Person: KeyedArchivable, Sendable {
+    public static var archivedClassName: String { "Person" }
+    public static var legacyClassNames: [String] { ["Contact"] }
+
+    /// The person's name.
+    public let name: String
+    /// An e-mail address, possibly empty.
+    public let email: String
+    /// When the entry was created.
+    public let created: Date
+    /// New in version 2: whether the person is starred.
+    public let isFavorite: Bool
+
+    /// Creates a person.
+    public init(name: String, email: String, created: Date, isFavorite: Bool = false) {
+        self.name = name
+        self.email = email
+        self.created = created
+        self.isFavorite = isFavorite
+    }
+
+    public init(from decoder: any ArchiveDecoder) throws {
+        name = try decoder.decode(String.self, forKey: "name")
+        email = try decoder.decodeIfPresent(String.self, forKey: "email") ?? ""
+        created = try decoder.decode(Date.self, forKey: "created")
+        // New field: a version-1 archive does not have it.
+        isFavorite = try decoder.decodeIfPresent(Bool.self, forKey: "isFavorite") ?? false
+        // Removed field "fax": deliberately not read.
+    }
+
+    public func encode(to encoder: any ArchiveEncoder) throws {
+        try encoder.encode(name, forKey: "name")
+        try encoder.encode(email, forKey: "email")
+        try encoder.encode(created, forKey: "created")
+        try encoder.encode(isFavorite, forKey: "isFavorite")
+    }
+}
+
+/// The address book (version 2): its people, under the key `people` (version 1 used `contacts`).
+public final class AddressBook: KeyedArchivable, Sendable {
+    public static var archivedClassName: String { "AddressBook" }
+    /// The version this code writes.
+    public static let currentFormatVersion = 2
+
+    /// The people, in stored order.
+    public let people: [Person]
+    /// The format version the archive was written with (1 when the archive does not say).
+    public let formatVersion: Int
+
+    /// Creates an address book in the current format.
+    public init(people: [Person]) {
+        self.people = people
+        self.formatVersion = Self.currentFormatVersion
+    }
+
+    public init(from decoder: any ArchiveDecoder) throws {
+        formatVersion = try decoder.decodeIfPresent(Int.self, forKey: "formatVersion") ?? 1
+        guard (1...Self.currentFormatVersion).contains(formatVersion) else {
+            throw decoder.dataCorruptedError(forKey: "formatVersion",
+                                             "format version \(formatVersion) is newer than this reader (\(Self.currentFormatVersion))")
+        }
+        // Renamed key: version 1 stored the list under "contacts".
+        people = try decoder.decode([Person].self, forKey: formatVersion >= 2 ? "people" : "contacts")
+    }
+
+    public func encode(to encoder: any ArchiveEncoder) throws {
+        try encoder.encode(Self.currentFormatVersion, forKey: "formatVersion")
+        try encoder.encode(people, forKey: "people")
+    }
+}
+
+// MARK: - Version 1 (kept only to write fixtures)
+
+/// The version-1 model, as it shipped. Kept so that the sample can generate the version-1 fixture
+/// itself (`schema-migration --write-v1 <file>`) instead of anyone crafting one by hand.
+public enum V1 {
+    /// Version 1's `Contact`, with a `fax` number that version 2 dropped.
+    public struct Contact: KeyedArchivable, Sendable {
+        public static var archivedClassName: String { "Contact" }
+        public var name: String
+        public var email: String
+        public var fax: String
+        public var created: Date
+
+        public init(name: String, email: String, fax: String, created: Date) {
+            self.name = name
+            self.email = email
+            self.fax = fax
+            self.created = created
+        }
+
+        public init(from decoder: any ArchiveDecoder) throws {
+            name = try decoder.decode(String.self, forKey: "name")
+            email = try decoder.decode(String.self, forKey: "email")
+            fax = try decoder.decode(String.self, forKey: "fax")
+            created = try decoder.decode(Date.self, forKey: "created")
+        }
+
+        public func encode(to encoder: any ArchiveEncoder) throws {
+            try encoder.encode(name, forKey: "name")
+            try encoder.encode(email, forKey: "email")
+            try encoder.encode(fax, forKey: "fax")
+            try encoder.encode(created, forKey: "created")
+        }
+    }
+
+    /// Version 1's address book: contacts under `contacts`, no format version.
+    public struct AddressBook: KeyedArchivable, Sendable {
+        public static var archivedClassName: String { "AddressBook" }
+        public var contacts: [Contact]
+
+        public init(contacts: [Contact]) { self.contacts = contacts }
+
+        public init(from decoder: any ArchiveDecoder) throws {
+            contacts = try decoder.decode([Contact].self, forKey: "contacts")
+        }
+
+        public func encode(to encoder: any ArchiveEncoder) throws {
+            try encoder.encode(contacts, forKey: "contacts")
+        }
+    }
+
+    /// The content of the shipped fixture: fixed names and dates, so regenerating it gives the same bytes.
+    public static let sampleBook = AddressBook(contacts: [
+        Contact(name: "Ada Lovelace", email: "ada@example.com", fax: "+44 20 7946 0001",
+                created: Date(timeIntervalSinceReferenceDate: 0)),  // 2001-01-01T00:00:00Z
+        Contact(name: "Alan Turing", email: "", fax: "",
+                created: Date(timeIntervalSinceReferenceDate: 86_400 * 365.25 * 10)),  // 2011-01-01T12:00:00Z
+    ])
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+/// Runs the built sample executables (`notes`, `schema-migration`, `keyedarchive-demo`), which the test
+/// target depends on, so they are built next to the test bundle.
+enum SampleRunner {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The package root: the folder holding Package.swift.
+    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Directories that may hold the built products.
+    private static let productDirectories: [URL] = {
+        var candidates: [URL] = []
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            candidates.append(URL(fileURLWithPath: exe).deletingLastPathComponent())
+        }
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
+        candidates.append(Bundle.main.bundleURL)
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            candidates.append(bundle.bundleURL.deletingLastPathComponent())
+        }
+        return candidates
+    }()
+
+    /// The built executable called `name`.
+    static func executable(_ name: String) throws -> URL {
+        for dir in productDirectories {
+            let tool = dir.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: tool.path) { return tool }
+        }
+        throw SampleRunnerError(message: "\(name) not found next to the test bundle")
+    }
+
+    /// Runs `name` with `arguments` and an environment (by default the test's own).
+    static func run(_ name: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Result {
+        let tool = try executable(name)
+        let dir = try temporaryDirectory("run")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let outURL = dir.appendingPathComponent("out"), errURL = dir.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = tool
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        process.currentDirectoryURL = packageRoot
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        try process.run()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus,
+                      stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+                      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+
+    /// A new empty temporary directory.
+    static func temporaryDirectory(_ label: String) throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("samples-\(label)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+}
+
+struct SampleRunnerError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
