@@ -274,7 +274,7 @@ struct MalformedXML: Sendable, CustomTestStringConvertible {
         for n in 0..<doc.count {
             _ = try? XMLPropertyListReader().read(doc.prefix(n))
         }
-        var g = XMLTestSupport.SeededGenerator(seed: 7)
+        var g = SeededGenerator(seed: 7)
         let interesting: [UInt8] = Array("<>/&;![]-?=\"' \n\0x#".utf8) + [0x80, 0xC3, 0xFF]
         for _ in 0..<3000 {
             var m = Array(doc)

@@ -93,7 +93,7 @@ import Testing
     }
 
     @Test func randomValuesRoundTrip() throws {
-        var g = XMLTestSupport.SeededGenerator(seed: 0x5EED)
+        var g = SeededGenerator(seed: 0x5EED)
         for _ in 0..<300 {
             let value = XMLTestSupport.randomValue(&g, depth: 4, .init())
             let data = try XMLPropertyListWriter().write(value)

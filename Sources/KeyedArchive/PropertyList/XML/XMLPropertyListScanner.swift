@@ -248,7 +248,7 @@ struct XMLPropertyListScanner {
         {
             return .uid(UID(u))
         }
-        return .dictionary(PropertyListDictionary(zip(frame.keys, frame.values)))
+        return .dictionary(PropertyListDictionary(keys: frame.keys, values: frame.values))
     }
 
     private mutating func scanScalar(_ tag: XMLPropertyListTag, isEmpty: Bool, at tagOffset: Int) throws
