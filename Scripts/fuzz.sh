@@ -85,10 +85,12 @@ build_target() { # TARGET
     fi
     if [[ -x $exe ]] && [[ -z $(find "$entry" Fuzz/Support "$BUILD/lib" -newer "$exe" | head -1) ]]; then return 0; fi
     echo "== building fuzz-$target" >&2
-    rm -f "$exe"
+    # Linked under a temporary name and renamed: a running fork-mode fuzzer re-executes this path.
+    rm -f "$exe.new"
     nice -n "$NICE" "$SWIFTC" "${FLAGS[@]}" -module-name "Fuzz_${target//-/_}" -I "$BUILD/modules" \
-        Fuzz/Support/*.swift "$entry" -L "$BUILD/lib" "${libs[@]}" -o "$exe" 2>&1 | grep -v 'Cannot export local symbol' >&2 || true
-    [[ -x $exe ]] || { echo "building fuzz-$target failed" >&2; return 1; }
+        Fuzz/Support/*.swift "$entry" -L "$BUILD/lib" "${libs[@]}" -o "$exe.new" 2>&1 | grep -v 'Cannot export local symbol' >&2 || true
+    [[ -x $exe.new ]] || { echo "building fuzz-$target failed" >&2; return 1; }
+    mv -f "$exe.new" "$exe"
 }
 
 # Writes the seeds the test suite generates into $WORK/seeds/<kind>/.
