@@ -144,8 +144,9 @@ run_target() { # TARGET SECONDS [flags...]
         "$BUILD/fuzz-$target" -max_total_time="$seconds" -rss_limit_mb=2048 -malloc_limit_mb=1024 \
         -max_len=65536 -timeout=10 -jobs="$JOBS" -print_final_stats=1 \
         -artifact_prefix="$artifacts/" "$@" "$corpus" "${seeds[@]}") >"$log" 2>&1 || status=$?
-    # With -jobs, each job writes its output to fuzz-N.log in the working directory.
-    if compgen -G "$run/fuzz-*.log" >/dev/null; then cat "$run"/fuzz-*.log >>"$log"; rm -f "$run"/fuzz-*.log; fi
+    # With -jobs, each job writes fuzz-N.log in the working directory; libFuzzer copies it into its own
+    # output (so into $log) when the job ends.
+    rm -f "$run"/fuzz-*.log
     summarize "$target" "$log"
     local after
     after=$(find "$artifacts" -type f | wc -l)
