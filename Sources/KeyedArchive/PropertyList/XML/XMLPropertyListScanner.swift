@@ -241,14 +241,15 @@ struct XMLPropertyListScanner {
     }
 
     /// The value of a closed container; a dictionary `{CF$UID: non-negative integer}` becomes a UID.
+    /// The test is made on the dictionary as built (a repeated key keeps its last value), so
+    /// `CF$UID` given twice is a UID like Apple's parser makes it, and the value survives a write and read.
     private static func finish(_ frame: Frame) -> PropertyListValue {
         guard frame.isDictionary else { return .array(frame.values) }
-        if frame.keys.count == 1, frame.keys[0] == "CF$UID", case .integer(let n) = frame.values[0],
-           let u = n.uint64Value
-        {
+        let dictionary = PropertyListDictionary(keys: frame.keys, values: frame.values)
+        if dictionary.count == 1, case .integer(let n)? = dictionary["CF$UID"], let u = n.uint64Value {
             return .uid(UID(u))
         }
-        return .dictionary(PropertyListDictionary(keys: frame.keys, values: frame.values))
+        return .dictionary(dictionary)
     }
 
     private mutating func scanScalar(_ tag: XMLPropertyListTag, isEmpty: Bool, at tagOffset: Int) throws

@@ -1,0 +1,64 @@
+// libFuzzer target: archive-dump's rendering (tree, raw, JSON, raw JSON, classes, validate, XML, binary).
+//
+// Each input is given to `ArchiveDumpCommand.run` as standard input in every mode, writing into a
+// discarding sink. Properties checked: rendering finishes with exit status 0 or 1 (never a trap, never a
+// usage error); the JSON modes produce valid JSON whenever they succeed; and when the input is a keyed
+// archive the raw object graph round-trips: graph -> property list -> graph is equal, and graph ->
+// binary archive bytes -> graph is equal.
+//
+// Build and run with Scripts/fuzz.sh dump SECONDS.
+
+import Foundation
+import KeyedArchive
+import ArchiveDumpCore
+
+let modes: [[String]] = [
+    [], ["--raw"], ["--json"], ["--raw", "--json"], ["--classes"], ["--validate"], ["--xml"], ["--binary"],
+    ["--max-depth", "2"], ["--json", "--max-depth", "1"],
+]
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzDump(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
+    let data = bytes.map { Data(bytes: $0, count: count) } ?? Data()
+
+    for mode in modes {
+        var collected: [UInt8] = []
+        let isJSON = mode.contains("--json")
+        let output = DumpOutput { chunk in
+            // Keep JSON output (bounded) to check it parses; discard everything else.
+            if isJSON, collected.count < 1 << 20 { collected.append(contentsOf: chunk) }
+            return 0
+        }
+        let errors = DumpOutput { _ in 0 }
+        let status = ArchiveDumpCommand.run(arguments: mode + ["-"], input: { data },
+                                            output: output, errors: errors, outputIsTerminal: false)
+        guard status == ArchiveDumpCommand.exitSuccess || status == ArchiveDumpCommand.exitFailure else {
+            fuzzViolation("archive-dump \(mode) returned \(status)")
+        }
+        if isJSON, status == ArchiveDumpCommand.exitSuccess, collected.count < 1 << 20 {
+            do {
+                _ = try JSONSerialization.jsonObject(with: Data(collected), options: [.fragmentsAllowed])
+            } catch {
+                fuzzViolation("archive-dump \(mode) wrote invalid JSON: \(error)\n\(String(decoding: collected.prefix(2000), as: UTF8.self))")
+            }
+        }
+    }
+
+    // The raw graph round-trips.
+    guard let root = try? PropertyListValue(propertyListData: data, options: FuzzLimits.readingOptions),
+          let graph = try? ArchivedObjectGraph(propertyList: root) else { return 0 }
+    do {
+        let again = try ArchivedObjectGraph(propertyList: graph.propertyList)
+        guard again == graph else { fuzzViolation("raw graph -> property list -> graph changed the graph") }
+    } catch {
+        fuzzViolation("raw graph's own property list is rejected: \(error)")
+    }
+    do {
+        let bytes = try graph.archivedData(format: .binary)
+        let again = try ArchivedObjectGraph(data: bytes)
+        guard again == graph else { fuzzViolation("raw graph -> binary archive -> graph changed the graph") }
+    } catch {
+        fuzzViolation("raw graph's binary archive is not read back: \(error)")
+    }
+    return 0
+}

@@ -1,0 +1,413 @@
+// libFuzzer target: the keyed unarchiver decoding a small set of model types with an allow-list.
+//
+// The models mirror those in Tests/KeyedArchiveTests/ArchiveTestModels.swift and are archived under
+// the same class names ("KeyedArchiveTests.Library", ...), so archives the test suite writes as seeds
+// decode here in full. `FuzzNode` has a cyclic back-reference (`parent`, read through
+// `decodeObjectReference`, written with `encodeConditionalObject`) and a `next` link that may form rings.
+//
+// Property checked: whatever the unarchiver decodes, the archiver re-archives, and unarchiving that gives
+// the same field values and the same object identities (shared objects stay shared, rings stay rings).
+// Errors must be thrown, never trapped; an error that is not a KeyedArchiveError is a finding.
+//
+// Build and run with Scripts/fuzz.sh unarchiver SECONDS.
+
+import Foundation
+import KeyedArchive
+
+// MARK: - Models
+
+final class FuzzLibrary: KeyedArchivable {
+    static var archivedClassName: String { "KeyedArchiveTests.Library" }
+    var name: String
+    var books: [FuzzBook]
+    var byCode: [String: FuzzBook]
+    var shelf: Set<FuzzTag>
+    var featured: FuzzBook?
+
+    init(from decoder: any ArchiveDecoder) throws {
+        name = try decoder.decode(String.self, forKey: "name")
+        books = try decoder.decode([FuzzBook].self, forKey: "books")
+        byCode = try decoder.decode([String: FuzzBook].self, forKey: "byCode")
+        shelf = try decoder.decode(Set<FuzzTag>.self, forKey: "shelf")
+        featured = try decoder.decodeIfPresent(FuzzBook.self, forKey: "featured")
+    }
+
+    func encode(to encoder: any ArchiveEncoder) throws {
+        try encoder.encode(name, forKey: "name")
+        try encoder.encode(books, forKey: "books")
+        try encoder.encode(byCode, forKey: "byCode")
+        try encoder.encode(shelf, forKey: "shelf")
+        try encoder.encode(featured, forKey: "featured")
+    }
+}
+
+final class FuzzBook: KeyedArchivable {
+    static var archivedClassName: String { "KeyedArchiveTests.Book" }
+    var title: String
+    var pages: Int
+
+    init(from decoder: any ArchiveDecoder) throws {
+        title = try decoder.decode(String.self, forKey: "title")
+        pages = try decoder.decode(Int.self, forKey: "pages")
+    }
+
+    func encode(to encoder: any ArchiveEncoder) throws {
+        try encoder.encode(title, forKey: "title")
+        try encoder.encode(pages, forKey: "pages")
+    }
+}
+
+struct FuzzTag: KeyedArchivable, Hashable {
+    static var archivedClassName: String { "KeyedArchiveTests.Tag" }
+    var label: String
+    init(from decoder: any ArchiveDecoder) throws { label = try decoder.decode(String.self, forKey: "label") }
+    func encode(to encoder: any ArchiveEncoder) throws { try encoder.encode(label, forKey: "label") }
+}
+
+/// A graph node with a weak back-reference to its parent and a `next` link that may close a ring.
+final class FuzzNode: KeyedArchivable {
+    static var archivedClassName: String { "KeyedArchiveTests.Node" }
+    var name: String
+    var next: FuzzNode?
+    weak var parent: FuzzNode?
+    var children: [FuzzNode] = []
+
+    init(from decoder: any ArchiveDecoder) throws {
+        name = try decoder.decode(String.self, forKey: "name")
+        children = try decoder.decodeIfPresent([FuzzNode].self, forKey: "children") ?? []
+        try decoder.decodeObjectReference(of: FuzzNode.self, forKey: "next") { [unowned self] in self.next = $0 }
+        try decoder.decodeObjectReference(of: FuzzNode.self, forKey: "parent") { [unowned self] in self.parent = $0 }
+    }
+
+    func encode(to encoder: any ArchiveEncoder) throws {
+        try encoder.encode(name, forKey: "name")
+        if !children.isEmpty { try encoder.encode(children, forKey: "children") }
+        try encoder.encode(next, forKey: "next")
+        try encoder.encodeConditionalObject(parent, forKey: "parent")
+    }
+}
+
+/// A list node that decodes `next` directly: chains decode recursively, rings are a cycle error.
+final class FuzzListNode: KeyedArchivable {
+    static var archivedClassName: String { "KeyedArchiveTests.ListNode" }
+    var value: Int
+    var next: FuzzListNode?
+
+    init(from decoder: any ArchiveDecoder) throws {
+        value = try decoder.decode(Int.self, forKey: "value")
+        next = try decoder.decodeIfPresent(FuzzListNode.self, forKey: "next")
+    }
+
+    func encode(to encoder: any ArchiveEncoder) throws {
+        try encoder.encode(value, forKey: "value")
+        try encoder.encode(next, forKey: "next")
+    }
+}
+
+/// One field of every scalar kind plus nested collections (the test suite's `EveryField`).
+struct FuzzEveryField: KeyedArchivable {
+    static var archivedClassName: String { "KeyedArchiveTests.EveryField" }
+    var bool: Bool
+    var int: Int
+    var int8: Int8
+    var int16: Int16
+    var int32: Int32
+    var int64: Int64
+    var uint: UInt
+    var uint8: UInt8
+    var uint16: UInt16
+    var uint32: UInt32
+    var uint64: UInt64
+    var float: Float
+    var double: Double
+    var string: String
+    var data: Data
+    var date: Date
+    var uuid: UUID
+    var url: URL
+    var relativeURL: URL
+    var optionalPresent: String?
+    var optionalAbsent: Int?
+    var strings: [String]
+    var numbers: Set<Int>
+    var scores: [String: Double]
+    var nested: [[Int]]
+    var dollar: String
+
+    init(from decoder: any ArchiveDecoder) throws {
+        bool = try decoder.decode(Bool.self, forKey: "bool")
+        int = try decoder.decode(Int.self, forKey: "int")
+        int8 = try decoder.decode(Int8.self, forKey: "int8")
+        int16 = try decoder.decode(Int16.self, forKey: "int16")
+        int32 = try decoder.decode(Int32.self, forKey: "int32")
+        int64 = try decoder.decode(Int64.self, forKey: "int64")
+        uint = try decoder.decode(UInt.self, forKey: "uint")
+        uint8 = try decoder.decode(UInt8.self, forKey: "uint8")
+        uint16 = try decoder.decode(UInt16.self, forKey: "uint16")
+        uint32 = try decoder.decode(UInt32.self, forKey: "uint32")
+        uint64 = try decoder.decode(UInt64.self, forKey: "uint64")
+        float = try decoder.decode(Float.self, forKey: "float")
+        double = try decoder.decode(Double.self, forKey: "double")
+        string = try decoder.decode(String.self, forKey: "string")
+        data = try decoder.decode(Data.self, forKey: "data")
+        date = try decoder.decode(Date.self, forKey: "date")
+        uuid = try decoder.decode(UUID.self, forKey: "uuid")
+        url = try decoder.decode(URL.self, forKey: "url")
+        relativeURL = try decoder.decode(URL.self, forKey: "relativeURL")
+        optionalPresent = try decoder.decodeIfPresent(String.self, forKey: "optionalPresent")
+        optionalAbsent = try decoder.decode(Int?.self, forKey: "optionalAbsent")
+        strings = try decoder.decode([String].self, forKey: "strings")
+        numbers = try decoder.decode(Set<Int>.self, forKey: "numbers")
+        scores = try decoder.decode([String: Double].self, forKey: "scores")
+        nested = try decoder.decode([[Int]].self, forKey: "nested")
+        dollar = try decoder.decode(String.self, forKey: "$dollar")
+    }
+
+    func encode(to encoder: any ArchiveEncoder) throws {
+        try encoder.encode(bool, forKey: "bool")
+        try encoder.encode(int, forKey: "int")
+        try encoder.encode(int8, forKey: "int8")
+        try encoder.encode(int16, forKey: "int16")
+        try encoder.encode(int32, forKey: "int32")
+        try encoder.encode(int64, forKey: "int64")
+        try encoder.encode(uint, forKey: "uint")
+        try encoder.encode(uint8, forKey: "uint8")
+        try encoder.encode(uint16, forKey: "uint16")
+        try encoder.encode(uint32, forKey: "uint32")
+        try encoder.encode(uint64, forKey: "uint64")
+        try encoder.encode(float, forKey: "float")
+        try encoder.encode(double, forKey: "double")
+        try encoder.encode(string, forKey: "string")
+        try encoder.encode(data, forKey: "data")
+        try encoder.encode(date, forKey: "date")
+        try encoder.encode(uuid, forKey: "uuid")
+        try encoder.encode(url, forKey: "url")
+        try encoder.encode(relativeURL, forKey: "relativeURL")
+        try encoder.encode(optionalPresent, forKey: "optionalPresent")
+        try encoder.encode(optionalAbsent, forKey: "optionalAbsent")
+        try encoder.encode(strings, forKey: "strings")
+        try encoder.encode(numbers, forKey: "numbers")
+        try encoder.encode(scores, forKey: "scores")
+        try encoder.encode(nested, forKey: "nested")
+        try encoder.encode(dollar, forKey: "$dollar")
+    }
+}
+
+// MARK: - Comparing two decoded graphs
+
+/// Compares two object graphs field by field, requiring a one-to-one correspondence between objects
+/// (so sharing and rings must be preserved, not only values).
+struct GraphComparison {
+    private var forward: [ObjectIdentifier: ObjectIdentifier] = [:]
+    private var backward: [ObjectIdentifier: ObjectIdentifier] = [:]
+
+    /// Records that `a` corresponds to `b`; returns false when either is already paired elsewhere,
+    /// and whether the pair was new (so the caller compares fields once).
+    mutating func pair(_ a: AnyObject, _ b: AnyObject, path: String) -> Bool {
+        let ia = ObjectIdentifier(a), ib = ObjectIdentifier(b)
+        if let known = forward[ia] {
+            guard known == ib else { fuzzViolation("identity not preserved at \(path)") }
+            return false
+        }
+        guard backward[ib] == nil else { fuzzViolation("two objects merged into one at \(path)") }
+        forward[ia] = ib
+        backward[ib] = ia
+        return true
+    }
+
+    mutating func check(_ cond: Bool, _ path: String) {
+        if !cond { fuzzViolation("field differs after re-archiving at \(path)") }
+    }
+
+    mutating func compare(_ a: FuzzBook, _ b: FuzzBook, path: String) {
+        guard pair(a, b, path: path) else { return }
+        check(a.title == b.title, path + ".title")
+        check(a.pages == b.pages, path + ".pages")
+    }
+
+    mutating func compare(_ a: FuzzBook?, _ b: FuzzBook?, path: String) {
+        switch (a, b) {
+        case (nil, nil): return
+        case (let a?, let b?): compare(a, b, path: path)
+        default: check(false, path)
+        }
+    }
+
+    mutating func compare(_ a: FuzzLibrary, _ b: FuzzLibrary, path: String) {
+        guard pair(a, b, path: path) else { return }
+        check(a.name == b.name, path + ".name")
+        check(a.books.count == b.books.count, path + ".books.count")
+        for (i, (x, y)) in zip(a.books, b.books).enumerated() { compare(x, y, path: path + ".books[\(i)]") }
+        check(Set(a.byCode.keys) == Set(b.byCode.keys), path + ".byCode.keys")
+        for (key, x) in a.byCode.sorted(by: { $0.key < $1.key }) { compare(x, b.byCode[key], path: path + ".byCode[\(key)]") }
+        check(a.shelf == b.shelf, path + ".shelf")
+        compare(a.featured, b.featured, path: path + ".featured")
+    }
+
+    /// Nodes reachable from the root through strong links (`next`, `children`). A weak `parent` that
+    /// points outside this set is not written again (it is a conditional object), so it must read back nil.
+    static func stronglyReachable(from root: FuzzNode) -> Set<ObjectIdentifier> {
+        var seen: Set<ObjectIdentifier> = []
+        var stack = [root]
+        while let node = stack.popLast() {
+            guard seen.insert(ObjectIdentifier(node)).inserted else { continue }
+            if let next = node.next { stack.append(next) }
+            stack.append(contentsOf: node.children)
+        }
+        return seen
+    }
+
+    mutating func compare(_ rootA: FuzzNode, _ rootB: FuzzNode) {
+        let reachableA = Self.stronglyReachable(from: rootA)
+        var work: [(FuzzNode, FuzzNode, String)] = [(rootA, rootB, "root")]
+        while let (a, b, path) = work.popLast() {
+            guard pair(a, b, path: path) else { continue }
+            check(a.name == b.name, path + ".name")
+            check(a.children.count == b.children.count, path + ".children.count")
+            for (i, (x, y)) in zip(a.children, b.children).enumerated() { work.append((x, y, path + ".children[\(i)]")) }
+            switch (a.next, b.next) {
+            case (nil, nil): break
+            case (let x?, let y?): work.append((x, y, path + ".next"))
+            default: check(false, path + ".next")
+            }
+            let expectedParent = a.parent.flatMap { reachableA.contains(ObjectIdentifier($0)) ? $0 : nil }
+            switch (expectedParent, b.parent) {
+            case (nil, nil): break
+            case (let x?, let y?): work.append((x, y, path + ".parent"))
+            default: check(false, path + ".parent")
+            }
+        }
+    }
+
+    mutating func compare(_ a: FuzzListNode, _ b: FuzzListNode) {
+        var pairNow: (FuzzListNode, FuzzListNode)? = (a, b)
+        var index = 0
+        while let (x, y) = pairNow {
+            guard pair(x, y, path: "root[\(index)]") else { return }
+            check(x.value == y.value, "root[\(index)].value")
+            switch (x.next, y.next) {
+            case (nil, nil): pairNow = nil
+            case (let p?, let q?): pairNow = (p, q)
+            default: check(false, "root[\(index)].next"); pairNow = nil
+            }
+            index += 1
+        }
+    }
+
+    mutating func compare(_ a: FuzzEveryField, _ b: FuzzEveryField) {
+        check(a.bool == b.bool, "bool")
+        check(a.int == b.int && a.int8 == b.int8 && a.int16 == b.int16 && a.int32 == b.int32 && a.int64 == b.int64, "signed integers")
+        check(a.uint == b.uint && a.uint8 == b.uint8 && a.uint16 == b.uint16 && a.uint32 == b.uint32 && a.uint64 == b.uint64, "unsigned integers")
+        check(a.float.bitPattern == b.float.bitPattern || (a.float.isNaN && b.float.isNaN), "float")
+        check(a.double.bitPattern == b.double.bitPattern || (a.double.isNaN && b.double.isNaN), "double")
+        check(a.string == b.string, "string")
+        check(a.data == b.data, "data")
+        check(a.date.timeIntervalSinceReferenceDate.bitPattern == b.date.timeIntervalSinceReferenceDate.bitPattern
+              || (a.date.timeIntervalSinceReferenceDate.isNaN && b.date.timeIntervalSinceReferenceDate.isNaN), "date")
+        check(a.uuid == b.uuid, "uuid")
+        check(a.url.relativeString == b.url.relativeString && a.url.baseURL?.absoluteString == b.url.baseURL?.absoluteString, "url")
+        check(a.relativeURL.relativeString == b.relativeURL.relativeString
+              && a.relativeURL.baseURL?.absoluteString == b.relativeURL.baseURL?.absoluteString, "relativeURL")
+        check(a.optionalPresent == b.optionalPresent, "optionalPresent")
+        check(a.optionalAbsent == b.optionalAbsent, "optionalAbsent")
+        check(a.strings == b.strings, "strings")
+        check(a.numbers == b.numbers, "numbers")
+        check(a.scores.count == b.scores.count, "scores.count")
+        for (key, x) in a.scores {
+            guard let y = b.scores[key] else { check(false, "scores[\(key)]"); continue }
+            check(x.bitPattern == y.bitPattern || (x.isNaN && y.isNaN), "scores[\(key)]")
+        }
+        check(a.nested == b.nested, "nested")
+        check(a.dollar == b.dollar, "$dollar")
+    }
+}
+
+/// Breaks the strong cycles a decoded node graph may contain, so the fuzzer does not leak memory.
+func dismantle(_ root: FuzzNode) {
+    var stack = [root]
+    var seen: Set<ObjectIdentifier> = []
+    while let node = stack.popLast() {
+        guard seen.insert(ObjectIdentifier(node)).inserted else { continue }
+        if let next = node.next { stack.append(next) }
+        stack.append(contentsOf: node.children)
+        node.next = nil
+        node.children = []
+    }
+}
+
+func dismantle(_ head: FuzzListNode) {
+    var current: FuzzListNode? = head
+    while let node = current {
+        current = node.next
+        node.next = nil
+    }
+}
+
+// MARK: - Entry point
+
+let allowedTypes: [any KeyedArchivable.Type] = [FuzzLibrary.self, FuzzNode.self, FuzzListNode.self, FuzzEveryField.self]
+
+func makeUnarchiver() -> KeyedUnarchiver {
+    var unarchiver = KeyedUnarchiver()
+    unarchiver.readingOptions = FuzzLimits.readingOptions
+    unarchiver.limits.maximumObjectCount = 1 << 14
+    unarchiver.limits.maximumByteCount = 4 << 20
+    unarchiver.limits.maximumDepth = 1_000
+    return unarchiver
+}
+
+/// Re-archives `value` and unarchives it again; nil when XML cannot express a value (a date XML has no
+/// text form for), which the XML writer reports as `unrepresentable`.
+func decodeAgain<T: KeyedArchivable>(_ value: T, format: PropertyListFormat) -> T? {
+    let data: Data
+    do {
+        data = try KeyedArchiver.archivedData(withRootObject: value, format: format)
+    } catch let error as KeyedArchiveError where format == .xml && error.underlying?.code == .unrepresentable {
+        return nil
+    } catch {
+        fuzzViolation("re-archiving a decoded \(T.self) failed (\(format)): \(error)")
+    }
+    do {
+        return try makeUnarchiver().decode(T.self, from: data)
+    } catch {
+        fuzzViolation("unarchiving the re-archived \(T.self) failed (\(format)): \(error)")
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzUnarchiver(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
+    let data = bytes.map { Data(bytes: $0, count: count) } ?? Data()
+    let decoded: any KeyedArchivable
+    do {
+        decoded = try makeUnarchiver().decodeObject(ofTypes: allowedTypes, from: data)
+    } catch is KeyedArchiveError {
+        return 0
+    } catch {
+        fuzzViolation("the unarchiver threw something other than KeyedArchiveError: \(error)")
+    }
+    // Re-archive as binary and as XML; only "XML cannot express this value" is an accepted failure.
+    for format in [PropertyListFormat.binary, .xml] {
+        var comparison = GraphComparison()
+        switch decoded {
+        case let root as FuzzLibrary:
+            if let again = decodeAgain(root, format: format) { comparison.compare(root, again, path: "root") }
+        case let root as FuzzNode:
+            if let again = decodeAgain(root, format: format) {
+                comparison.compare(root, again)
+                dismantle(again)
+            }
+        case let root as FuzzListNode:
+            if let again = decodeAgain(root, format: format) {
+                comparison.compare(root, again)
+                dismantle(again)
+            }
+        case let root as FuzzEveryField:
+            if let again = decodeAgain(root, format: format) { comparison.compare(root, again) }
+        default:
+            fuzzViolation("the unarchiver returned a type that was not allowed: \(type(of: decoded))")
+        }
+    }
+    if let root = decoded as? FuzzNode { dismantle(root) }
+    if let root = decoded as? FuzzListNode { dismantle(root) }
+    return 0
+}
