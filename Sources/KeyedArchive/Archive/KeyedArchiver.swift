@@ -26,28 +26,61 @@ import Foundation
 /// (Nested Swift *values* such as arrays of arrays are written recursively; their depth is that of the
 /// value the caller built.)
 ///
+/// **Output.** The archiver emits binary property-list objects as it encodes (no intermediate tree); the
+/// bytes are exactly those ``BinaryPropertyListWriter`` writes for the archive's tree (``finishEncoding()``),
+/// so they are deterministic and as small as the format allows.
+///
 /// Use ``archivedData(withRootObject:format:)`` for one root, or create an archiver, ``encode(_:forKey:)``
 /// several top-level values and call ``encodedData(format:)``.
 public final class KeyedArchiver: ArchiveEncoder {
-    private var objects: [PropertyListValue] = [.string("$null")]
-    private var top = PropertyListDictionary()
-    private var fieldKeys: [String] = []
-    private var fieldValues: [PropertyListValue] = []
-    private var currentUID: Int = -1  // -1: writing $top
+    private typealias Ref = KeyedArchiveEmitter.Ref
+    private var emitter = KeyedArchiveEmitter()
+    /// The fields of the object being encoded: exact key ids, canonical key ids (see
+    /// ``KeyedArchiveEmitter/fieldKey(_:)``) and value refs. `$top`'s fields are kept apart.
+    private var fieldKeys: [Ref] = []
+    private var fieldCanonicalKeys: [Ref] = []
+    private var fieldValues: [Ref] = []
+    private var topKeys: [Ref] = []
+    private var topCanonicalKeys: [Ref] = []
+    private var topValues: [Ref] = []
+    /// The container of the object whose fields are being written; -1: writing `$top`.
+    private var currentContainer: Int = -1
     private var identities: [ObjectIdentifier: Int] = [:]
     private var retained: [AnyObject] = []
-    private var queue: [(uid: Int, value: any KeyedArchivable)] = []
+    private var queue: [(container: Int, value: any KeyedArchivable)] = []
     private var queueHead = 0
     private var classUIDsByType: [ObjectIdentifier: Int] = [:]
     private var classUIDsByName: [String: Int] = [:]
     private var classNames: [ObjectIdentifier: String] = [:]
     private var capturing = false
-    private var captured: PropertyListValue?
-    private var pendingConditionals: [(owner: Int, key: String, object: AnyObject)] = []
-    private var finished: PropertyListValue?
+    /// The UID written by a collection element's encode (see ``reference(for:)``); -1 when none.
+    private var captured = -1
+    /// Element refs of the collections being encoded (nested collections stack theirs above).
+    private var elementRefs: [Ref] = []
+    /// Conditional references to objects not (yet) archived: the field to set if they are, at the end.
+    private var pendingConditionals: [(owner: Int, field: Int, object: AnyObject)] = []
+    private var finishedData: Data?
+    private var finishedTree: PropertyListValue?
+    private var isFinished = false
+    private var builtinClassUIDs: [Int] = Array(repeating: -1, count: BuiltinClass.allCases.count)
+    /// Interned keys the archiver writes itself.
+    private let classKey, timeKey, uuidBytesKey, baseKey, relativeKey, objectsKey, keysKey: Ref
 
     /// Creates an empty archiver.
-    public init() {}
+    public init() {
+        _ = emitter.appendElement(emitter.string("$null"))
+        classKey = emitter.string("$class")
+        timeKey = emitter.string("NS.time")
+        uuidBytesKey = emitter.string("NS.uuidbytes")
+        baseKey = emitter.string("NS.base")
+        relativeKey = emitter.string("NS.relative")
+        objectsKey = emitter.string("NS.objects")
+        keysKey = emitter.string("NS.keys")
+    }
+
+    deinit {
+        emitter.discard()
+    }
 
     // MARK: Class names
 
@@ -70,32 +103,21 @@ public final class KeyedArchiver: ArchiveEncoder {
     /// encoding after this throws ``KeyedArchiveError/Code/invalidValue``.
     ///
     /// The corresponding Foundation API is `NSKeyedArchiver.finishEncoding()`.
+    /// The tree is read back from the archive's bytes (the archiver does not build one while encoding),
+    /// so it is exactly what a reader of ``encodedData(format:)`` sees.
+    /// - Throws: ``KeyedArchiveError`` when a value could not be archived.
     public func finishEncoding() throws -> PropertyListValue {
-        if let finished { return finished }
-        try drain()
-        for pending in pendingConditionals {
-            guard let uid = identities[ObjectIdentifier(pending.object)] else { continue }
-            if pending.owner < 0 {
-                top[pending.key] = .uid(UID(UInt64(uid)))
-            } else if case .dictionary(var dict) = objects[pending.owner] {
-                objects[pending.owner] = .string("")  // release the array's reference before mutating
-                dict[pending.key] = .uid(UID(UInt64(uid)))
-                objects[pending.owner] = .dictionary(dict)
-            }
+        if let finishedTree { return finishedTree }
+        let data = try finishedBytes()
+        var options = PropertyListReadingOptions()
+        options.maximumObjectCount = .max
+        do {
+            let tree = try BinaryPropertyListReader(options: options).read(data)
+            finishedTree = tree
+            return tree
+        } catch let error as PropertyListError {
+            throw KeyedArchiveError(.invalidValue, "the archive cannot be read back: \(error.message)", underlying: error)
         }
-        pendingConditionals = []
-        let archive = PropertyListValue.dictionary([
-            "$version": .integer(100000),
-            "$archiver": .string("NSKeyedArchiver"),
-            "$top": .dictionary(top),
-            "$objects": .array(objects),
-        ])
-        objects = []
-        identities = [:]
-        retained = []
-        finished = archive
-        isFinished = true
-        return archive
     }
 
     /// Finishes the archive and returns its bytes.
@@ -104,6 +126,7 @@ public final class KeyedArchiver: ArchiveEncoder {
     /// - Parameter format: binary (default, what Foundation writes) or XML.
     /// - Throws: ``KeyedArchiveError`` when a value could not be archived.
     public func encodedData(format: PropertyListFormat = .binary) throws -> Data {
+        if format == .binary { return try finishedBytes() }
         let archive = try finishEncoding()
         do {
             return try archive.propertyListData(format: format)
@@ -133,18 +156,46 @@ public final class KeyedArchiver: ArchiveEncoder {
         return try archiver.finishEncoding()
     }
 
+    /// Writes the queued objects, resolves conditional references and lays the archive out (once).
+    private func finishedBytes() throws -> Data {
+        if let finishedData { return finishedData }
+        try drain()
+        for pending in pendingConditionals {
+            guard let uid = identities[ObjectIdentifier(pending.object)] else { continue }
+            let ref = emitter.uid(uid)
+            if pending.owner < 0 {
+                topValues[pending.field] = ref
+            } else {
+                emitter.setDictionaryValue(pending.owner, at: pending.field, to: ref)
+            }
+        }
+        pendingConditionals = []
+        guard !emitter.tooLarge else {
+            throw KeyedArchiveError(.invalidValue, "the archive has more than 2^31 distinct values or containers")
+        }
+        let top = emitter.newContainer()
+        emitter.completeDictionary(top, keys: topKeys, values: topValues)
+        let objects = emitter.objectsArray()
+        let root = emitter.newContainer()
+        emitter.completeDictionary(root, keys: [emitter.string("$version"), emitter.string("$archiver"),
+                                                emitter.string("$top"), emitter.string("$objects")],
+                                   values: [emitter.integer(Int64(100000)), emitter.string("NSKeyedArchiver"),
+                                            KeyedArchiveEmitter.ref(container: top),
+                                            KeyedArchiveEmitter.ref(container: objects)])
+        let data = emitter.write(root: root)
+        emitter = KeyedArchiveEmitter()
+        emitter.discard()
+        identities = [:]
+        retained = []
+        topKeys = []
+        topCanonicalKeys = []
+        topValues = []
+        finishedData = data
+        isFinished = true
+        return data
+    }
+
     // MARK: Internals
-
-    @inline(__always)
-    private func append(_ value: PropertyListValue) -> Int {
-        objects.append(value)
-        return objects.count - 1
-    }
-
-    @inline(__always)
-    private func escaped(_ key: String) -> String {
-        key.utf8.first == UInt8(ascii: "$") ? "$" + key : key
-    }
 
     /// Takes the "encode as a collection element" request, if there is one.
     @inline(__always)
@@ -155,9 +206,6 @@ public final class KeyedArchiver: ArchiveEncoder {
         }
         return false
     }
-
-    private var isFinished = false
-    private var builtinClassUIDs: [Int] = Array(repeating: -1, count: BuiltinClass.allCases.count)
 
     /// The Foundation classes the archiver writes itself, with cached class-dictionary UIDs.
     private enum BuiltinClass: Int, CaseIterable {
@@ -174,14 +222,15 @@ public final class KeyedArchiver: ArchiveEncoder {
         }
     }
 
+    /// The UID ref of a Foundation class's class dictionary.
     @inline(__always)
-    private func classUID(_ builtin: BuiltinClass) -> Int {
+    private func classRef(_ builtin: BuiltinClass) -> Ref {
         let cached = builtinClassUIDs[builtin.rawValue]
-        if cached >= 0 { return cached }
+        if cached >= 0 { return emitter.uid(cached) }
         let chain = builtin.chain
         let uid = classUID(forBuiltin: chain[0], chain: chain)
         builtinClassUIDs[builtin.rawValue] = uid
-        return uid
+        return emitter.uid(uid)
     }
 
     private func checkOpen() throws {
@@ -190,12 +239,12 @@ public final class KeyedArchiver: ArchiveEncoder {
         }
     }
 
-    /// Stores `value` as the field `key`, or as the captured element. Inline scalars become their own
-    /// `$objects` entry when they are collection elements (NSNumber objects).
+    /// Stores the scalar `value` as the field `key`, or as the captured element (a scalar element is its
+    /// own `$objects` entry: an NSNumber object).
     @inline(__always)
-    private func put(inline value: PropertyListValue, forKey key: String) {
+    private func put(inline value: Ref, forKey key: String) {
         if takeCapture() {
-            captured = .uid(UID(UInt64(append(value))))
+            captured = emitter.appendElement(value)
         } else {
             setField(key, value)
         }
@@ -203,61 +252,67 @@ public final class KeyedArchiver: ArchiveEncoder {
 
     @inline(__always)
     private func put(reference uid: Int, asElement: Bool, forKey key: String) {
-        let ref = PropertyListValue.uid(UID(UInt64(uid)))
-        if asElement { captured = ref } else { setField(key, ref) }
+        if asElement { captured = uid } else { setField(key, emitter.uid(uid)) }
     }
 
+    /// Stores a field (last one wins) and returns its position in the object.
     @inline(__always)
-    private func setField(_ key: String, _ value: PropertyListValue) {
-        let key = escaped(key)
-        if currentUID < 0 {
-            top[key] = value
-            return
+    @discardableResult
+    private func setField(_ key: String, _ value: Ref) -> Int {
+        let (exact, canonical) = emitter.fieldKey(key)
+        if currentContainer < 0 {
+            if let i = topCanonicalKeys.firstIndex(of: canonical) {
+                topValues[i] = value
+                return i
+            }
+            topKeys.append(exact)
+            topCanonicalKeys.append(canonical)
+            topValues.append(value)
+            return topKeys.count - 1
         }
-        // Plain scan for a repeated key (last one wins); comparing lengths first skips most string compares.
-        let length = key.utf8.count
+        // A repeated key (equal as Swift strings, as the tree's dictionaries compare them): last one wins.
         var i = 0
-        while i < fieldKeys.count {
-            if fieldKeys[i].utf8.count == length && fieldKeys[i] == key {
+        while i < fieldCanonicalKeys.count {
+            if fieldCanonicalKeys[i] == canonical {
                 fieldValues[i] = value
-                return
+                return i
             }
             i += 1
         }
-        fieldKeys.append(key)
+        fieldKeys.append(exact)
+        fieldCanonicalKeys.append(canonical)
         fieldValues.append(value)
-    }
-
-    /// A Foundation object: `$class` plus members (distinct keys).
-    private func builtinObject(_ cls: BuiltinClass, _ key: String, _ value: PropertyListValue) -> PropertyListValue {
-        .dictionary(PropertyListDictionary(distinctKeys: ["$class", key], values: [.uid(UID(UInt64(classUID(cls)))), value]))
-    }
-
-    private func builtinObject(_ cls: BuiltinClass, _ key1: String, _ value1: PropertyListValue,
-                               _ key2: String, _ value2: PropertyListValue) -> PropertyListValue {
-        .dictionary(PropertyListDictionary(distinctKeys: ["$class", key1, key2],
-                                           values: [.uid(UID(UInt64(classUID(cls)))), value1, value2]))
+        return fieldKeys.count - 1
     }
 
     /// The UID of `value` written as a collection element (a scalar becomes its own object).
-    private func reference<T: ArchiveValue>(for value: T) throws -> PropertyListValue {
+    private func reference<T: ArchiveValue>(for value: T) throws -> Int {
         capturing = true
-        captured = nil
+        captured = -1
         try value.encode(to: self, forKey: "")
         if capturing {
             capturing = false
             throw KeyedArchiveError(.invalidValue, "\(T.self).encode(to:forKey:) wrote nothing; it must call exactly one encoder method")
         }
-        guard let result = captured else {
+        guard captured >= 0 else {
             throw KeyedArchiveError(.invalidValue, "\(T.self).encode(to:forKey:) wrote nothing; it must call exactly one encoder method")
         }
-        captured = nil
+        let result = captured
+        captured = -1
         return result
     }
 
+    /// The UID of the class dictionary `{"$classname": name, "$classes": chain}`, added on first use.
     private func classUID(forBuiltin name: String, chain: [String]) -> Int {
         if let uid = classUIDsByName[name] { return uid }
-        let uid = append(.dictionary(["$classname": .string(name), "$classes": .array(chain.map { .string($0) })]))
+        let names = emitter.newContainer()
+        for c in chain { elementRefs.append(emitter.string(c)) }
+        let base = elementRefs.count - chain.count
+        emitter.completeArray(names, elementRefs, from: base)
+        elementRefs.removeLast(chain.count)
+        let (uid, dictionary) = emitter.appendContainerElement()
+        emitter.completeDictionary(dictionary, emitter.string("$classname"), emitter.string(name),
+                                   emitter.string("$classes"), KeyedArchiveEmitter.ref(container: names))
         classUIDsByName[name] = uid
         return uid
     }
@@ -281,22 +336,22 @@ public final class KeyedArchiver: ArchiveEncoder {
 
     /// Writes the fields of every queued object (iteratively: objects found on the way join the queue).
     private func drain() throws {
-        let savedUID = currentUID
-        defer { currentUID = savedUID }
+        let savedContainer = currentContainer
+        defer { currentContainer = savedContainer }
         while queueHead < queue.count {
-            let (uid, value) = queue[queueHead]
+            let (container, value) = queue[queueHead]
             queueHead += 1
-            currentUID = uid
-            let capacity = max(fieldKeys.count, 4)
-            fieldKeys = ["$class"]
-            fieldValues = [.uid(UID(UInt64(classUID(for: Swift.type(of: value)))))]
-            fieldKeys.reserveCapacity(capacity)
-            fieldValues.reserveCapacity(capacity)
+            currentContainer = container
+            fieldKeys.removeAll(keepingCapacity: true)
+            fieldCanonicalKeys.removeAll(keepingCapacity: true)
+            fieldValues.removeAll(keepingCapacity: true)
+            let classRef = emitter.uid(classUID(for: Swift.type(of: value)))
+            fieldKeys.append(classKey)
+            fieldCanonicalKeys.append(classKey)
+            fieldValues.append(classRef)
             try value.encode(to: self)
-            objects[uid] = .dictionary(PropertyListDictionary(distinctKeys: fieldKeys, values: fieldValues))
+            emitter.completeDictionary(container, keys: fieldKeys, values: fieldValues)
         }
-        fieldKeys = []
-        fieldValues = []
         queue.removeAll(keepingCapacity: false)
         queueHead = 0
     }
@@ -324,48 +379,50 @@ public final class KeyedArchiver: ArchiveEncoder {
 
     public func encode(_ value: Bool, forKey key: String) throws {
         try checkOpen()
-        put(inline: .bool(value), forKey: key)
+        put(inline: emitter.bool(value), forKey: key)
     }
 
     public func encodeInteger<T: FixedWidthInteger>(_ value: T, forKey key: String) throws {
         try checkOpen()
         // Fast path for the common widths (this generic requirement runs unspecialized through `any ArchiveEncoder`).
         if T.self == Int.self {
-            put(inline: .integer(PropertyListInteger(Int64(unsafeBitCast(value, to: Int.self)))), forKey: key)
+            put(inline: emitter.integer(Int64(unsafeBitCast(value, to: Int.self))), forKey: key)
             return
         }
         guard let integer = PropertyListInteger(exactly: value) else {
             throw KeyedArchiveError(.invalidValue, "integer \(value) does not fit in 64 bits", keyPath: key)
         }
-        put(inline: .integer(integer), forKey: key)
+        put(inline: emitter.integer(integer), forKey: key)
     }
 
     public func encode(_ value: Float, forKey key: String) throws {
         try checkOpen()
-        put(inline: .float(value), forKey: key)
+        put(inline: emitter.float(value), forKey: key)
     }
 
     public func encode(_ value: Double, forKey key: String) throws {
         try checkOpen()
-        put(inline: .real(value), forKey: key)
+        put(inline: emitter.real(value), forKey: key)
     }
 
     public func encode(_ value: String, forKey key: String) throws {
         try checkOpen()
         let asElement = takeCapture()
-        put(reference: append(.string(value)), asElement: asElement, forKey: key)
+        put(reference: emitter.appendElement(emitter.string(value)), asElement: asElement, forKey: key)
     }
 
     public func encode(_ value: Data, forKey key: String) throws {
         try checkOpen()
         let asElement = takeCapture()
-        put(reference: append(.data(value)), asElement: asElement, forKey: key)
+        put(reference: emitter.appendElement(emitter.data(value)), asElement: asElement, forKey: key)
     }
 
     public func encode(_ value: Date, forKey key: String) throws {
         try checkOpen()
         let asElement = takeCapture()
-        let uid = append(builtinObject(.date, "NS.time", .real(value.timeIntervalSinceReferenceDate)))
+        let cls = classRef(.date)
+        let (uid, object) = emitter.appendContainerElement()
+        emitter.completeDictionary(object, classKey, cls, timeKey, emitter.real(value.timeIntervalSinceReferenceDate))
         put(reference: uid, asElement: asElement, forKey: key)
     }
 
@@ -373,7 +430,9 @@ public final class KeyedArchiver: ArchiveEncoder {
         try checkOpen()
         let asElement = takeCapture()
         let bytes = withUnsafeBytes(of: value.uuid) { Data($0) }
-        let uid = append(builtinObject(.uuid, "NS.uuidbytes", .data(bytes)))
+        let cls = classRef(.uuid)
+        let (uid, object) = emitter.appendContainerElement()
+        emitter.completeDictionary(object, classKey, cls, uuidBytesKey, emitter.data(bytes))
         put(reference: uid, asElement: asElement, forKey: key)
     }
 
@@ -383,10 +442,14 @@ public final class KeyedArchiver: ArchiveEncoder {
         put(reference: urlObject(value), asElement: asElement, forKey: key)
     }
 
+    /// An NSURL object: its base first (recursively), then its relative string, then itself.
     private func urlObject(_ url: URL) -> Int {
         let base = url.baseURL.map { urlObject($0) } ?? 0
-        let relative = append(.string(url.relativeString))
-        return append(builtinObject(.url, "NS.base", .uid(UID(UInt64(base))), "NS.relative", .uid(UID(UInt64(relative)))))
+        let relative = emitter.appendElement(emitter.string(url.relativeString))
+        let cls = classRef(.url)
+        let (uid, object) = emitter.appendContainerElement()
+        emitter.completeDictionary(object, classKey, cls, baseKey, emitter.uid(base), relativeKey, emitter.uid(relative))
+        return uid
     }
 
     public func encodeNil(forKey key: String) throws {
@@ -396,7 +459,7 @@ public final class KeyedArchiver: ArchiveEncoder {
                                     "an archived array, set or dictionary cannot hold nil (NSArray cannot); use ArchiveNull",
                                     keyPath: key)
         }
-        setField(key, .uid(UID(0)))
+        setField(key, emitter.uid(0))
     }
 
     public func encodeObject<T: KeyedArchivable>(_ object: T, forKey key: String) throws {
@@ -410,23 +473,25 @@ public final class KeyedArchiver: ArchiveEncoder {
             if let known = identities[id] {
                 uid = known
             } else {
-                uid = append(.string("$placeholder"))
+                let (newUID, container) = emitter.appendContainerElement()
+                uid = newUID
                 identities[id] = uid
                 retained.append(instance)
-                queue.append((uid, object))
+                queue.append((container, object))
             }
         } else {
-            uid = append(.string("$placeholder"))
-            queue.append((uid, object))
+            let (newUID, container) = emitter.appendContainerElement()
+            uid = newUID
+            queue.append((container, object))
         }
         put(reference: uid, asElement: asElement, forKey: key)
-        if currentUID < 0 && !asElement { try drain() }
+        if currentContainer < 0 && !asElement { try drain() }
     }
 
     public func encodeConditionalObject<T: KeyedArchivable & AnyObject>(_ object: T?, forKey key: String) throws {
         try checkOpen()
         guard let object else {
-            if capturing { capturing = false; captured = .uid(UID(0)) } else { setField(key, .uid(UID(0))) }
+            if capturing { capturing = false; captured = 0 } else { setField(key, emitter.uid(0)) }
             return
         }
         if capturing {
@@ -435,51 +500,66 @@ public final class KeyedArchiver: ArchiveEncoder {
             return
         }
         if let known = identities[ObjectIdentifier(object)] {
-            setField(key, .uid(UID(UInt64(known))))
+            setField(key, emitter.uid(known))
         } else {
-            setField(key, .uid(UID(0)))
-            pendingConditionals.append((currentUID, escaped(key), object))
+            let field = setField(key, emitter.uid(0))
+            pendingConditionals.append((currentContainer, field, object))
         }
+    }
+
+    /// Encodes each element as its own object and returns where their UID refs start in `elementRefs`.
+    private func appendElementRefs<S: Sequence>(_ elements: S) throws -> Int where S.Element: ArchiveValue {
+        let base = elementRefs.count
+        for element in elements { elementRefs.append(emitter.uid(try reference(for: element))) }
+        return base
     }
 
     public func encodeArray<T: ArchiveValue>(_ elements: [T], forKey key: String) throws {
         try checkOpen()
         let asElement = takeCapture()
-        let uid = append(.string("$placeholder"))
-        var refs: [PropertyListValue] = []
-        refs.reserveCapacity(elements.count)
-        for element in elements { refs.append(try reference(for: element)) }
-        objects[uid] = builtinObject(.array, "NS.objects", .array(refs))
+        let (uid, object) = emitter.appendContainerElement()
+        let base = elementRefs.count
+        defer { elementRefs.removeLast(elementRefs.count - base) }
+        _ = try appendElementRefs(elements)
+        let array = emitter.newContainer()
+        emitter.completeArray(array, elementRefs, from: base)
+        emitter.completeDictionary(object, classKey, classRef(.array), objectsKey, KeyedArchiveEmitter.ref(container: array))
         put(reference: uid, asElement: asElement, forKey: key)
-        if currentUID < 0 && !asElement { try drain() }
+        if currentContainer < 0 && !asElement { try drain() }
     }
 
     public func encodeSet<T: ArchiveValue & Hashable>(_ elements: Set<T>, forKey key: String) throws {
         try checkOpen()
         let asElement = takeCapture()
-        let uid = append(.string("$placeholder"))
-        var refs: [PropertyListValue] = []
-        refs.reserveCapacity(elements.count)
-        for element in elements { refs.append(try reference(for: element)) }
-        objects[uid] = builtinObject(.set, "NS.objects", .array(refs))
+        let (uid, object) = emitter.appendContainerElement()
+        let base = elementRefs.count
+        defer { elementRefs.removeLast(elementRefs.count - base) }
+        _ = try appendElementRefs(elements)
+        let array = emitter.newContainer()
+        emitter.completeArray(array, elementRefs, from: base)
+        emitter.completeDictionary(object, classKey, classRef(.set), objectsKey, KeyedArchiveEmitter.ref(container: array))
         put(reference: uid, asElement: asElement, forKey: key)
-        if currentUID < 0 && !asElement { try drain() }
+        if currentContainer < 0 && !asElement { try drain() }
     }
 
     public func encodeDictionary<K: ArchiveValue & Hashable, V: ArchiveValue>(_ dictionary: [K: V], forKey key: String) throws {
         try checkOpen()
         let asElement = takeCapture()
-        let uid = append(.string("$placeholder"))
-        var keyRefs: [PropertyListValue] = []
-        var valueRefs: [PropertyListValue] = []
-        keyRefs.reserveCapacity(dictionary.count)
-        valueRefs.reserveCapacity(dictionary.count)
+        let (uid, object) = emitter.appendContainerElement()
+        let base = elementRefs.count
+        defer { elementRefs.removeLast(elementRefs.count - base) }
+        // Keys and values interleaved; split into the two arrays below.
         for (k, v) in dictionary {
-            keyRefs.append(try reference(for: k))
-            valueRefs.append(try reference(for: v))
+            elementRefs.append(emitter.uid(try reference(for: k)))
+            elementRefs.append(emitter.uid(try reference(for: v)))
         }
-        objects[uid] = builtinObject(.dictionary, "NS.keys", .array(keyRefs), "NS.objects", .array(valueRefs))
+        let keys = emitter.newContainer()
+        emitter.completeArray(keys, elementRefs, from: base, stride: 2)
+        let values = emitter.newContainer()
+        emitter.completeArray(values, elementRefs, from: base + 1, stride: 2)
+        emitter.completeDictionary(object, classKey, classRef(.dictionary), keysKey, KeyedArchiveEmitter.ref(container: keys),
+                                   objectsKey, KeyedArchiveEmitter.ref(container: values))
         put(reference: uid, asElement: asElement, forKey: key)
-        if currentUID < 0 && !asElement { try drain() }
+        if currentContainer < 0 && !asElement { try drain() }
     }
 }

@@ -1,0 +1,360 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The objects of a keyed archive as ``KeyedArchiver`` produces them, kept compact, then laid out as `bplist00`.
+///
+/// The archiver used to build a ``PropertyListValue`` tree that ``BinaryPropertyListWriter`` then flattened,
+/// hashed and de-duplicated again. The emitter skips the tree, and writes exactly the bytes the writer
+/// writes for that tree:
+///
+/// 1. **While encoding**, every scalar (string, number, data, UID) is encoded once into `pool` and given a
+///    scalar id; equal scalars share one id (the writer's byte-exact equality, through the shared
+///    ``BinaryPropertyListScalarTable``). UIDs are found by value in a dense array, and field keys through a
+///    cache, so neither is hashed per use. Each container (an object's dictionary, an `NS.objects` array,
+///    `$objects` itself) is a run of refs in one flat `refs` buffer: a ref is a scalar id, or a container
+///    id with ``containerBit`` set.
+/// 2. **``write(root:)``** numbers the objects breadth-first from the root, exactly as the writer numbers
+///    the equivalent tree (so the archive's bytes do not depend on which path made them), copying each
+///    scalar's bytes on its first use, then writes the containers with the fewest reference bytes, the
+///    offset table and the trailer through the shared `BinaryPropertyListOutput`.
+///
+/// Nothing recurses, nothing is retained per scalar, and the only hashing is of scalars' bytes.
+struct KeyedArchiveEmitter {
+    /// A scalar id, or a container id with ``containerBit`` set.
+    typealias Ref = UInt32
+    static let containerBit: Ref = 1 << 31
+
+    /// Every distinct scalar once, encoded; scalar `id` is `pool[scalarStarts[id] ..< scalarStarts[id + 1]]`.
+    private var pool = BinaryPropertyListOutput(capacity: 1 << 16)
+    private var poolIsAllocated = true
+    private var scalarStarts: [Int] = []
+    private var table = BinaryPropertyListScalarTable(expectedCount: 1 << 12, includesUIDs: false)
+    /// Containers by id; `start < 0` until the container's refs are complete.
+    private var containers: [Container] = []
+    private var refs: [Ref] = []
+    /// `$objects`, by UID: the ref of each archived object.
+    private var elements: [Ref] = []
+    /// By UID value: the scalar id + 1 of that UID's object, or 0 before its first use.
+    private var uidScalars: [Ref] = []
+    /// Set when more than 2^31 scalars or containers were made (refs could not tell them apart).
+    private(set) var tooLarge = false
+
+    private struct Container {
+        var start: Int
+        var count: Int
+        var marker: UInt8
+    }
+
+    init() {
+        scalarStarts.reserveCapacity(1 << 12)
+    }
+
+    /// Frees the scalar pool (when the archive is abandoned; ``write(root:)`` frees it too).
+    mutating func discard() {
+        if poolIsAllocated {
+            pool.deallocate()
+            poolIsAllocated = false
+        }
+    }
+
+    /// The number of objects in `$objects` so far (the next UID).
+    var elementCount: Int { elements.count }
+
+    // MARK: - Scalars
+
+    /// The scalar just encoded at `start ..< pool.count`: an earlier identical scalar's id (the new bytes are
+    /// dropped), or a new id.
+    @inline(__always)
+    private mutating func commit(from start: Int) -> Ref {
+        let probe = table.find(pool.base, start: start, length: pool.count - start, positions: scalarStarts)
+        if probe.existing >= 0 {
+            pool.count = start
+            return Ref(truncatingIfNeeded: probe.existing)
+        }
+        let id = scalarStarts.count
+        scalarStarts.append(start)
+        table.insert(id, at: probe)
+        table.growIfNeeded(pool.base, positions: scalarStarts)
+        return checked(id)
+    }
+
+    @inline(__always)
+    private mutating func checked(_ id: Int) -> Ref {
+        if id >= Int(Self.containerBit) { tooLarge = true }
+        return Ref(truncatingIfNeeded: id)
+    }
+
+    mutating func string(_ s: String) -> Ref {
+        let start = pool.count
+        pool.appendString(s)
+        return commit(from: start)
+    }
+
+    mutating func integer(_ i: Int64) -> Ref {
+        let start = pool.count
+        pool.appendInteger(i)
+        return commit(from: start)
+    }
+
+    mutating func integer(_ i: PropertyListInteger) -> Ref {
+        let start = pool.count
+        pool.appendInteger(i)
+        return commit(from: start)
+    }
+
+    mutating func real(_ d: Double) -> Ref {
+        let start = pool.count
+        pool.appendReal(d)
+        return commit(from: start)
+    }
+
+    mutating func float(_ f: Float) -> Ref {
+        let start = pool.count
+        pool.appendFloat(f)
+        return commit(from: start)
+    }
+
+    mutating func bool(_ b: Bool) -> Ref {
+        let start = pool.count
+        pool.appendBool(b)
+        return commit(from: start)
+    }
+
+    mutating func data(_ d: Data) -> Ref {
+        let start = pool.count
+        pool.appendData(d)
+        return commit(from: start)
+    }
+
+    /// The scalar id of `UID(uid)`; `uid` must be an existing element's UID.
+    @inline(__always)
+    mutating func uid(_ uid: Int) -> Ref {
+        let known = uidScalars[uid]
+        if known != 0 { return known - 1 }
+        let id = scalarStarts.count
+        scalarStarts.append(pool.count)
+        pool.appendUID(UInt64(uid))
+        let ref = checked(id)
+        uidScalars[uid] = ref &+ 1
+        return ref
+    }
+
+    // MARK: - Field keys
+
+    /// A cached field key: its raw `String` bits and ids (`exact == .max` marks an empty slot).
+    private struct CachedKey {
+        var word0: UInt64 = 0
+        var word1: UInt64 = 0
+        var exact: Ref = .max
+        var canonical: Ref = .max
+    }
+
+    /// Open-addressed cache from a key's raw `String` bits to its interned ids. Equal bits mean the same
+    /// bytes (the same small-string contents, or the same storage object, which `cachedKeyStrings` keeps
+    /// alive and therefore unchanged); different bits prove nothing, and take the slow path.
+    private var keyCache = [CachedKey](repeating: CachedKey(), count: KeyedArchiveEmitter.keyCacheSize)
+    private var cachedKeyStrings: [String] = []
+    private static let keyCacheSize = 1024
+    /// Escaped key -> the id of its first spelling, by Swift `String` equality (canonical equivalence).
+    private var canonicalKeys: [String: Ref] = [:]
+
+    /// The ids of a field key, escaped (`$` prefixed with another `$`): `exact` is the key string's scalar
+    /// id (its bytes as written), `canonical` is equal for keys that Swift's `==` calls equal (which is
+    /// how the archiver decides that a key was encoded twice).
+    @inline(__always)
+    mutating func fieldKey(_ key: String) -> (exact: Ref, canonical: Ref) {
+        guard MemoryLayout<String>.size == 16 else { return fieldKeySlow(key, slot: -1, 0, 0) }
+        let (w0, w1) = withUnsafeBytes(of: key) {
+            ($0.load(fromByteOffset: 0, as: UInt64.self), $0.load(fromByteOffset: 8, as: UInt64.self))
+        }
+        let mask = Self.keyCacheSize - 1
+        var slot = Int(truncatingIfNeeded: BinaryPropertyListScalarTable.mix(w0 ^ (w1 &* 0x9E37_79B9_7F4A_7C15))) & mask
+        return keyCache.withUnsafeBufferPointer { cache in
+            while true {
+                let entry = cache[slot]
+                if entry.exact == .max { return nil }
+                if entry.word0 == w0 && entry.word1 == w1 { return (entry.exact, entry.canonical) }
+                slot = (slot + 1) & mask
+            }
+        } ?? fieldKeySlow(key, slot: slot, w0, w1)
+    }
+
+    @inline(never)
+    private mutating func fieldKeySlow(_ key: String, slot: Int, _ w0: UInt64, _ w1: UInt64) -> (exact: Ref, canonical: Ref) {
+        let escaped = key.utf8.first == UInt8(ascii: "$") ? "$" + key : key
+        let exact = string(escaped)
+        let canonical: Ref
+        if let known = canonicalKeys[escaped] {
+            canonical = known
+        } else {
+            canonicalKeys[escaped] = exact
+            canonical = exact
+        }
+        guard slot >= 0 else { return (exact, canonical) }
+        if cachedKeyStrings.count >= Self.keyCacheSize / 2 {
+            // Keys that are not literals (built anew for each object) could fill the cache: start again.
+            for i in keyCache.indices { keyCache[i] = CachedKey() }
+            cachedKeyStrings.removeAll(keepingCapacity: true)
+            return (exact, canonical)
+        }
+        keyCache[slot] = CachedKey(word0: w0, word1: w1, exact: exact, canonical: canonical)
+        cachedKeyStrings.append(key)
+        return (exact, canonical)
+    }
+
+    // MARK: - Objects and containers
+
+    /// Adds an object to `$objects` and returns its UID.
+    @inline(__always)
+    mutating func appendElement(_ ref: Ref) -> Int {
+        elements.append(ref)
+        uidScalars.append(0)
+        return elements.count - 1
+    }
+
+    /// A new container whose refs are given later with one of the `complete` methods.
+    @inline(__always)
+    mutating func newContainer() -> Int {
+        containers.append(Container(start: -1, count: 0, marker: 0))
+        if containers.count > Int(Self.containerBit) { tooLarge = true }
+        return containers.count - 1
+    }
+
+    /// Adds a container to `$objects` (its refs come later) and returns its UID and container id.
+    @inline(__always)
+    mutating func appendContainerElement() -> (uid: Int, container: Int) {
+        let container = newContainer()
+        return (appendElement(Self.containerBit | Ref(truncatingIfNeeded: container)), container)
+    }
+
+    /// The ref of a container.
+    @inline(__always)
+    static func ref(container: Int) -> Ref { containerBit | Ref(truncatingIfNeeded: container) }
+
+    /// Completes a dictionary from parallel keys and values.
+    mutating func completeDictionary(_ container: Int, keys: [Ref], values: [Ref]) {
+        containers[container] = Container(start: refs.count, count: keys.count, marker: 0xD0)
+        refs.append(contentsOf: keys)
+        refs.append(contentsOf: values)
+    }
+
+    /// Completes a dictionary of two entries.
+    @inline(__always)
+    mutating func completeDictionary(_ container: Int, _ key1: Ref, _ value1: Ref, _ key2: Ref, _ value2: Ref) {
+        containers[container] = Container(start: refs.count, count: 2, marker: 0xD0)
+        refs.append(key1)
+        refs.append(key2)
+        refs.append(value1)
+        refs.append(value2)
+    }
+
+    /// Completes a dictionary of three entries.
+    mutating func completeDictionary(_ container: Int, _ key1: Ref, _ value1: Ref, _ key2: Ref, _ value2: Ref,
+                                     _ key3: Ref, _ value3: Ref) {
+        containers[container] = Container(start: refs.count, count: 3, marker: 0xD0)
+        refs.append(key1)
+        refs.append(key2)
+        refs.append(key3)
+        refs.append(value1)
+        refs.append(value2)
+        refs.append(value3)
+    }
+
+    /// Completes an array from `elements[from...]`, every `stride`-th ref starting there.
+    mutating func completeArray(_ container: Int, _ source: [Ref], from start: Int, stride: Int = 1) {
+        let count = (source.count - start + stride - 1) / stride
+        containers[container] = Container(start: refs.count, count: count, marker: 0xA0)
+        refs.reserveCapacity(refs.count + count)
+        var i = start
+        while i < source.count {
+            refs.append(source[i])
+            i += stride
+        }
+    }
+
+    /// Replaces the value of entry `index` of a completed dictionary.
+    mutating func setDictionaryValue(_ container: Int, at index: Int, to value: Ref) {
+        let c = containers[container]
+        guard c.start >= 0, c.marker == 0xD0, index < c.count else { return }
+        refs[c.start + c.count + index] = value
+    }
+
+    /// The `$objects` array. An object whose encoding failed (its container never completed) is the string
+    /// `"$placeholder"`, as the archiver left it in the tree.
+    mutating func objectsArray() -> Int {
+        var placeholder: Ref?
+        for (uid, ref) in elements.enumerated() where ref & Self.containerBit != 0 {
+            if containers[Int(ref & ~Self.containerBit)].start < 0 {
+                if placeholder == nil { placeholder = string("$placeholder") }
+                elements[uid] = placeholder ?? 0
+            }
+        }
+        let container = newContainer()
+        containers[container] = Container(start: refs.count, count: elements.count, marker: 0xA0)
+        refs.append(contentsOf: elements)
+        elements = []
+        uidScalars = []
+        return container
+    }
+
+    // MARK: - Layout
+
+    /// Lays out every object reachable from the container `root` as a `bplist00` file and frees the pool.
+    ///
+    /// Objects are numbered breadth-first from the root (number 0), a dictionary's keys before its values,
+    /// each scalar at its first use: the order ``BinaryPropertyListWriter`` gives the equivalent tree, so the
+    /// bytes are the same.
+    mutating func write(root: Int) -> Data {
+        let scalarCount = scalarStarts.count
+        scalarStarts.append(pool.count)
+        var out = BinaryPropertyListOutput(capacity: pool.count + 4 * refs.count + 9 * (scalarCount + containers.count) + 64)
+        out.append(contentsOf: "bplist00")
+        var numbers = [UInt32](repeating: .max, count: scalarCount)
+        var offsets: [Int] = [-1]
+        offsets.reserveCapacity(scalarCount + containers.count)
+        var queue: [(container: Int, number: Int)] = [(root, 0)]
+        queue.reserveCapacity(containers.count)
+        var laidOut: [BinaryPropertyListContainer] = []
+        laidOut.reserveCapacity(containers.count)
+        var outRefs: [UInt32] = []
+        outRefs.reserveCapacity(refs.count)
+
+        let poolBase = UnsafeRawPointer(pool.base)
+        var head = 0
+        while head < queue.count {
+            let (id, number) = queue[head]
+            head += 1
+            let c = containers[id]
+            let start = outRefs.count
+            let n = c.marker == 0xD0 ? 2 * c.count : c.count
+            for r in refs[c.start ..< c.start + n] {
+                if r & Self.containerBit != 0 {
+                    outRefs.append(UInt32(truncatingIfNeeded: offsets.count))
+                    queue.append((Int(r & ~Self.containerBit), offsets.count))
+                    offsets.append(-1)
+                } else {
+                    let scalar = Int(r)
+                    var number = numbers[scalar]
+                    if number == .max {
+                        number = UInt32(truncatingIfNeeded: offsets.count)
+                        numbers[scalar] = number
+                        offsets.append(out.count)
+                        let from = scalarStarts[scalar]
+                        out.append(UnsafeRawBufferPointer(start: poolBase + from, count: scalarStarts[scalar + 1] - from))
+                    }
+                    outRefs.append(number)
+                }
+            }
+            laidOut.append(BinaryPropertyListContainer(marker: c.marker, start: start, count: c.count, number: number))
+        }
+        discard()
+        scalarStarts = []
+        refs = []
+        containers = []
+        out.appendContainersAndTrailer(laidOut, refs: outRefs, offsets: &offsets)
+        return out.takeData()
+    }
+}

@@ -1,0 +1,291 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A growing byte buffer holding `bplist00` objects, which becomes `Data` without a copy.
+///
+/// The encoding core shared by ``BinaryPropertyListWriter`` (which writes any ``PropertyListValue``) and
+/// ``KeyedArchiver`` (which emits its objects directly): every scalar encoding, the container and
+/// offset-table layout, and the trailer live here once, so both produce the same bytes for the same objects.
+struct BinaryPropertyListOutput {
+    private(set) var base: UnsafeMutableRawPointer
+    private var capacity: Int
+    /// Bytes written; may be lowered to drop the bytes after it.
+    var count = 0
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 64)
+        base = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 16)
+    }
+
+    /// Frees the memory of a buffer that is not handed over with ``takeData()``.
+    mutating func deallocate() {
+        base.deallocate()
+        capacity = 0
+        count = 0
+    }
+
+    /// Makes room for `extra` more bytes (doubling, so appends are amortised O(1)).
+    @inline(__always)
+    mutating func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(count + extra) }
+    }
+
+    @inline(never)
+    mutating func grow(_ needed: Int) {
+        // Doubling, with slack past a large single append (a big data object) so that the offset table
+        // and trailer that follow it do not force a second copy of it.
+        let newCapacity = max(needed + max(4096, needed >> 4), capacity * 2)
+        let bigger = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 16)
+        bigger.copyMemory(from: base, byteCount: count)
+        base.deallocate()
+        base = bigger
+        capacity = newCapacity
+    }
+
+    /// The written bytes as `Data`, which takes over the memory. The buffer must not be used afterwards.
+    mutating func takeData() -> Data {
+        let data = Data(bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
+        capacity = 0
+        count = 0
+        return data
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        reserve(1)
+        base.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
+        count += 1
+    }
+
+    mutating func append(contentsOf ascii: StaticString) {
+        ascii.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) }
+    }
+
+    @inline(__always)
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+        reserve(bytes.count)
+        (base + count).copyMemory(from: source, byteCount: bytes.count)
+        count += bytes.count
+    }
+
+    /// The low `width` bytes of `value`, most significant first.
+    @inline(__always)
+    mutating func appendBigEndian(_ value: UInt64, width: Int) {
+        reserve(width)
+        switch width {
+        case 1: base.storeBytes(of: UInt8(truncatingIfNeeded: value), toByteOffset: count, as: UInt8.self)
+        case 2: base.storeBytes(of: UInt16(truncatingIfNeeded: value).bigEndian, toByteOffset: count, as: UInt16.self)
+        case 4: base.storeBytes(of: UInt32(truncatingIfNeeded: value).bigEndian, toByteOffset: count, as: UInt32.self)
+        case 8: base.storeBytes(of: value.bigEndian, toByteOffset: count, as: UInt64.self)
+        default:
+            for i in 0 ..< width {
+                let shift = UInt64(8 * (width - 1 - i))
+                base.storeBytes(of: UInt8(truncatingIfNeeded: value >> shift), toByteOffset: count + i, as: UInt8.self)
+            }
+        }
+        count += width
+    }
+
+    /// A marker with `count` in its low nibble, or nibble 0xF followed by an integer object.
+    @inline(__always)
+    mutating func appendHeader(_ marker: UInt8, count length: Int) {
+        if length < 15 {
+            append(marker | UInt8(length))
+        } else {
+            append(marker | 0x0F)
+            appendInteger(PropertyListInteger(Int64(length)))
+        }
+    }
+
+    // MARK: - Scalars
+
+    /// An integer object in the fewest bytes (see ``integerWidth(_:)``).
+    mutating func appendInteger(_ i: PropertyListInteger) {
+        guard let s = i.int64Value else {
+            append(0x14)
+            appendBigEndian(0, width: 8)
+            appendBigEndian(i.uint64Value ?? 0, width: 8)
+            return
+        }
+        appendInteger(s)
+    }
+
+    /// An integer object for a signed value: 1, 2 or 4 bytes when non-negative and small enough, else 8.
+    @inline(__always)
+    mutating func appendInteger(_ s: Int64) {
+        reserve(9)
+        if s < 0 || s > 0xFFFF_FFFF {
+            append(0x13); appendBigEndian(UInt64(bitPattern: s), width: 8)
+        } else if s <= 0xFF {
+            append(0x10); appendBigEndian(UInt64(s), width: 1)
+        } else if s <= 0xFFFF {
+            append(0x11); appendBigEndian(UInt64(s), width: 2)
+        } else {
+            append(0x12); appendBigEndian(UInt64(s), width: 4)
+        }
+    }
+
+    /// An 8-byte real (`0x23`).
+    @inline(__always)
+    mutating func appendReal(_ d: Double) {
+        reserve(9)
+        append(0x23)
+        appendBigEndian(d.bitPattern, width: 8)
+    }
+
+    /// A 4-byte real (`0x22`).
+    @inline(__always)
+    mutating func appendFloat(_ f: Float) {
+        reserve(5)
+        append(0x22)
+        appendBigEndian(UInt64(f.bitPattern), width: 4)
+    }
+
+    /// A date (`0x33`): seconds since 2001-01-01 as an 8-byte real.
+    @inline(__always)
+    mutating func appendDate(_ d: Date) {
+        reserve(9)
+        append(0x33)
+        appendBigEndian(d.timeIntervalSinceReferenceDate.bitPattern, width: 8)
+    }
+
+    /// A boolean (`0x08` false, `0x09` true).
+    @inline(__always)
+    mutating func appendBool(_ b: Bool) {
+        append(b ? 0x09 : 0x08)
+    }
+
+    /// A data object (`0x4n`).
+    @inline(__always)
+    mutating func appendData(_ d: Data) {
+        reserve(10 + d.count)
+        appendHeader(0x40, count: d.count)
+        d.withUnsafeBytes { append($0) }
+    }
+
+    /// A UID (`0x8n`) in 1...8 bytes.
+    @inline(__always)
+    mutating func appendUID(_ value: UInt64) {
+        let width = Self.bytesNeeded(value)
+        reserve(1 + width)
+        append(0x80 | UInt8(width - 1))
+        appendBigEndian(value, width: width)
+    }
+
+    /// A string: ASCII (`0x5n`) if every byte is below 0x80, else UTF-16 big-endian (`0x6n`).
+    @inline(__always)
+    mutating func appendString(_ s: String) {
+        var s = s
+        let wroteASCII = s.withUTF8 { bytes -> Bool in
+            var high: UInt8 = 0
+            for b in bytes { high |= b }
+            guard high < 0x80 else { return false }
+            reserve(10 + bytes.count)
+            appendHeader(0x50, count: bytes.count)
+            append(UnsafeRawBufferPointer(bytes))
+            return true
+        }
+        if !wroteASCII {
+            let units = s.utf16.count
+            reserve(10 + 2 * units)
+            appendHeader(0x60, count: units)
+            for u in s.utf16 { appendBigEndian(UInt64(u), width: 2) }
+        }
+    }
+
+    // MARK: - Containers, offset table, trailer
+
+    /// Writes the containers (with references `refSize` bytes wide, the fewest for the object count),
+    /// the offset table (entries the fewest bytes for its own position) and the trailer, filling in each
+    /// container's offset. `offsets` holds every object's offset by number, containers' still unset.
+    mutating func appendContainersAndTrailer<Ref: FixedWidthInteger>(
+        _ containers: [BinaryPropertyListContainer], refs: [Ref], offsets: inout [Int]
+    ) {
+        let objectCount = offsets.count
+        let refSize = Self.bytesNeeded(UInt64(objectCount))
+        var containerBytes = refs.count * refSize
+        for c in containers { containerBytes += Self.headerSize(c.count) }
+        reserve(containerBytes)
+        refs.withUnsafeBufferPointer { refs in
+            for c in containers {
+                offsets[c.number] = count
+                appendHeader(c.marker, count: c.count)
+                let n = c.marker == 0xD0 ? 2 * c.count : c.count
+                for r in refs[c.start ..< c.start + n] { appendBigEndian(UInt64(r), width: refSize) }
+            }
+        }
+        let tableOffset = count
+        let offsetSize = Self.bytesNeeded(UInt64(tableOffset))
+        reserve(objectCount * offsetSize + 32)
+        for offset in offsets { appendBigEndian(UInt64(offset), width: offsetSize) }
+        // Trailer: 5 unused bytes, sort version 0, sizes, object count, top object (0), table offset.
+        appendBigEndian(0, width: 6)
+        append(UInt8(offsetSize))
+        append(UInt8(refSize))
+        appendBigEndian(UInt64(objectCount), width: 8)
+        appendBigEndian(0, width: 8)
+        appendBigEndian(UInt64(tableOffset), width: 8)
+    }
+
+    // MARK: - Sizes
+
+    /// The fewest bytes `n` (1...8) with `value < 2^(8n)`.
+    @inline(__always)
+    static func bytesNeeded(_ value: UInt64) -> Int {
+        var n = 1
+        while n < 8 && value >> UInt64(8 * n) != 0 { n += 1 }
+        return n
+    }
+
+    /// Marker byte plus any extended length.
+    static func headerSize(_ count: Int) -> Int {
+        count < 15 ? 1 : 2 + integerWidth(PropertyListInteger(Int64(count)))
+    }
+
+    /// The payload width of an integer object (1, 2, 4, 8 or 16).
+    static func integerWidth(_ i: PropertyListInteger) -> Int {
+        guard let s = i.int64Value else { return 16 }
+        if s < 0 { return 8 }
+        if s <= 0xFF { return 1 }
+        if s <= 0xFFFF { return 2 }
+        if s <= 0xFFFF_FFFF { return 4 }
+        return 8
+    }
+
+    /// The size of the scalar object encoded at `p` (written by this encoder, so well-formed).
+    static func encodedLength(_ p: UnsafeRawPointer) -> Int {
+        let marker = p.load(as: UInt8.self)
+        let nibble = Int(marker & 0x0F)
+        switch marker >> 4 {
+        case 0x0: return 1
+        case 0x1, 0x2: return 1 + (1 << nibble)
+        case 0x3: return 9
+        case 0x8: return 2 + nibble
+        default:
+            // Data (0x4), ASCII (0x5), UTF-16 (0x6): a count in the nibble or in a following integer.
+            var count = nibble
+            var header = 1
+            if nibble == 0x0F {
+                let width = 1 << Int(p.load(fromByteOffset: 1, as: UInt8.self) & 0x0F)
+                var v = 0
+                for i in 0 ..< width { v = v << 8 | Int(p.load(fromByteOffset: 2 + i, as: UInt8.self)) }
+                count = v
+                header = 2 + width
+            }
+            return header + (marker >> 4 == 0x6 ? 2 * count : count)
+        }
+    }
+}
+
+/// One array (`0xA0`), set (`0xC0`) or dictionary (`0xD0`) to write: its object number and where its
+/// references start in a shared reference buffer (a dictionary's `count` keys, then its `count` values).
+struct BinaryPropertyListContainer {
+    var marker: UInt8
+    var start: Int
+    var count: Int
+    var number: Int
+}
