@@ -34,52 +34,73 @@ import Foundation
 /// several top-level values and call ``encodedData(format:)``.
 public final class KeyedArchiver: ArchiveEncoder {
     private typealias Ref = KeyedArchiveEmitter.Ref
-    private var emitter = KeyedArchiveEmitter()
-    /// The fields of the object being encoded: exact key ids, canonical key ids (see
-    /// ``KeyedArchiveEmitter/fieldKey(_:)``) and value refs. `$top`'s fields are kept apart.
-    private var fieldKeys: [Ref] = []
-    private var fieldCanonicalKeys: [Ref] = []
-    private var fieldValues: [Ref] = []
-    private var topKeys: [Ref] = []
-    private var topCanonicalKeys: [Ref] = []
-    private var topValues: [Ref] = []
-    /// The container of the object whose fields are being written; -1: writing `$top`.
-    private var currentContainer: Int = -1
-    private var identities: [ObjectIdentifier: Int] = [:]
-    private var retained: [AnyObject] = []
-    private var queue: [(container: Int, value: any KeyedArchivable)] = []
-    private var queueHead = 0
-    private var classUIDsByType: [ObjectIdentifier: Int] = [:]
-    private var classUIDsByName: [String: Int] = [:]
+
+    /// The archiver's mutable state, in one block behind a pointer: the class's own stored properties
+    /// would each be checked for exclusive access at run time on every use (a large share of the time
+    /// archiving takes). The pointee is only ever accessed briefly, never across a call into model code.
+    private struct State {
+        var emitter = KeyedArchiveEmitter()
+        /// The fields of the object being encoded: exact key ids, canonical key ids (see
+        /// ``KeyedArchiveEmitter/fieldKey(_:)``) and value refs. `$top`'s fields are kept apart.
+        var fieldKeys: [Ref] = []
+        var fieldCanonicalKeys: [Ref] = []
+        var fieldValues: [Ref] = []
+        var topKeys: [Ref] = []
+        var topCanonicalKeys: [Ref] = []
+        var topValues: [Ref] = []
+        /// The container of the object whose fields are being written; -1: writing `$top`.
+        var currentContainer: Int = -1
+        var identities: [ObjectIdentifier: Int] = [:]
+        var retained: [AnyObject] = []
+        var queue: [(container: Int, value: any KeyedArchivable)] = []
+        var queueHead = 0
+        var classUIDsByType: [ObjectIdentifier: Int] = [:]
+        var classUIDsByName: [String: Int] = [:]
+        var capturing = false
+        /// The UID written by a collection element's encode (see ``reference(for:)``); -1 when none.
+        var captured = -1
+        /// Element refs of the collections being encoded (nested collections stack theirs above).
+        var elementRefs: [Ref] = []
+        /// Conditional references to objects not (yet) archived: the field to set if they are, at the end.
+        var pendingConditionals: [(owner: Int, field: Int, object: AnyObject)] = []
+        var isFinished = false
+        var builtinClassUIDs: [Int] = Array(repeating: -1, count: BuiltinClass.allCases.count)
+        var classKinds: [ObjectIdentifier: Bool] = [:]
+        var lastKind: (ObjectIdentifier, Bool)?
+    }
+
+    private let state: UnsafeMutablePointer<State>
+
+    /// The state, without run-time exclusivity checks (see ``State``).
+    private var s: State {
+        @inline(__always) unsafeAddress { UnsafePointer(state) }
+        @inline(__always) unsafeMutableAddress { state }
+    }
     private var classNames: [ObjectIdentifier: String] = [:]
-    private var capturing = false
-    /// The UID written by a collection element's encode (see ``reference(for:)``); -1 when none.
-    private var captured = -1
-    /// Element refs of the collections being encoded (nested collections stack theirs above).
-    private var elementRefs: [Ref] = []
-    /// Conditional references to objects not (yet) archived: the field to set if they are, at the end.
-    private var pendingConditionals: [(owner: Int, field: Int, object: AnyObject)] = []
     private var finishedData: Data?
     private var finishedTree: PropertyListValue?
-    private var isFinished = false
-    private var builtinClassUIDs: [Int] = Array(repeating: -1, count: BuiltinClass.allCases.count)
     /// Interned keys the archiver writes itself.
     private let classKey, timeKey, uuidBytesKey, baseKey, relativeKey, objectsKey, keysKey: Ref
 
     /// Creates an empty archiver.
     public init() {
-        _ = emitter.appendElement(emitter.string("$null"))
-        classKey = emitter.string("$class")
-        timeKey = emitter.string("NS.time")
-        uuidBytesKey = emitter.string("NS.uuidbytes")
-        baseKey = emitter.string("NS.base")
-        relativeKey = emitter.string("NS.relative")
-        objectsKey = emitter.string("NS.objects")
-        keysKey = emitter.string("NS.keys")
+        var initial = State()
+        _ = initial.emitter.appendElement(initial.emitter.string("$null"))
+        classKey = initial.emitter.string("$class")
+        timeKey = initial.emitter.string("NS.time")
+        uuidBytesKey = initial.emitter.string("NS.uuidbytes")
+        baseKey = initial.emitter.string("NS.base")
+        relativeKey = initial.emitter.string("NS.relative")
+        objectsKey = initial.emitter.string("NS.objects")
+        keysKey = initial.emitter.string("NS.keys")
+        state = .allocate(capacity: 1)
+        state.initialize(to: initial)
     }
 
     deinit {
-        emitter.discard()
+        s.emitter.discard()
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     // MARK: Class names
@@ -160,38 +181,38 @@ public final class KeyedArchiver: ArchiveEncoder {
     private func finishedBytes() throws -> Data {
         if let finishedData { return finishedData }
         try drain()
-        for pending in pendingConditionals {
-            guard let uid = identities[ObjectIdentifier(pending.object)] else { continue }
-            let ref = emitter.uid(uid)
+        for pending in s.pendingConditionals {
+            guard let uid = s.identities[ObjectIdentifier(pending.object)] else { continue }
+            let ref = s.emitter.uid(uid)
             if pending.owner < 0 {
-                topValues[pending.field] = ref
+                s.topValues[pending.field] = ref
             } else {
-                emitter.setDictionaryValue(pending.owner, at: pending.field, to: ref)
+                s.emitter.setDictionaryValue(pending.owner, at: pending.field, to: ref)
             }
         }
-        pendingConditionals = []
-        guard !emitter.tooLarge else {
+        s.pendingConditionals = []
+        guard !s.emitter.tooLarge else {
             throw KeyedArchiveError(.invalidValue, "the archive has more than 2^31 distinct values or containers")
         }
-        let top = emitter.newContainer()
-        emitter.completeDictionary(top, keys: topKeys, values: topValues)
-        let objects = emitter.objectsArray()
-        let root = emitter.newContainer()
-        emitter.completeDictionary(root, keys: [emitter.string("$version"), emitter.string("$archiver"),
-                                                emitter.string("$top"), emitter.string("$objects")],
-                                   values: [emitter.integer(Int64(100000)), emitter.string("NSKeyedArchiver"),
+        let top = s.emitter.newContainer()
+        s.emitter.completeDictionary(top, keys: s.topKeys, values: s.topValues)
+        let objects = s.emitter.objectsArray()
+        let root = s.emitter.newContainer()
+        s.emitter.completeDictionary(root, keys: [s.emitter.string("$version"), s.emitter.string("$archiver"),
+                                                s.emitter.string("$top"), s.emitter.string("$objects")],
+                                   values: [s.emitter.integer(Int64(100000)), s.emitter.string("NSKeyedArchiver"),
                                             KeyedArchiveEmitter.ref(container: top),
                                             KeyedArchiveEmitter.ref(container: objects)])
-        let data = emitter.write(root: root)
-        emitter = KeyedArchiveEmitter()
-        emitter.discard()
-        identities = [:]
-        retained = []
-        topKeys = []
-        topCanonicalKeys = []
-        topValues = []
+        let data = s.emitter.write(root: root)
+        s.emitter = KeyedArchiveEmitter()
+        s.emitter.discard()
+        s.identities = [:]
+        s.retained = []
+        s.topKeys = []
+        s.topCanonicalKeys = []
+        s.topValues = []
         finishedData = data
-        isFinished = true
+        s.isFinished = true
         return data
     }
 
@@ -200,8 +221,8 @@ public final class KeyedArchiver: ArchiveEncoder {
     /// Takes the "encode as a collection element" request, if there is one.
     @inline(__always)
     private func takeCapture() -> Bool {
-        if capturing {
-            capturing = false
+        if s.capturing {
+            s.capturing = false
             return true
         }
         return false
@@ -225,26 +246,26 @@ public final class KeyedArchiver: ArchiveEncoder {
     /// The UID ref of a Foundation class's class dictionary.
     @inline(__always)
     private func classRef(_ builtin: BuiltinClass) -> Ref {
-        let cached = builtinClassUIDs[builtin.rawValue]
-        if cached >= 0 { return emitter.uid(cached) }
+        let cached = s.builtinClassUIDs[builtin.rawValue]
+        if cached >= 0 { return s.emitter.uid(cached) }
         let chain = builtin.chain
         let uid = classUID(forBuiltin: chain[0], chain: chain)
-        builtinClassUIDs[builtin.rawValue] = uid
-        return emitter.uid(uid)
+        s.builtinClassUIDs[builtin.rawValue] = uid
+        return s.emitter.uid(uid)
     }
 
     private func checkOpen() throws {
-        if isFinished {
+        if s.isFinished {
             throw KeyedArchiveError(.invalidValue, "encoding after finishEncoding()")
         }
     }
 
-    /// Stores the scalar `value` as the field `key`, or as the captured element (a scalar element is its
+    /// Stores the scalar `value` as the field `key`, or as the s.captured element (a scalar element is its
     /// own `$objects` entry: an NSNumber object).
     @inline(__always)
     private func put(inline value: Ref, forKey key: String) {
         if takeCapture() {
-            captured = emitter.appendElement(value)
+            s.captured = s.emitter.appendElement(value)
         } else {
             setField(key, value)
         }
@@ -252,74 +273,74 @@ public final class KeyedArchiver: ArchiveEncoder {
 
     @inline(__always)
     private func put(reference uid: Int, asElement: Bool, forKey key: String) {
-        if asElement { captured = uid } else { setField(key, emitter.uid(uid)) }
+        if asElement { s.captured = uid } else { setField(key, s.emitter.uid(uid)) }
     }
 
     /// Stores a field (last one wins) and returns its position in the object.
     @inline(__always)
     @discardableResult
     private func setField(_ key: String, _ value: Ref) -> Int {
-        let (exact, canonical) = emitter.fieldKey(key)
-        if currentContainer < 0 {
-            if let i = topCanonicalKeys.firstIndex(of: canonical) {
-                topValues[i] = value
+        let (exact, canonical) = s.emitter.fieldKey(key)
+        if s.currentContainer < 0 {
+            if let i = s.topCanonicalKeys.firstIndex(of: canonical) {
+                s.topValues[i] = value
                 return i
             }
-            topKeys.append(exact)
-            topCanonicalKeys.append(canonical)
-            topValues.append(value)
-            return topKeys.count - 1
+            s.topKeys.append(exact)
+            s.topCanonicalKeys.append(canonical)
+            s.topValues.append(value)
+            return s.topKeys.count - 1
         }
         // A repeated key (equal as Swift strings, as the tree's dictionaries compare them): last one wins.
         var i = 0
-        while i < fieldCanonicalKeys.count {
-            if fieldCanonicalKeys[i] == canonical {
-                fieldValues[i] = value
+        while i < s.fieldCanonicalKeys.count {
+            if s.fieldCanonicalKeys[i] == canonical {
+                s.fieldValues[i] = value
                 return i
             }
             i += 1
         }
-        fieldKeys.append(exact)
-        fieldCanonicalKeys.append(canonical)
-        fieldValues.append(value)
-        return fieldKeys.count - 1
+        s.fieldKeys.append(exact)
+        s.fieldCanonicalKeys.append(canonical)
+        s.fieldValues.append(value)
+        return s.fieldKeys.count - 1
     }
 
     /// The UID of `value` written as a collection element (a scalar becomes its own object).
     private func reference<T: ArchiveValue>(for value: T) throws -> Int {
-        capturing = true
-        captured = -1
+        s.capturing = true
+        s.captured = -1
         try value.encode(to: self, forKey: "")
-        if capturing {
-            capturing = false
+        if s.capturing {
+            s.capturing = false
             throw KeyedArchiveError(.invalidValue, "\(T.self).encode(to:forKey:) wrote nothing; it must call exactly one encoder method")
         }
-        guard captured >= 0 else {
+        guard s.captured >= 0 else {
             throw KeyedArchiveError(.invalidValue, "\(T.self).encode(to:forKey:) wrote nothing; it must call exactly one encoder method")
         }
-        let result = captured
-        captured = -1
+        let result = s.captured
+        s.captured = -1
         return result
     }
 
     /// The UID of the class dictionary `{"$classname": name, "$classes": chain}`, added on first use.
     private func classUID(forBuiltin name: String, chain: [String]) -> Int {
-        if let uid = classUIDsByName[name] { return uid }
-        let names = emitter.newContainer()
-        for c in chain { elementRefs.append(emitter.string(c)) }
-        let base = elementRefs.count - chain.count
-        emitter.completeArray(names, elementRefs, from: base)
-        elementRefs.removeLast(chain.count)
-        let (uid, dictionary) = emitter.appendContainerElement()
-        emitter.completeDictionary(dictionary, emitter.string("$classname"), emitter.string(name),
-                                   emitter.string("$classes"), KeyedArchiveEmitter.ref(container: names))
-        classUIDsByName[name] = uid
+        if let uid = s.classUIDsByName[name] { return uid }
+        let names = s.emitter.newContainer()
+        for c in chain { s.elementRefs.append(s.emitter.string(c)) }
+        let base = s.elementRefs.count - chain.count
+        s.emitter.completeArray(names, s.elementRefs, from: base)
+        s.elementRefs.removeLast(chain.count)
+        let (uid, dictionary) = s.emitter.appendContainerElement()
+        s.emitter.completeDictionary(dictionary, s.emitter.string("$classname"), s.emitter.string(name),
+                                   s.emitter.string("$classes"), KeyedArchiveEmitter.ref(container: names))
+        s.classUIDsByName[name] = uid
         return uid
     }
 
     private func classUID(for type: any KeyedArchivable.Type) -> Int {
         let id = ObjectIdentifier(type)
-        if let uid = classUIDsByType[id] { return uid }
+        if let uid = s.classUIDsByType[id] { return uid }
         var chain = type.archivedClassChain
         let name: String
         if let mapped = classNames[id] {
@@ -330,48 +351,46 @@ public final class KeyedArchiver: ArchiveEncoder {
             if chain.isEmpty { chain = [name, "NSObject"] }
         }
         let uid = classUID(forBuiltin: name, chain: chain)
-        classUIDsByType[id] = uid
+        s.classUIDsByType[id] = uid
         return uid
     }
 
-    /// Writes the fields of every queued object (iteratively: objects found on the way join the queue).
+    /// Writes the fields of every queued object (iteratively: objects found on the way join the s.queue).
     private func drain() throws {
-        let savedContainer = currentContainer
-        defer { currentContainer = savedContainer }
-        while queueHead < queue.count {
-            let (container, value) = queue[queueHead]
-            queueHead += 1
-            currentContainer = container
-            fieldKeys.removeAll(keepingCapacity: true)
-            fieldCanonicalKeys.removeAll(keepingCapacity: true)
-            fieldValues.removeAll(keepingCapacity: true)
-            let classRef = emitter.uid(classUID(for: Swift.type(of: value)))
-            fieldKeys.append(classKey)
-            fieldCanonicalKeys.append(classKey)
-            fieldValues.append(classRef)
+        let savedContainer = s.currentContainer
+        defer { s.currentContainer = savedContainer }
+        while s.queueHead < s.queue.count {
+            let (container, value) = s.queue[s.queueHead]
+            s.queueHead += 1
+            s.currentContainer = container
+            s.fieldKeys.removeAll(keepingCapacity: true)
+            s.fieldCanonicalKeys.removeAll(keepingCapacity: true)
+            s.fieldValues.removeAll(keepingCapacity: true)
+            let classRef = s.emitter.uid(classUID(for: Swift.type(of: value)))
+            s.fieldKeys.append(classKey)
+            s.fieldCanonicalKeys.append(classKey)
+            s.fieldValues.append(classRef)
             try value.encode(to: self)
-            emitter.completeDictionary(container, keys: fieldKeys, values: fieldValues)
+            s.emitter.completeDictionary(container, keys: s.fieldKeys, values: s.fieldValues)
         }
-        queue.removeAll(keepingCapacity: false)
-        queueHead = 0
+        s.queue.removeAll(keepingCapacity: false)
+        s.queueHead = 0
     }
 
-    private var classKinds: [ObjectIdentifier: Bool] = [:]
-    private var lastKind: (ObjectIdentifier, Bool)?
 
     /// Whether `type` is a class (cached: a dynamic cast per object is costly).
     @inline(__always)
     private func isClass<T>(_ type: T.Type) -> Bool {
         let id = ObjectIdentifier(type)
-        if let lastKind, lastKind.0 == id { return lastKind.1 }
+        if let lastKind = s.lastKind, lastKind.0 == id { return lastKind.1 }
         let kind: Bool
-        if let known = classKinds[id] {
+        if let known = s.classKinds[id] {
             kind = known
         } else {
             kind = type is AnyClass
-            classKinds[id] = kind
+            s.classKinds[id] = kind
         }
-        lastKind = (id, kind)
+        s.lastKind = (id, kind)
         return kind
     }
 
@@ -379,50 +398,50 @@ public final class KeyedArchiver: ArchiveEncoder {
 
     public func encode(_ value: Bool, forKey key: String) throws {
         try checkOpen()
-        put(inline: emitter.bool(value), forKey: key)
+        put(inline: s.emitter.bool(value), forKey: key)
     }
 
     public func encodeInteger<T: FixedWidthInteger>(_ value: T, forKey key: String) throws {
         try checkOpen()
         // Fast path for the common widths (this generic requirement runs unspecialized through `any ArchiveEncoder`).
         if T.self == Int.self {
-            put(inline: emitter.integer(Int64(unsafeBitCast(value, to: Int.self))), forKey: key)
+            put(inline: s.emitter.integer(Int64(unsafeBitCast(value, to: Int.self))), forKey: key)
             return
         }
         guard let integer = PropertyListInteger(exactly: value) else {
             throw KeyedArchiveError(.invalidValue, "integer \(value) does not fit in 64 bits", keyPath: key)
         }
-        put(inline: emitter.integer(integer), forKey: key)
+        put(inline: s.emitter.integer(integer), forKey: key)
     }
 
     public func encode(_ value: Float, forKey key: String) throws {
         try checkOpen()
-        put(inline: emitter.float(value), forKey: key)
+        put(inline: s.emitter.float(value), forKey: key)
     }
 
     public func encode(_ value: Double, forKey key: String) throws {
         try checkOpen()
-        put(inline: emitter.real(value), forKey: key)
+        put(inline: s.emitter.real(value), forKey: key)
     }
 
     public func encode(_ value: String, forKey key: String) throws {
         try checkOpen()
         let asElement = takeCapture()
-        put(reference: emitter.appendElement(emitter.string(value)), asElement: asElement, forKey: key)
+        put(reference: s.emitter.appendElement(s.emitter.string(value)), asElement: asElement, forKey: key)
     }
 
     public func encode(_ value: Data, forKey key: String) throws {
         try checkOpen()
         let asElement = takeCapture()
-        put(reference: emitter.appendElement(emitter.data(value)), asElement: asElement, forKey: key)
+        put(reference: s.emitter.appendElement(s.emitter.data(value)), asElement: asElement, forKey: key)
     }
 
     public func encode(_ value: Date, forKey key: String) throws {
         try checkOpen()
         let asElement = takeCapture()
         let cls = classRef(.date)
-        let (uid, object) = emitter.appendContainerElement()
-        emitter.completeDictionary(object, classKey, cls, timeKey, emitter.real(value.timeIntervalSinceReferenceDate))
+        let (uid, object) = s.emitter.appendContainerElement()
+        s.emitter.completeDictionary(object, classKey, cls, timeKey, s.emitter.real(value.timeIntervalSinceReferenceDate))
         put(reference: uid, asElement: asElement, forKey: key)
     }
 
@@ -431,8 +450,8 @@ public final class KeyedArchiver: ArchiveEncoder {
         let asElement = takeCapture()
         let bytes = withUnsafeBytes(of: value.uuid) { Data($0) }
         let cls = classRef(.uuid)
-        let (uid, object) = emitter.appendContainerElement()
-        emitter.completeDictionary(object, classKey, cls, uuidBytesKey, emitter.data(bytes))
+        let (uid, object) = s.emitter.appendContainerElement()
+        s.emitter.completeDictionary(object, classKey, cls, uuidBytesKey, s.emitter.data(bytes))
         put(reference: uid, asElement: asElement, forKey: key)
     }
 
@@ -445,10 +464,10 @@ public final class KeyedArchiver: ArchiveEncoder {
     /// An NSURL object: its base first (recursively), then its relative string, then itself.
     private func urlObject(_ url: URL) -> Int {
         let base = url.baseURL.map { urlObject($0) } ?? 0
-        let relative = emitter.appendElement(emitter.string(url.relativeString))
+        let relative = s.emitter.appendElement(s.emitter.string(url.relativeString))
         let cls = classRef(.url)
-        let (uid, object) = emitter.appendContainerElement()
-        emitter.completeDictionary(object, classKey, cls, baseKey, emitter.uid(base), relativeKey, emitter.uid(relative))
+        let (uid, object) = s.emitter.appendContainerElement()
+        s.emitter.completeDictionary(object, classKey, cls, baseKey, s.emitter.uid(base), relativeKey, s.emitter.uid(relative))
         return uid
     }
 
@@ -459,7 +478,7 @@ public final class KeyedArchiver: ArchiveEncoder {
                                     "an archived array, set or dictionary cannot hold nil (NSArray cannot); use ArchiveNull",
                                     keyPath: key)
         }
-        setField(key, emitter.uid(0))
+        setField(key, s.emitter.uid(0))
     }
 
     public func encodeObject<T: KeyedArchivable>(_ object: T, forKey key: String) throws {
@@ -470,96 +489,96 @@ public final class KeyedArchiver: ArchiveEncoder {
             // T is a concrete class type here, so the value is one object reference.
             let instance = unsafeBitCast(object, to: AnyObject.self)
             let id = ObjectIdentifier(instance)
-            if let known = identities[id] {
+            if let known = s.identities[id] {
                 uid = known
             } else {
-                let (newUID, container) = emitter.appendContainerElement()
+                let (newUID, container) = s.emitter.appendContainerElement()
                 uid = newUID
-                identities[id] = uid
-                retained.append(instance)
-                queue.append((container, object))
+                s.identities[id] = uid
+                s.retained.append(instance)
+                s.queue.append((container, object))
             }
         } else {
-            let (newUID, container) = emitter.appendContainerElement()
+            let (newUID, container) = s.emitter.appendContainerElement()
             uid = newUID
-            queue.append((container, object))
+            s.queue.append((container, object))
         }
         put(reference: uid, asElement: asElement, forKey: key)
-        if currentContainer < 0 && !asElement { try drain() }
+        if s.currentContainer < 0 && !asElement { try drain() }
     }
 
     public func encodeConditionalObject<T: KeyedArchivable & AnyObject>(_ object: T?, forKey key: String) throws {
         try checkOpen()
         guard let object else {
-            if capturing { capturing = false; captured = 0 } else { setField(key, emitter.uid(0)) }
+            if s.capturing { s.capturing = false; s.captured = 0 } else { setField(key, s.emitter.uid(0)) }
             return
         }
-        if capturing {
+        if s.capturing {
             // As a collection element there is no field to patch later: encode it unconditionally.
             try encodeObject(object, forKey: key)
             return
         }
-        if let known = identities[ObjectIdentifier(object)] {
-            setField(key, emitter.uid(known))
+        if let known = s.identities[ObjectIdentifier(object)] {
+            setField(key, s.emitter.uid(known))
         } else {
-            let field = setField(key, emitter.uid(0))
-            pendingConditionals.append((currentContainer, field, object))
+            let field = setField(key, s.emitter.uid(0))
+            s.pendingConditionals.append((s.currentContainer, field, object))
         }
     }
 
-    /// Encodes each element as its own object and returns where their UID refs start in `elementRefs`.
+    /// Encodes each element as its own object and returns where their UID refs start in `s.elementRefs`.
     private func appendElementRefs<S: Sequence>(_ elements: S) throws -> Int where S.Element: ArchiveValue {
-        let base = elementRefs.count
-        for element in elements { elementRefs.append(emitter.uid(try reference(for: element))) }
+        let base = s.elementRefs.count
+        for element in elements { s.elementRefs.append(s.emitter.uid(try reference(for: element))) }
         return base
     }
 
     public func encodeArray<T: ArchiveValue>(_ elements: [T], forKey key: String) throws {
         try checkOpen()
         let asElement = takeCapture()
-        let (uid, object) = emitter.appendContainerElement()
-        let base = elementRefs.count
-        defer { elementRefs.removeLast(elementRefs.count - base) }
+        let (uid, object) = s.emitter.appendContainerElement()
+        let base = s.elementRefs.count
+        defer { s.elementRefs.removeLast(s.elementRefs.count - base) }
         _ = try appendElementRefs(elements)
-        let array = emitter.newContainer()
-        emitter.completeArray(array, elementRefs, from: base)
-        emitter.completeDictionary(object, classKey, classRef(.array), objectsKey, KeyedArchiveEmitter.ref(container: array))
+        let array = s.emitter.newContainer()
+        s.emitter.completeArray(array, s.elementRefs, from: base)
+        s.emitter.completeDictionary(object, classKey, classRef(.array), objectsKey, KeyedArchiveEmitter.ref(container: array))
         put(reference: uid, asElement: asElement, forKey: key)
-        if currentContainer < 0 && !asElement { try drain() }
+        if s.currentContainer < 0 && !asElement { try drain() }
     }
 
     public func encodeSet<T: ArchiveValue & Hashable>(_ elements: Set<T>, forKey key: String) throws {
         try checkOpen()
         let asElement = takeCapture()
-        let (uid, object) = emitter.appendContainerElement()
-        let base = elementRefs.count
-        defer { elementRefs.removeLast(elementRefs.count - base) }
+        let (uid, object) = s.emitter.appendContainerElement()
+        let base = s.elementRefs.count
+        defer { s.elementRefs.removeLast(s.elementRefs.count - base) }
         _ = try appendElementRefs(elements)
-        let array = emitter.newContainer()
-        emitter.completeArray(array, elementRefs, from: base)
-        emitter.completeDictionary(object, classKey, classRef(.set), objectsKey, KeyedArchiveEmitter.ref(container: array))
+        let array = s.emitter.newContainer()
+        s.emitter.completeArray(array, s.elementRefs, from: base)
+        s.emitter.completeDictionary(object, classKey, classRef(.set), objectsKey, KeyedArchiveEmitter.ref(container: array))
         put(reference: uid, asElement: asElement, forKey: key)
-        if currentContainer < 0 && !asElement { try drain() }
+        if s.currentContainer < 0 && !asElement { try drain() }
     }
 
     public func encodeDictionary<K: ArchiveValue & Hashable, V: ArchiveValue>(_ dictionary: [K: V], forKey key: String) throws {
         try checkOpen()
         let asElement = takeCapture()
-        let (uid, object) = emitter.appendContainerElement()
-        let base = elementRefs.count
-        defer { elementRefs.removeLast(elementRefs.count - base) }
+        let (uid, object) = s.emitter.appendContainerElement()
+        let base = s.elementRefs.count
+        defer { s.elementRefs.removeLast(s.elementRefs.count - base) }
         // Keys and values interleaved; split into the two arrays below.
         for (k, v) in dictionary {
-            elementRefs.append(emitter.uid(try reference(for: k)))
-            elementRefs.append(emitter.uid(try reference(for: v)))
+            s.elementRefs.append(s.emitter.uid(try reference(for: k)))
+            s.elementRefs.append(s.emitter.uid(try reference(for: v)))
         }
-        let keys = emitter.newContainer()
-        emitter.completeArray(keys, elementRefs, from: base, stride: 2)
-        let values = emitter.newContainer()
-        emitter.completeArray(values, elementRefs, from: base + 1, stride: 2)
-        emitter.completeDictionary(object, classKey, classRef(.dictionary), keysKey, KeyedArchiveEmitter.ref(container: keys),
+        let keys = s.emitter.newContainer()
+        s.emitter.completeArray(keys, s.elementRefs, from: base, stride: 2)
+        let values = s.emitter.newContainer()
+        s.emitter.completeArray(values, s.elementRefs, from: base + 1, stride: 2)
+        s.emitter.completeDictionary(object, classKey, classRef(.dictionary), keysKey, KeyedArchiveEmitter.ref(container: keys),
                                    objectsKey, KeyedArchiveEmitter.ref(container: values))
         put(reference: uid, asElement: asElement, forKey: key)
-        if currentContainer < 0 && !asElement { try drain() }
+        if s.currentContainer < 0 && !asElement { try drain() }
     }
 }

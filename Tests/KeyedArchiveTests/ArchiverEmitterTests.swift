@@ -1,0 +1,261 @@
+import Foundation
+import Testing
+@testable import KeyedArchive
+
+// KeyedArchiver writes binary property-list objects as it encodes, without a PropertyListValue tree.
+// The oracle is the archiver as it was (TreeReferenceArchiver: tree, then BinaryPropertyListWriter): for
+// every input the emitted archive must be byte for byte what the old path wrote, and its tree the same.
+
+/// A model whose fields are chosen by the test: each entry is written with the typed encoder method.
+private struct Fields: KeyedArchivable {
+    enum Value {
+        case int(Int), int8(Int8), uint64(UInt64), double(Double), float(Float), bool(Bool), string(String)
+        case data(Data), nilValue, strings([String]), object(Book), conditional(Book?)
+    }
+    var entries: [(String, Value)]
+    init(_ entries: [(String, Value)]) { self.entries = entries }
+    init(from decoder: any ArchiveDecoder) throws { entries = [] }
+    func encode(to encoder: any ArchiveEncoder) throws {
+        for (key, value) in entries {
+            switch value {
+            case .int(let v): try encoder.encode(v, forKey: key)
+            case .int8(let v): try encoder.encode(v, forKey: key)
+            case .uint64(let v): try encoder.encode(v, forKey: key)
+            case .double(let v): try encoder.encode(v, forKey: key)
+            case .float(let v): try encoder.encode(v, forKey: key)
+            case .bool(let v): try encoder.encode(v, forKey: key)
+            case .string(let v): try encoder.encode(v, forKey: key)
+            case .data(let v): try encoder.encode(v, forKey: key)
+            case .nilValue: try encoder.encodeNil(forKey: key)
+            case .strings(let v): try encoder.encode(v, forKey: key)
+            case .object(let v): try encoder.encode(v, forKey: key)
+            case .conditional(let v): try encoder.encodeConditionalObject(v, forKey: key)
+            }
+        }
+    }
+}
+
+/// A model that throws from its encode after writing one field.
+private struct Failing: KeyedArchivable {
+    struct Refusal: Error {}
+    init() {}
+    init(from decoder: any ArchiveDecoder) throws {}
+    func encode(to encoder: any ArchiveEncoder) throws {
+        try encoder.encode("before", forKey: "written")
+        throw Refusal()
+    }
+}
+
+@Suite struct ArchiverEmitterTests {
+    /// Both archivers on the same top-level values: the emitted bytes must equal the old path's bytes,
+    /// and the emitted archive's tree (keys in order) the old tree.
+    private func expectSameArchive(_ note: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+                                   _ encode: (any ArchiveEncoder) throws -> Void) throws {
+        let ours = KeyedArchiver()
+        let reference = TreeReferenceArchiver()
+        try encode(ours)
+        try encode(reference)
+        let bytes = try ours.encodedData()
+        let referenceTree = try reference.finishEncoding()
+        let referenceBytes = BinaryPropertyListWriter().write(referenceTree)
+        #expect(bytes == referenceBytes, note, sourceLocation: sourceLocation)
+        let tree = try ours.finishEncoding()
+        #expect(tree == referenceTree, note, sourceLocation: sourceLocation)
+        #expect(tree.dictionaryValue?.keys == referenceTree.dictionaryValue?.keys, sourceLocation: sourceLocation)
+        #expect(ArchiveFixture.objects(tree).map { $0.dictionaryValue?.keys } ==
+                ArchiveFixture.objects(referenceTree).map { $0.dictionaryValue?.keys }, sourceLocation: sourceLocation)
+    }
+
+    /// The trailer's reference size and object count.
+    private func trailer(_ data: Data) -> (refSize: Int, objectCount: Int) {
+        let bytes = [UInt8](data.suffix(32))
+        let count = bytes[8 ..< 16].reduce(0) { $0 << 8 | Int($1) }
+        return (Int(bytes[7]), count)
+    }
+
+    @Test func emittedBytesEqualTheTreePathForEveryKindOfField() throws {
+        try expectSameArchive { try $0.encode(EveryField(), forKey: "root") }
+        var model = EveryField()
+        model.optionalAbsent = 5
+        model.string = "plain"
+        try expectSameArchive { try $0.encode([model, EveryField(), model], forKey: "root") }
+    }
+
+    @Test func emittedBytesEqualTheTreePathForSharedAndCyclicGraphs() throws {
+        let a = Book(title: "A", pages: 10)
+        let b = Book(title: "B", pages: 20)
+        let library = Library(name: "City", books: [a, b, a], byCode: ["x": a, "y": b],
+                              shelf: [Tag("new"), Tag("old")], featured: b)
+        try expectSameArchive { try $0.encode(library, forKey: "root") }
+        try expectSameArchive { try $0.encode([library, library], forKey: "root") }
+        let ring = Node("a")
+        let second = Node("b")
+        ring.children = [second]
+        second.children = [ring]
+        second.parent = ring
+        ring.next = second
+        try expectSameArchive { try $0.encode(ring, forKey: "root") }
+        let zoo: [Animal] = [Animal(name: "generic"), Dog(name: "rex", barks: 5), Dog(name: "fido", barks: 1)]
+        try expectSameArchive { try $0.encode(zoo, forKey: "root") }
+    }
+
+    @Test func emittedBytesEqualTheTreePathForFoundationValuesAndTopLevelKeys() throws {
+        let value = FoundationValue.dictionary([
+            .string("list"): .array([.integer(1), .real(2.5), .bool(true), .null, .string("s"), .data(Data([1]))]),
+            .string("set"): .set([.string("x"), .string("y")]),
+            .string("when"): .date(Date(timeIntervalSinceReferenceDate: 5)),
+            .integer(7): .orderedSet([.uuid(UUID(uuid: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)))]),
+            .string("url"): .url(URL(string: "a/b", relativeTo: URL(string: "https://example.com/x/"))!),
+        ])
+        try expectSameArchive { try $0.encode(value, forKey: "root") }
+        try expectSameArchive { encoder in
+            try encoder.encode(Book(title: "T", pages: 1), forKey: "book")
+            try encoder.encode(7, forKey: "count")
+            try encoder.encode("x", forKey: "$weird")
+            try encoder.encode(8, forKey: "count")            // last one wins, in its first position
+            try encoder.encode("root string", forKey: "root")
+        }
+        try expectSameArchive { try $0.encode("just a string", forKey: "root") }
+        try expectSameArchive { _ in }                        // an empty archive
+    }
+
+    @Test func keysStartingWithDollarAreEscapedAsBefore() throws {
+        let model = Fields([("$", .int(1)), ("$$x", .int(2)), ("$class", .int(3)), ("$0", .string("$null")),
+                            ("plain", .string("$class")), ("$classname", .bool(false))])
+        try expectSameArchive { try $0.encode(model, forKey: "$root") }
+        let tree = try KeyedArchiver.archivedPropertyList(withRootObject: model)
+        let object = try #require(ArchiveFixture.objects(tree)[1].dictionaryValue)
+        #expect(object.keys == ["$class", "$$", "$$$x", "$$class", "$$0", "plain", "$$classname"])
+        #expect(object["$$class"] == 3)
+    }
+
+    @Test func repeatedKeysKeepTheirFirstPlaceAndLastValueUnderSwiftStringEquality() throws {
+        // "é" precomposed and decomposed, "K" and the Kelvin sign: equal as Swift strings, different bytes.
+        let model = Fields([("caf\u{E9}", .int(1)), ("K", .int(2)), ("cafe\u{301}", .int(3)), ("\u{212A}", .string("k")),
+                            ("other", .int(4)), ("other", .string("again"))])
+        try expectSameArchive { try $0.encode(model, forKey: "root") }
+        let object = try #require(ArchiveFixture.objects(KeyedArchiver.archivedPropertyList(withRootObject: model))[1]
+            .dictionaryValue)
+        #expect(object.keys.map { Array($0.unicodeScalars) } == ["$class", "caf\u{E9}", "K", "other"].map { Array($0.unicodeScalars) })
+        // A string value and a key with the same bytes are one object, as the writer shares them.
+        try expectSameArchive { try $0.encode(Fields([("name", .string("name")), ("x", .string("name"))]), forKey: "root") }
+    }
+
+    @Test func keysBuiltAtRunTimeBeyondTheKeyCacheStillMatch() throws {
+        // 700 distinct long keys (heap strings, built anew for each object) overflow the key cache.
+        let models = (0 ..< 3).map { round in
+            Fields((0 ..< 700).map { ("a key long enough to live on the heap \($0)", .int(round * 1000 + $0 % 5)) })
+        }
+        try expectSameArchive { try $0.encode(models, forKey: "root") }
+    }
+
+    @Test func integersRealsAndUIDsAreWrittenOnce() throws {
+        func objectCount(_ values: [Fields.Value]) throws -> Int {
+            let model = Fields(values.enumerated().map { ("k\($0.offset)", $0.element) })
+            return trailer(try KeyedArchiver.archivedData(withRootObject: model)).objectCount
+        }
+        let same = try objectCount(Array(repeating: .int(300), count: 50))
+        let distinct = try objectCount((0 ..< 50).map { .int(1000 + $0) })
+        #expect(distinct - same == 49)
+        let sameReal = try objectCount(Array(repeating: .double(2.5), count: 50))
+        let distinctReal = try objectCount((0 ..< 50).map { .double(Double($0) + 0.5) })
+        #expect(distinctReal - sameReal == 49)
+        // 1 as an integer, a 1-byte Int8, a real, a float and true: four distinct objects, 1 and Int8(1) one.
+        let mixed = try objectCount([.int(1), .int8(1), .double(1), .float(1), .bool(true)])
+        let ints = try objectCount([.int(1), .int8(1), .int(1), .int(1), .int(1)])
+        #expect(mixed - ints == 3)
+        // The same object referenced 50 times: one UID object.
+        let book = Book(title: "t", pages: 1)
+        let shared = try objectCount(Array(repeating: .object(book), count: 50))
+        let separate = try objectCount((0 ..< 50).map { _ in .object(Book(title: "t", pages: 1)) })
+        // Per extra book: its dictionary, its UID and its title's UID (the title string and pages are shared).
+        #expect(separate - shared == 49 * 3)
+        try expectSameArchive { try $0.encode(Fields([("a", .uint64(.max)), ("b", .int(-1)), ("c", .double(-0.0)),
+                                                      ("d", .double(0.0)), ("e", .double(.nan)), ("f", .float(.nan))]),
+                                              forKey: "root") }
+    }
+
+    @Test func referenceWidthGrowsPast255And65535Objects() throws {
+        for count in [100, 300, 40_000] {
+            let strings = (0 ..< count).map { "s\($0)" }
+            let data = try KeyedArchiver.archivedData(withRootObject: strings)
+            let (refSize, objectCount) = trailer(data)
+            #expect(refSize == (objectCount < 256 ? 1 : objectCount < 65_536 ? 2 : 3))
+            #expect(try KeyedUnarchiver().decode([String].self, from: data) == strings)
+            let reference = TreeReferenceArchiver()
+            try reference.encode(strings, forKey: "root")
+            #expect(data == BinaryPropertyListWriter().write(try reference.finishEncoding()))
+        }
+        #expect(trailer(try KeyedArchiver.archivedData(withRootObject: (0 ..< 40_000).map { "s\($0)" })).refSize == 3)
+    }
+
+    @Test func outputIsDeterministic() throws {
+        let a = Book(title: "A", pages: 10)
+        let library = Library(name: "City", books: [a, Book(title: "B", pages: 2)], byCode: ["x": a],
+                              shelf: [Tag("n")], featured: a)
+        let first = try KeyedArchiver.archivedData(withRootObject: library)
+        let second = try KeyedArchiver.archivedData(withRootObject: library)
+        #expect(first == second)
+        let archiver = KeyedArchiver()
+        try archiver.encode(library, forKey: "root")
+        let once = try archiver.encodedData()
+        #expect(try archiver.encodedData() == once)           // later calls give the same bytes
+        #expect(once == first)
+        _ = try archiver.finishEncoding()
+        #expect(try archiver.encodedData() == once)
+    }
+
+    @Test func conditionalObjectsArePatchedAsBefore() throws {
+        let inside = Book(title: "in", pages: 1)
+        let outside = Book(title: "out", pages: 2)
+        let model = Fields([("later", .conditional(inside)), ("never", .conditional(outside)), ("none", .conditional(nil)),
+                            ("book", .object(inside))])
+        try expectSameArchive { try $0.encode(model, forKey: "root") }
+        // A conditional at the top level, made unconditional by a later field.
+        try expectSameArchive { encoder in
+            try encoder.encodeConditionalObject(inside, forKey: "maybe")
+            try encoder.encode(model, forKey: "root")
+        }
+        // A conditional whose key is encoded again afterwards: the old path patched the key's slot anyway.
+        try expectSameArchive { try $0.encode(Fields([("k", .conditional(inside)), ("k", .int(5)), ("b", .object(inside))]),
+                                              forKey: "root") }
+    }
+
+    @Test func failedEncodingLeavesThePlaceholderTheOldPathLeft() throws {
+        let ours = KeyedArchiver()
+        let reference = TreeReferenceArchiver()
+        #expect(throws: Failing.Refusal.self) { try ours.encode([Failing()], forKey: "root") }
+        #expect(throws: Failing.Refusal.self) { try reference.encode([Failing()], forKey: "root") }
+        try ours.encode("after", forKey: "other")
+        try reference.encode("after", forKey: "other")
+        #expect(try ours.encodedData() == BinaryPropertyListWriter().write(try reference.finishEncoding()))
+        #expect(throws: KeyedArchiveError.self) { try ours.encode(1, forKey: "late") }
+    }
+
+    @Test func emittedArchiveDecodesInFoundationAndInOurUnarchiver() throws {
+        // 300 notes with shared children: more than 255 objects, so references take 2 bytes.
+        let leaves = (0 ..< 20).map { FNote(title: "leaf \($0)", count: $0) }
+        let originals = (0 ..< 300).map { FNote(title: "note \($0)", count: $0, children: [leaves[$0 % 20]]) }
+        let notes = originals.map(Note.init(matching:))
+        let data = try KeyedArchiver.archivedData(withRootObject: notes)
+        #expect(trailer(data).refSize == 2)
+        let decoded = try #require(try NSKeyedUnarchiver.unarchivedObject(ofClasses: [NSArray.self, FNote.self], from: data) as? [FNote])
+        #expect(decoded.count == originals.count)
+        for (ours, theirs) in zip(decoded.map(Note.init(matching:)), originals) {
+            #expect(ours.matches(theirs) == [])
+        }
+        let back = try KeyedUnarchiver().decode([Note].self, from: data)
+        #expect(zip(back, originals).allSatisfy { $0.matches($1).isEmpty })
+        #expect(back.count == originals.count)
+    }
+
+    @Test func largeArchiveDecodesInFoundationWithThreeByteReferences() throws {
+        // 70,000 distinct strings: more than 65,535 objects.
+        let strings = (0 ..< 70_000).map { "string number \($0)" }
+        let data = try KeyedArchiver.archivedData(withRootObject: strings)
+        #expect(trailer(data).refSize == 3)
+        let decoded = try #require(try NSKeyedUnarchiver.unarchivedObject(ofClasses: [NSArray.self, NSString.self], from: data) as? NSArray)
+        #expect(decoded.count == strings.count)
+        #expect(decoded.compactMap { ($0 as? NSString).map { String(describing: $0) } } == strings)
+    }
+}
