@@ -10,37 +10,40 @@ import Foundation
 /// hashed and de-duplicated again. The emitter skips the tree, and writes exactly the bytes the writer
 /// writes for that tree:
 ///
-/// 1. **While encoding**, every scalar (string, number, data, UID) is encoded once into `pool` and given a
+/// 1. **While encoding**, every scalar (string, number, data) is encoded once into `pool` and given a
 ///    scalar id; equal scalars share one id (the writer's byte-exact equality, through the shared
-///    ``BinaryPropertyListScalarTable``). UIDs are found by value in a dense array, and field keys through a
-///    cache, so neither is hashed per use. Each container (an object's dictionary, an `NS.objects` array,
-///    `$objects` itself) is a run of refs in one flat `refs` buffer: a ref is a scalar id, or a container
-///    id with ``containerBit`` set.
+///    ``BinaryPropertyListScalarTable``). A UID needs no table: its ref is its value with ``uidBit`` set.
+///    Field keys are found through a cache, so they are not hashed per use either. Each container (an
+///    object's dictionary, an `NS.objects` array, `$objects` itself) is a run of refs in one flat `refs`
+///    buffer: a ref is a scalar id, a UID (``uidBit``) or a container id (``containerBit``).
 /// 2. **``write(root:)``** numbers the objects breadth-first from the root, exactly as the writer numbers
 ///    the equivalent tree (so the archive's bytes do not depend on which path made them), copying each
-///    scalar's bytes on its first use, then writes the containers with the fewest reference bytes, the
-///    offset table and the trailer through the shared `BinaryPropertyListOutput`.
+///    scalar's bytes (or encoding each UID) on its first use, then writes the containers with the fewest
+///    reference bytes, the offset table and the trailer through the shared `BinaryPropertyListOutput`.
 ///
 /// Nothing recurses, nothing is retained per scalar, and the only hashing is of scalars' bytes.
 struct KeyedArchiveEmitter {
-    /// A scalar id, or a container id with ``containerBit`` set.
+    /// A scalar id, a UID with ``uidBit`` set, or a container id with ``containerBit`` set.
     typealias Ref = UInt32
     static let containerBit: Ref = 1 << 31
+    static let uidBit: Ref = 1 << 30
+    /// The number part of a ref; scalar ids, UIDs and container ids stay below it.
+    static let limit = 1 << 30
 
     /// Every distinct scalar once, encoded; scalar `id` is `pool[scalarStarts[id] ..< scalarStarts[id + 1]]`.
     private var pool = BinaryPropertyListOutput(capacity: 1 << 16)
     private var poolIsAllocated = true
     private var scalarStarts: [Int] = []
-    private var table = BinaryPropertyListScalarTable(expectedCount: 1 << 12, includesUIDs: false)
+    private var table = BinaryPropertyListScalarTable(expectedCount: 1 << 12)
     /// Containers by id; `start < 0` until the container's refs are complete.
     private var containers: [Container] = []
     private var refs: [Ref] = []
     /// `$objects`, by UID: the ref of each archived object.
     private var elements: [Ref] = []
-    /// By UID value: the scalar id + 1 of that UID's object, or 0 before its first use.
-    private var uidScalars: [Ref] = []
-    /// Set when more than 2^31 scalars or containers were made (refs could not tell them apart).
+    /// Set when 2^30 or more scalars, UIDs or containers were made (refs could not tell them apart).
     private(set) var tooLarge = false
+    /// The number of UIDs, once `elements` has become the `$objects` container.
+    private var elementCountAtEnd = 0
 
     private struct Container {
         var start: Int
@@ -77,13 +80,12 @@ struct KeyedArchiveEmitter {
         let id = scalarStarts.count
         scalarStarts.append(start)
         table.insert(id, at: probe)
-        table.growIfNeeded(pool.base, positions: scalarStarts)
         return checked(id)
     }
 
     @inline(__always)
     private mutating func checked(_ id: Int) -> Ref {
-        if id >= Int(Self.containerBit) { tooLarge = true }
+        if id >= Self.limit { tooLarge = true }
         return Ref(truncatingIfNeeded: id)
     }
 
@@ -129,18 +131,9 @@ struct KeyedArchiveEmitter {
         return commit(from: start)
     }
 
-    /// The scalar id of `UID(uid)`; `uid` must be an existing element's UID.
+    /// The ref of `UID(uid)`.
     @inline(__always)
-    mutating func uid(_ uid: Int) -> Ref {
-        let known = uidScalars[uid]
-        if known != 0 { return known - 1 }
-        let id = scalarStarts.count
-        scalarStarts.append(pool.count)
-        pool.appendUID(UInt64(uid))
-        let ref = checked(id)
-        uidScalars[uid] = ref &+ 1
-        return ref
-    }
+    static func uid(_ uid: Int) -> Ref { uidBit | Ref(truncatingIfNeeded: uid) }
 
     // MARK: - Field keys
 
@@ -211,7 +204,7 @@ struct KeyedArchiveEmitter {
     @inline(__always)
     mutating func appendElement(_ ref: Ref) -> Int {
         elements.append(ref)
-        uidScalars.append(0)
+        if elements.count > Self.limit { tooLarge = true }
         return elements.count - 1
     }
 
@@ -219,7 +212,7 @@ struct KeyedArchiveEmitter {
     @inline(__always)
     mutating func newContainer() -> Int {
         containers.append(Container(start: -1, count: 0, marker: 0))
-        if containers.count > Int(Self.containerBit) { tooLarge = true }
+        if containers.count > Self.limit { tooLarge = true }
         return containers.count - 1
     }
 
@@ -295,8 +288,8 @@ struct KeyedArchiveEmitter {
         let container = newContainer()
         containers[container] = Container(start: refs.count, count: elements.count, marker: 0xA0)
         refs.append(contentsOf: elements)
+        elementCountAtEnd = elements.count
         elements = []
-        uidScalars = []
         return container
     }
 
@@ -310,9 +303,13 @@ struct KeyedArchiveEmitter {
     mutating func write(root: Int) -> Data {
         let scalarCount = scalarStarts.count
         scalarStarts.append(pool.count)
-        var out = BinaryPropertyListOutput(capacity: pool.count + 4 * refs.count + 9 * (scalarCount + containers.count) + 64)
+        // Room for everything without growing (unused room is never touched): scalars, UIDs of up to 4
+        // bytes, references of up to 4 bytes, container headers and offset-table entries of up to 8 bytes.
+        let objectBound = scalarCount + elementCountAtEnd + containers.count
+        var out = BinaryPropertyListOutput(capacity: pool.count + 5 * elementCountAtEnd + 4 * refs.count + 11 * objectBound + 64)
         out.append(contentsOf: "bplist00")
         var numbers = [UInt32](repeating: .max, count: scalarCount)
+        var uidNumbers = [UInt32](repeating: .max, count: elementCountAtEnd)
         var offsets: [Int] = [-1]
         offsets.reserveCapacity(scalarCount + containers.count)
         var queue: [(container: Int, number: Int)] = [(root, 0)]
@@ -335,6 +332,16 @@ struct KeyedArchiveEmitter {
                     outRefs.append(UInt32(truncatingIfNeeded: offsets.count))
                     queue.append((Int(r & ~Self.containerBit), offsets.count))
                     offsets.append(-1)
+                } else if r & Self.uidBit != 0 {
+                    let uid = Int(r & ~Self.uidBit)
+                    var number = uidNumbers[uid]
+                    if number == .max {
+                        number = UInt32(truncatingIfNeeded: offsets.count)
+                        uidNumbers[uid] = number
+                        offsets.append(out.count)
+                        out.appendUID(UInt64(uid))
+                    }
+                    outRefs.append(number)
                 } else {
                     let scalar = Int(r)
                     var number = numbers[scalar]

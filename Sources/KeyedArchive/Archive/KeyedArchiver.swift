@@ -50,7 +50,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         var topValues: [Ref] = []
         /// The container of the object whose fields are being written; -1: writing `$top`.
         var currentContainer: Int = -1
-        var identities: [ObjectIdentifier: Int] = [:]
+        var identities = ArchivedObjectIdentities()
         var retained: [AnyObject] = []
         var queue: [(container: Int, value: any KeyedArchivable)] = []
         var queueHead = 0
@@ -182,8 +182,8 @@ public final class KeyedArchiver: ArchiveEncoder {
         if let finishedData { return finishedData }
         try drain()
         for pending in s.pendingConditionals {
-            guard let uid = s.identities[ObjectIdentifier(pending.object)] else { continue }
-            let ref = s.emitter.uid(uid)
+            guard let uid = s.identities.uid(for: UInt(bitPattern: ObjectIdentifier(pending.object))) else { continue }
+            let ref = KeyedArchiveEmitter.uid(uid)
             if pending.owner < 0 {
                 s.topValues[pending.field] = ref
             } else {
@@ -206,7 +206,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         let data = s.emitter.write(root: root)
         s.emitter = KeyedArchiveEmitter()
         s.emitter.discard()
-        s.identities = [:]
+        s.identities = ArchivedObjectIdentities()
         s.retained = []
         s.topKeys = []
         s.topCanonicalKeys = []
@@ -247,11 +247,11 @@ public final class KeyedArchiver: ArchiveEncoder {
     @inline(__always)
     private func classRef(_ builtin: BuiltinClass) -> Ref {
         let cached = s.builtinClassUIDs[builtin.rawValue]
-        if cached >= 0 { return s.emitter.uid(cached) }
+        if cached >= 0 { return KeyedArchiveEmitter.uid(cached) }
         let chain = builtin.chain
         let uid = classUID(forBuiltin: chain[0], chain: chain)
         s.builtinClassUIDs[builtin.rawValue] = uid
-        return s.emitter.uid(uid)
+        return KeyedArchiveEmitter.uid(uid)
     }
 
     private func checkOpen() throws {
@@ -273,7 +273,7 @@ public final class KeyedArchiver: ArchiveEncoder {
 
     @inline(__always)
     private func put(reference uid: Int, asElement: Bool, forKey key: String) {
-        if asElement { s.captured = uid } else { setField(key, s.emitter.uid(uid)) }
+        if asElement { s.captured = uid } else { setField(key, KeyedArchiveEmitter.uid(uid)) }
     }
 
     /// Stores a field (last one wins) and returns its position in the object.
@@ -366,7 +366,7 @@ public final class KeyedArchiver: ArchiveEncoder {
             s.fieldKeys.removeAll(keepingCapacity: true)
             s.fieldCanonicalKeys.removeAll(keepingCapacity: true)
             s.fieldValues.removeAll(keepingCapacity: true)
-            let classRef = s.emitter.uid(classUID(for: Swift.type(of: value)))
+            let classRef = KeyedArchiveEmitter.uid(classUID(for: Swift.type(of: value)))
             s.fieldKeys.append(classKey)
             s.fieldCanonicalKeys.append(classKey)
             s.fieldValues.append(classRef)
@@ -467,7 +467,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         let relative = s.emitter.appendElement(s.emitter.string(url.relativeString))
         let cls = classRef(.url)
         let (uid, object) = s.emitter.appendContainerElement()
-        s.emitter.completeDictionary(object, classKey, cls, baseKey, s.emitter.uid(base), relativeKey, s.emitter.uid(relative))
+        s.emitter.completeDictionary(object, classKey, cls, baseKey, KeyedArchiveEmitter.uid(base), relativeKey, KeyedArchiveEmitter.uid(relative))
         return uid
     }
 
@@ -478,7 +478,7 @@ public final class KeyedArchiver: ArchiveEncoder {
                                     "an archived array, set or dictionary cannot hold nil (NSArray cannot); use ArchiveNull",
                                     keyPath: key)
         }
-        setField(key, s.emitter.uid(0))
+        setField(key, KeyedArchiveEmitter.uid(0))
     }
 
     public func encodeObject<T: KeyedArchivable>(_ object: T, forKey key: String) throws {
@@ -486,16 +486,16 @@ public final class KeyedArchiver: ArchiveEncoder {
         let asElement = takeCapture()
         let uid: Int
         if isClass(T.self) {
-            // T is a concrete class type here, so the value is one object reference.
-            let instance = unsafeBitCast(object, to: AnyObject.self)
-            let id = ObjectIdentifier(instance)
-            if let known = s.identities[id] {
+            // T is a concrete class type here, so the value is one object reference: its address is the
+            // identity (read without retaining the instance; a new one is retained below).
+            let address = withUnsafeBytes(of: object) { $0.load(as: UInt.self) }
+            if let known = s.identities.uid(for: address) {
                 uid = known
             } else {
                 let (newUID, container) = s.emitter.appendContainerElement()
                 uid = newUID
-                s.identities[id] = uid
-                s.retained.append(instance)
+                s.identities.insert(address, uid: uid)
+                s.retained.append(unsafeBitCast(object, to: AnyObject.self))
                 s.queue.append((container, object))
             }
         } else {
@@ -510,7 +510,7 @@ public final class KeyedArchiver: ArchiveEncoder {
     public func encodeConditionalObject<T: KeyedArchivable & AnyObject>(_ object: T?, forKey key: String) throws {
         try checkOpen()
         guard let object else {
-            if s.capturing { s.capturing = false; s.captured = 0 } else { setField(key, s.emitter.uid(0)) }
+            if s.capturing { s.capturing = false; s.captured = 0 } else { setField(key, KeyedArchiveEmitter.uid(0)) }
             return
         }
         if s.capturing {
@@ -518,10 +518,10 @@ public final class KeyedArchiver: ArchiveEncoder {
             try encodeObject(object, forKey: key)
             return
         }
-        if let known = s.identities[ObjectIdentifier(object)] {
-            setField(key, s.emitter.uid(known))
+        if let known = s.identities.uid(for: UInt(bitPattern: ObjectIdentifier(object))) {
+            setField(key, KeyedArchiveEmitter.uid(known))
         } else {
-            let field = setField(key, s.emitter.uid(0))
+            let field = setField(key, KeyedArchiveEmitter.uid(0))
             s.pendingConditionals.append((s.currentContainer, field, object))
         }
     }
@@ -529,7 +529,7 @@ public final class KeyedArchiver: ArchiveEncoder {
     /// Encodes each element as its own object and returns where their UID refs start in `s.elementRefs`.
     private func appendElementRefs<S: Sequence>(_ elements: S) throws -> Int where S.Element: ArchiveValue {
         let base = s.elementRefs.count
-        for element in elements { s.elementRefs.append(s.emitter.uid(try reference(for: element))) }
+        for element in elements { s.elementRefs.append(KeyedArchiveEmitter.uid(try reference(for: element))) }
         return base
     }
 
@@ -569,8 +569,8 @@ public final class KeyedArchiver: ArchiveEncoder {
         defer { s.elementRefs.removeLast(s.elementRefs.count - base) }
         // Keys and values interleaved; split into the two arrays below.
         for (k, v) in dictionary {
-            s.elementRefs.append(s.emitter.uid(try reference(for: k)))
-            s.elementRefs.append(s.emitter.uid(try reference(for: v)))
+            s.elementRefs.append(KeyedArchiveEmitter.uid(try reference(for: k)))
+            s.elementRefs.append(KeyedArchiveEmitter.uid(try reference(for: v)))
         }
         let keys = s.emitter.newContainer()
         s.emitter.completeArray(keys, s.elementRefs, from: base, stride: 2)

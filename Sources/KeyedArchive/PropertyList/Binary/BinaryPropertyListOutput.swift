@@ -215,13 +215,13 @@ struct BinaryPropertyListOutput {
                 offsets[c.number] = count
                 appendHeader(c.marker, count: c.count)
                 let n = c.marker == 0xD0 ? 2 * c.count : c.count
-                for r in refs[c.start ..< c.start + n] { appendBigEndian(UInt64(r), width: refSize) }
+                appendBigEndian(UnsafeBufferPointer(rebasing: refs[c.start ..< c.start + n]), width: refSize)
             }
         }
         let tableOffset = count
         let offsetSize = Self.bytesNeeded(UInt64(tableOffset))
         reserve(objectCount * offsetSize + 32)
-        for offset in offsets { appendBigEndian(UInt64(offset), width: offsetSize) }
+        offsets.withUnsafeBufferPointer { appendBigEndian($0, width: offsetSize) }
         // Trailer: 5 unused bytes, sort version 0, sizes, object count, top object (0), table offset.
         appendBigEndian(0, width: 6)
         append(UInt8(offsetSize))
@@ -229,6 +229,33 @@ struct BinaryPropertyListOutput {
         appendBigEndian(UInt64(objectCount), width: 8)
         appendBigEndian(0, width: 8)
         appendBigEndian(UInt64(tableOffset), width: 8)
+    }
+
+    /// Each value's low `width` bytes, most significant first; the room must be reserved.
+    @inline(__always)
+    private mutating func appendBigEndian<T: FixedWidthInteger>(_ values: UnsafeBufferPointer<T>, width: Int) {
+        let p = base + count
+        switch width {
+        case 1:
+            for (i, v) in values.enumerated() { p.storeBytes(of: UInt8(truncatingIfNeeded: v), toByteOffset: i, as: UInt8.self) }
+        case 2:
+            for (i, v) in values.enumerated() {
+                p.storeBytes(of: UInt16(truncatingIfNeeded: v).bigEndian, toByteOffset: 2 * i, as: UInt16.self)
+            }
+        case 3:
+            for (i, v) in values.enumerated() {
+                p.storeBytes(of: UInt16(truncatingIfNeeded: v >> 8).bigEndian, toByteOffset: 3 * i, as: UInt16.self)
+                p.storeBytes(of: UInt8(truncatingIfNeeded: v), toByteOffset: 3 * i + 2, as: UInt8.self)
+            }
+        case 4:
+            for (i, v) in values.enumerated() {
+                p.storeBytes(of: UInt32(truncatingIfNeeded: v).bigEndian, toByteOffset: 4 * i, as: UInt32.self)
+            }
+        default:
+            for v in values { appendBigEndian(UInt64(truncatingIfNeeded: v), width: width) }
+            return
+        }
+        count += values.count * width
     }
 
     // MARK: - Sizes

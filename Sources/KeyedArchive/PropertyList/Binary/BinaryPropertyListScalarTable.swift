@@ -1,11 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// De-duplicates scalar objects by their encoded bytes: the writer's and the archiver's shared "written once".
 ///
 /// Each scalar is encoded into a buffer first; the table then says whether identical bytes were recorded
@@ -13,22 +5,25 @@ import Musl
 /// are prefix-free (the marker and length fix the size), so identical bytes mean the same value in the
 /// writer's sense: reals by bit pattern, strings by their exact Unicode scalars.
 ///
-/// The table is open-addressed, its size a power of two, at most half full. An entry packs the top 24 bits
-/// of the hash above the id + 1 (40 bits); 0 marks an empty slot. Eight bytes an entry keep the table small,
-/// which matters: probing it is the main cost of de-duplication. `positions[id]` is where scalar `id`
-/// starts in the buffer; negative positions (containers) are skipped.
+/// The table is open-addressed (linear probing), its size a power of two, at most three quarters full. An entry packs 32 bits of the
+/// hash above the id + 1 (32 bits); 0 marks an empty slot. The slot is taken from those same 32 bits, so
+/// growing the table re-inserts entries without reading or hashing any scalar again, and eight bytes an
+/// entry keep the table small (probing it is the main cost of de-duplication). `positions[id]` is where
+/// scalar `id` starts in the buffer. Ids from 2^32 - 1 on are not recorded (``insert(_:at:)`` returns
+/// false): such scalars are simply not shared, which no real input reaches.
 struct BinaryPropertyListScalarTable {
     private var entries: [UInt64]
     private var count = 0
-    /// Whether UIDs (`0x8n`) are in the table. The archiver keeps them out (it finds them by value).
-    private let includesUIDs: Bool
 
     /// A table sized for about `expectedCount` scalars before it first grows.
-    init(expectedCount: Int = 128, includesUIDs: Bool = true) {
+    init(expectedCount: Int = 128) {
+        entries = [UInt64](repeating: 0, count: Self.size(for: expectedCount))
+    }
+
+    private static func size(for expectedCount: Int) -> Int {
         var size = 256
-        while size < 2 * expectedCount && size < 1 << 40 { size <<= 1 }
-        entries = [UInt64](repeating: 0, count: size)
-        self.includesUIDs = includesUIDs
+        while size / 4 * 3 <= expectedCount && size < 1 << 40 { size <<= 1 }
+        return size
     }
 
     /// The outcome of ``find(_:start:length:positions:)``.
@@ -43,17 +38,16 @@ struct BinaryPropertyListScalarTable {
     /// scalar starts before `start`, so the comparison stays in bounds).
     @inline(__always)
     func find(_ base: UnsafeRawPointer, start: Int, length: Int, positions: [Int]) -> Probe {
-        let hash = Self.hashEncoded(base + start, length)
-        let tag = hash & ~Self.idMask
+        let tag = Self.hashEncoded(base + start, length) & ~Self.idMask
         let mask = entries.count - 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
+        var slot = Int(truncatingIfNeeded: tag >> 32) & mask
         return entries.withUnsafeBufferPointer { table in
             while true {
                 let entry = table[slot]
                 if entry == 0 { break }
                 if entry & ~Self.idMask == tag {
                     let candidate = Int(truncatingIfNeeded: entry & Self.idMask) - 1
-                    if memcmp(base + positions[candidate], base + start, length) == 0 {
+                    if Self.equalBytes(base + positions[candidate], base + start, length) {
                         return Probe(existing: candidate, slot: slot, tag: tag)
                     }
                 }
@@ -63,44 +57,62 @@ struct BinaryPropertyListScalarTable {
         }
     }
 
-    /// Records `id` in the empty slot `probe` found. Call ``growIfNeeded(_:positions:)`` once
-    /// `positions[id]` is set.
+    /// Records `id` in the empty slot `probe` found (and grows the table when it is 3/4 full). Returns
+    /// false, recording nothing, when `id` is too large for an entry.
     @inline(__always)
-    mutating func insert(_ id: Int, at probe: Probe) {
+    @discardableResult
+    mutating func insert(_ id: Int, at probe: Probe) -> Bool {
+        guard id < Int(Self.idMask) else { return false }
         entries[probe.slot] = probe.tag | UInt64(id + 1)
         count += 1
+        if count >= entries.count / 4 * 3 { resize(to: entries.count * 2) }
+        return true
     }
 
-    /// Doubles the table when it is half full.
-    @inline(__always)
-    mutating func growIfNeeded(_ base: UnsafeRawPointer, positions: [Int]) {
-        if count * 2 >= entries.count { grow(base, positions: positions) }
+    /// Makes room for `expectedCount` more scalars without growing step by step.
+    mutating func reserve(_ expectedCount: Int) {
+        let size = Self.size(for: count + expectedCount)
+        if size > entries.count { resize(to: size) }
     }
 
-    /// Re-inserts every recorded scalar by its full hash (entries keep only 24 bits of it). The scalars are
-    /// visited in id order, so the buffer is read front to back rather than at random.
+    /// Re-inserts every entry into a table of `size` slots, by the hash bits the entry keeps.
     @inline(never)
-    private mutating func grow(_ base: UnsafeRawPointer, positions: [Int]) {
-        var bigger = [UInt64](repeating: 0, count: entries.count * 2)
-        let mask = bigger.count - 1
-        var inserted = 0
+    private mutating func resize(to size: Int) {
+        var bigger = [UInt64](repeating: 0, count: size)
+        let mask = size - 1
         bigger.withUnsafeMutableBufferPointer { table in
-            for (id, start) in positions.enumerated() where start >= 0 {
-                let p = base + start
-                if !includesUIDs && p.load(as: UInt8.self) >> 4 == 0x8 { continue }
-                let hash = Self.hashEncoded(p, BinaryPropertyListOutput.encodedLength(p))
-                var i = Int(truncatingIfNeeded: hash) & mask
+            for entry in entries where entry != 0 {
+                var i = Int(truncatingIfNeeded: entry >> 32) & mask
                 while table[i] != 0 { i = (i + 1) & mask }
-                table[i] = (hash & ~Self.idMask) | UInt64(id + 1)
-                inserted += 1
+                table[i] = entry
             }
         }
         entries = bigger
-        count = inserted
     }
 
-    /// The low 40 bits of an entry: id + 1.
-    static let idMask: UInt64 = (1 << 40) - 1
+    /// The low 32 bits of an entry: id + 1.
+    static let idMask: UInt64 = (1 << 32) - 1
+
+    /// Whether `length` bytes at `a` and `b` are equal (short lengths without a library call).
+    @inline(__always)
+    static func equalBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ length: Int) -> Bool {
+        if length >= 8 {
+            var i = 0
+            while i + 8 <= length {
+                if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+                    return false
+                }
+                i += 8
+            }
+            // The last 8 bytes, overlapping what was compared.
+            return a.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+                == b.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+        }
+        for i in 0 ..< length where a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) {
+            return false
+        }
+        return true
+    }
 
     // MARK: - Hashing
 
@@ -116,6 +128,17 @@ struct BinaryPropertyListScalarTable {
         return z ^ (z >> 31)
     }
 
+    /// Multiplies to 128 bits and folds the halves (the step of wyhash-style hashes).
+    @inline(__always)
+    static func fold(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let (high, low) = a.multipliedFullWidth(by: b)
+        return high ^ low
+    }
+
+    private static let k0: UInt64 = 0xA076_1D64_78BD_642F
+    private static let k1: UInt64 = 0xE703_7ED1_A0B4_28DB
+    private static let k2: UInt64 = 0x8EBC_6AF0_9C88_C6E3
+
     /// A hash of an encoded object. Objects up to 128 bytes are hashed whole; longer ones by length and
     /// their first and last 64 bytes, so a large blob is not read again (equality is checked in full).
     @inline(__always)
@@ -124,23 +147,31 @@ struct BinaryPropertyListScalarTable {
         return mix(hashBytes(p, 64) ^ mix(hashBytes(p + (length - 64), 64) ^ UInt64(length)))
     }
 
+    /// A seeded hash of `count` bytes: 16 bytes per 128-bit multiply, the tail read with overlapping loads.
+    @inline(__always)
     static func hashBytes(_ p: UnsafeRawPointer, _ count: Int) -> UInt64 {
-        var h = mix(seed ^ UInt64(count) &* 0x9E37_79B9_7F4A_7C15)
+        var h = seed ^ (UInt64(truncatingIfNeeded: count) &* k0)
         var i = 0
-        while i + 8 <= count {
-            h = mix(h ^ p.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            i += 8
+        while count - i > 16 {
+            h = fold(p.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ k1,
+                     p.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self) ^ h)
+            i += 16
         }
-        if i < count {
-            var tail: UInt64 = 0
-            var shift: UInt64 = 0
-            while i < count {
-                tail |= UInt64(p.load(fromByteOffset: i, as: UInt8.self)) << shift
-                shift += 8
-                i += 1
-            }
-            h = mix(h ^ tail ^ 0xFF)
+        // 0...16 bytes left, at i ..< count.
+        let left = count - i
+        var a: UInt64 = 0
+        var b: UInt64 = 0
+        if left >= 8 {
+            a = p.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            b = p.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        } else if left >= 4 {
+            a = UInt64(p.loadUnaligned(fromByteOffset: i, as: UInt32.self))
+            b = UInt64(p.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+        } else if left > 0 {
+            a = UInt64(p.load(fromByteOffset: i, as: UInt8.self)) << 16
+                | UInt64(p.load(fromByteOffset: i + left / 2, as: UInt8.self)) << 8
+                | UInt64(p.load(fromByteOffset: count - 1, as: UInt8.self))
         }
-        return h
+        return mix(fold(a ^ k1, b ^ h ^ k2) ^ UInt64(truncatingIfNeeded: left))
     }
 }

@@ -132,7 +132,6 @@ private struct BinaryPropertyListEncoder {
         let number = offsets.count
         offsets.append(start)
         table.insert(number, at: probe)
-        table.growIfNeeded(out.base, positions: offsets)
         return number
     }
 
