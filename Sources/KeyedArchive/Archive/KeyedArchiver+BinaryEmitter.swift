@@ -55,12 +55,15 @@ struct KeyedArchiveEmitter {
         scalarStarts.reserveCapacity(1 << 12)
     }
 
-    /// Frees the scalar pool (when the archive is abandoned; ``write(root:)`` frees it too).
+    /// Frees everything (the emitter cannot be used afterwards).
     mutating func discard() {
         if poolIsAllocated {
             pool.deallocate()
             poolIsAllocated = false
         }
+        scalarStarts = []
+        refs = []
+        containers = []
     }
 
     /// The number of objects in `$objects` so far (the next UID).
@@ -151,12 +154,23 @@ struct KeyedArchiveEmitter {
     private var keyCache = [CachedKey](repeating: CachedKey(), count: KeyedArchiveEmitter.keyCacheSize)
     private var cachedKeyStrings: [String] = []
     private static let keyCacheSize = 1024
-    /// Escaped key -> the id of its first spelling, by Swift `String` equality (canonical equivalence).
-    private var canonicalKeys: [String: Ref] = [:]
+    /// Escaped key -> the id of its first spelling among the keys the archiver takes for the same field:
+    /// equal as Swift strings (canonical equivalence) and of the same UTF-8 length.
+    private var canonicalKeys: [SameField: Ref] = [:]
+    /// Escaped key -> the id of its first spelling among keys equal as Swift strings (for `$top`).
+    private var canonicalTopKeys: [String: Ref] = [:]
+
+    /// A key compared as the archiver compares an object's field keys.
+    private struct SameField: Hashable {
+        var key: String
+        static func == (a: SameField, b: SameField) -> Bool { a.key.utf8.count == b.key.utf8.count && a.key == b.key }
+        func hash(into hasher: inout Hasher) { hasher.combine(key) }
+    }
 
     /// The ids of a field key, escaped (`$` prefixed with another `$`): `exact` is the key string's scalar
-    /// id (its bytes as written), `canonical` is equal for keys that Swift's `==` calls equal (which is
-    /// how the archiver decides that a key was encoded twice).
+    /// id (its bytes as written); `canonical` is equal for keys that the archiver takes for the same field,
+    /// so that a repeated key replaces the earlier value: equal as Swift strings and of the same UTF-8
+    /// length, the rule the archiver has always applied.
     @inline(__always)
     mutating func fieldKey(_ key: String) -> (exact: Ref, canonical: Ref) {
         guard MemoryLayout<String>.size == 16 else { return fieldKeySlow(key, slot: -1, 0, 0) }
@@ -180,10 +194,10 @@ struct KeyedArchiveEmitter {
         let escaped = key.utf8.first == UInt8(ascii: "$") ? "$" + key : key
         let exact = string(escaped)
         let canonical: Ref
-        if let known = canonicalKeys[escaped] {
+        if let known = canonicalKeys[SameField(key: escaped)] {
             canonical = known
         } else {
-            canonicalKeys[escaped] = exact
+            canonicalKeys[SameField(key: escaped)] = exact
             canonical = exact
         }
         guard slot >= 0 else { return (exact, canonical) }
@@ -196,6 +210,15 @@ struct KeyedArchiveEmitter {
         keyCache[slot] = CachedKey(word0: w0, word1: w1, exact: exact, canonical: canonical)
         cachedKeyStrings.append(key)
         return (exact, canonical)
+    }
+
+    /// The id shared by `$top` keys equal to this one as Swift strings (`$top` was a
+    /// ``PropertyListDictionary``, which compares keys that way), for a key whose exact id is `exact`.
+    mutating func topKeyClass(_ key: String, exact: Ref) -> Ref {
+        let escaped = key.utf8.first == UInt8(ascii: "$") ? "$" + key : key
+        if let known = canonicalTopKeys[escaped] { return known }
+        canonicalTopKeys[escaped] = exact
+        return exact
     }
 
     // MARK: - Objects and containers
@@ -295,7 +318,7 @@ struct KeyedArchiveEmitter {
 
     // MARK: - Layout
 
-    /// Lays out every object reachable from the container `root` as a `bplist00` file and frees the pool.
+    /// Lays out every object reachable from the container `root` as a `bplist00` file.
     ///
     /// Objects are numbered breadth-first from the root (number 0), a dictionary's keys before its values,
     /// each scalar at its first use: the order ``BinaryPropertyListWriter`` gives the equivalent tree, so the
@@ -357,11 +380,69 @@ struct KeyedArchiveEmitter {
             }
             laidOut.append(BinaryPropertyListContainer(marker: c.marker, start: start, count: c.count, number: number))
         }
-        discard()
-        scalarStarts = []
-        refs = []
-        containers = []
+        scalarStarts.removeLast()
         out.appendContainersAndTrailer(laidOut, refs: outRefs, offsets: &offsets)
         return out.takeData()
+    }
+
+    // MARK: - Tree
+
+    /// The property-list tree of the container `root`: what ``write(root:)`` writes, as values. Dictionaries
+    /// keep their keys as the archiver gave them (`$top`'s are distinct as Swift strings, which its
+    /// dictionary indexes by). Containers nest at most four deep (root, `$objects`, an object, its array).
+    func tree(root: Int) -> PropertyListValue {
+        // `$top` is the root's third value ($version, $archiver, $top, $objects).
+        let c = containers[root]
+        let top = c.count == 4 ? refs[c.start + c.count + 2] : 0
+        return value(Self.ref(container: root), top: top)
+    }
+
+    private func value(_ ref: Ref, top: Ref) -> PropertyListValue {
+        if ref & Self.uidBit != 0 { return .uid(UID(UInt64(ref & ~Self.uidBit))) }
+        guard ref & Self.containerBit != 0 else { return scalar(Int(ref)) }
+        let c = containers[Int(ref & ~Self.containerBit)]
+        if c.marker == 0xA0 {
+            return .array(refs[c.start ..< c.start + c.count].map { value($0, top: top) })
+        }
+        let keys = refs[c.start ..< c.start + c.count].map { scalar(Int($0)).stringValue ?? "" }
+        let values = refs[c.start + c.count ..< c.start + 2 * c.count].map { value($0, top: top) }
+        return .dictionary(ref == top ? PropertyListDictionary(keys: keys, values: values)
+                                      : PropertyListDictionary(distinctKeys: keys, values: values))
+    }
+
+    /// Decodes scalar `id` from the pool (written by ``BinaryPropertyListOutput``, so well-formed).
+    private func scalar(_ id: Int) -> PropertyListValue {
+        let p = UnsafeRawPointer(pool.base) + scalarStarts[id]
+        let marker = p.load(as: UInt8.self)
+        func bigEndian(_ offset: Int, _ width: Int) -> UInt64 {
+            var v: UInt64 = 0
+            for i in 0 ..< width { v = v << 8 | UInt64(p.load(fromByteOffset: offset + i, as: UInt8.self)) }
+            return v
+        }
+        switch marker {
+        case 0x08: return .bool(false)
+        case 0x09: return .bool(true)
+        case 0x10, 0x11, 0x12: return .integer(PropertyListInteger(bigEndian(1, 1 << Int(marker & 0x0F))))
+        case 0x13: return .integer(PropertyListInteger(Int64(bitPattern: bigEndian(1, 8))))
+        case 0x14: return .integer(PropertyListInteger(bigEndian(9, 8)))
+        case 0x22: return .float(Float(bitPattern: UInt32(bigEndian(1, 4))))
+        case 0x23: return .real(Double(bitPattern: bigEndian(1, 8)))
+        default: break
+        }
+        var count = Int(marker & 0x0F)
+        var header = 1
+        if count == 0x0F {
+            let width = 1 << Int(p.load(fromByteOffset: 1, as: UInt8.self) & 0x0F)
+            count = Int(bigEndian(2, width))
+            header = 2 + width
+        }
+        let body = UnsafeRawBufferPointer(start: p + header, count: marker >> 4 == 0x6 ? 2 * count : count)
+        switch marker >> 4 {
+        case 0x4: return .data(Data(body))
+        case 0x5: return .string(String(decoding: body, as: UTF8.self))
+        default:
+            let units = (0 ..< count).map { UInt16(bigEndian(header + 2 * $0, 2)) }
+            return .string(String(decoding: units, as: UTF16.self))
+        }
     }
 }

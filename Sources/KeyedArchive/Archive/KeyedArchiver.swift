@@ -79,6 +79,8 @@ public final class KeyedArchiver: ArchiveEncoder {
     private var classNames: [ObjectIdentifier: String] = [:]
     private var finishedData: Data?
     private var finishedTree: PropertyListValue?
+    /// The root container once the archive is complete.
+    private var finishedRoot: Int?
     /// Interned keys the archiver writes itself.
     private let classKey, timeKey, uuidBytesKey, baseKey, relativeKey, objectsKey, keysKey: Ref
 
@@ -124,21 +126,16 @@ public final class KeyedArchiver: ArchiveEncoder {
     /// encoding after this throws ``KeyedArchiveError/Code/invalidValue``.
     ///
     /// The corresponding Foundation API is `NSKeyedArchiver.finishEncoding()`.
-    /// The tree is read back from the archive's bytes (the archiver does not build one while encoding),
-    /// so it is exactly what a reader of ``encodedData(format:)`` sees.
+    /// The archiver does not build a tree while encoding; this builds it from the archive's objects
+    /// (the same objects ``encodedData(format:)`` writes).
     /// - Throws: ``KeyedArchiveError`` when a value could not be archived.
     public func finishEncoding() throws -> PropertyListValue {
         if let finishedTree { return finishedTree }
-        let data = try finishedBytes()
-        var options = PropertyListReadingOptions()
-        options.maximumObjectCount = .max
-        do {
-            let tree = try BinaryPropertyListReader(options: options).read(data)
-            finishedTree = tree
-            return tree
-        } catch let error as PropertyListError {
-            throw KeyedArchiveError(.invalidValue, "the archive cannot be read back: \(error.message)", underlying: error)
-        }
+        let root = try finishArchive()
+        let tree = s.emitter.tree(root: root)
+        finishedTree = tree
+        if finishedData != nil { s.emitter.discard() }
+        return tree
     }
 
     /// Finishes the archive and returns its bytes.
@@ -147,7 +144,14 @@ public final class KeyedArchiver: ArchiveEncoder {
     /// - Parameter format: binary (default, what Foundation writes) or XML.
     /// - Throws: ``KeyedArchiveError`` when a value could not be archived.
     public func encodedData(format: PropertyListFormat = .binary) throws -> Data {
-        if format == .binary { return try finishedBytes() }
+        if format == .binary {
+            if let finishedData { return finishedData }
+            let root = try finishArchive()
+            let data = s.emitter.write(root: root)
+            finishedData = data
+            if finishedTree != nil { s.emitter.discard() }
+            return data
+        }
         let archive = try finishEncoding()
         do {
             return try archive.propertyListData(format: format)
@@ -177,9 +181,10 @@ public final class KeyedArchiver: ArchiveEncoder {
         return try archiver.finishEncoding()
     }
 
-    /// Writes the queued objects, resolves conditional references and lays the archive out (once).
-    private func finishedBytes() throws -> Data {
-        if let finishedData { return finishedData }
+    /// Writes the queued objects, resolves conditional references and completes `$top`, `$objects` and the
+    /// root (once); returns the root's container.
+    private func finishArchive() throws -> Int {
+        if let finishedRoot { return finishedRoot }
         try drain()
         for pending in s.pendingConditionals {
             guard let uid = s.identities.uid(for: UInt(bitPattern: ObjectIdentifier(pending.object))) else { continue }
@@ -192,28 +197,26 @@ public final class KeyedArchiver: ArchiveEncoder {
         }
         s.pendingConditionals = []
         guard !s.emitter.tooLarge else {
-            throw KeyedArchiveError(.invalidValue, "the archive has more than 2^31 distinct values or containers")
+            throw KeyedArchiveError(.invalidValue, "the archive has 2^30 or more distinct values, objects or containers")
         }
         let top = s.emitter.newContainer()
         s.emitter.completeDictionary(top, keys: s.topKeys, values: s.topValues)
         let objects = s.emitter.objectsArray()
         let root = s.emitter.newContainer()
         s.emitter.completeDictionary(root, keys: [s.emitter.string("$version"), s.emitter.string("$archiver"),
-                                                s.emitter.string("$top"), s.emitter.string("$objects")],
-                                   values: [s.emitter.integer(Int64(100000)), s.emitter.string("NSKeyedArchiver"),
-                                            KeyedArchiveEmitter.ref(container: top),
-                                            KeyedArchiveEmitter.ref(container: objects)])
-        let data = s.emitter.write(root: root)
-        s.emitter = KeyedArchiveEmitter()
-        s.emitter.discard()
+                                                  s.emitter.string("$top"), s.emitter.string("$objects")],
+                                     values: [s.emitter.integer(Int64(100000)), s.emitter.string("NSKeyedArchiver"),
+                                              KeyedArchiveEmitter.ref(container: top),
+                                              KeyedArchiveEmitter.ref(container: objects)])
         s.identities = ArchivedObjectIdentities()
         s.retained = []
+        s.queue = []
         s.topKeys = []
         s.topCanonicalKeys = []
         s.topValues = []
-        finishedData = data
+        finishedRoot = root
         s.isFinished = true
-        return data
+        return root
     }
 
     // MARK: Internals
@@ -280,8 +283,9 @@ public final class KeyedArchiver: ArchiveEncoder {
     @inline(__always)
     @discardableResult
     private func setField(_ key: String, _ value: Ref) -> Int {
-        let (exact, canonical) = s.emitter.fieldKey(key)
+        var (exact, canonical) = s.emitter.fieldKey(key)
         if s.currentContainer < 0 {
+            canonical = s.emitter.topKeyClass(key, exact: exact)
             if let i = s.topCanonicalKeys.firstIndex(of: canonical) {
                 s.topValues[i] = value
                 return i
@@ -291,7 +295,7 @@ public final class KeyedArchiver: ArchiveEncoder {
             s.topValues.append(value)
             return s.topKeys.count - 1
         }
-        // A repeated key (equal as Swift strings, as the tree's dictionaries compare them): last one wins.
+        // A repeated key (the same field for ``KeyedArchiveEmitter/fieldKey(_:)``): last one wins.
         var i = 0
         while i < s.fieldCanonicalKeys.count {
             if s.fieldCanonicalKeys[i] == canonical {
