@@ -33,7 +33,8 @@ enum ArchiveSlotKind {
 /// serves all three).
 final class ArchiveStorage {
     private let bytes: UnsafeMutableRawBufferPointer
-    private(set) var scanner: BinaryPropertyListScanner
+    /// Read-only after init (a `let`, so reads borrow it instead of copying it); ``value(_:)`` decodes on a copy.
+    let scanner: BinaryPropertyListScanner
     /// The `$top` dictionary.
     let top: ArchiveFields
     /// The number of entries in `$objects`.
@@ -246,7 +247,8 @@ final class ArchiveStorage {
 
     /// Any object's value, containers decoded in full (bounded by the reading options' depth).
     func value(_ n: Int) throws -> PropertyListValue {
-        try scanner.value(n, depth: 0)
+        var reader = scanner
+        return try reader.value(n, depth: 0)
     }
 
     /// A short name of what `n` is ("string", "dictionary", ...).
