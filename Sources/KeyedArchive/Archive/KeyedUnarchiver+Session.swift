@@ -16,10 +16,11 @@ enum ArchivePathComponent {
 /// Everything happens on one thread, depth first; the path and the in-progress stack mirror the
 /// recursion of `init(from:)` calls.
 final class UnarchivingSession {
-    let envelope: KeyedArchiveEnvelope
-    let objects: [PropertyListValue]
+    let storage: ArchiveStorage
     let registry: [String: any KeyedArchivable.Type]
     let limits: KeyedUnarchiver.Limits
+    /// The number of entries in `$objects`.
+    let objectCount: Int
     /// Per object: 0 not started, 1 being decoded, 2 decoded (an instance is in `cache`).
     private(set) var state: [UInt8]
     private var cache: [Any?]
@@ -28,7 +29,7 @@ final class UnarchivingSession {
     private var typeNames: [ObjectIdentifier: [String]] = [:]
     private(set) var path: [ArchivePathComponent] = []
     private var inProgress: [(uid: Int, className: String, pathCount: Int)] = []
-    private var objectCount = 0
+    private var decodedObjectCount = 0
     private var byteCount = 0
     private var deferred: [() throws -> Void] = []
     private var active = true
@@ -40,16 +41,16 @@ final class UnarchivingSession {
         var type: ObjectIdentifier
     }
 
-    init(envelope: KeyedArchiveEnvelope, registry: [String: any KeyedArchivable.Type], limits: KeyedUnarchiver.Limits) {
-        self.envelope = envelope
-        self.objects = envelope.objects
+    init(storage: ArchiveStorage, registry: [String: any KeyedArchivable.Type], limits: KeyedUnarchiver.Limits) {
+        self.storage = storage
         self.registry = registry
         self.limits = limits
-        self.state = [UInt8](repeating: 0, count: envelope.objects.count)
-        self.cache = [Any?](repeating: nil, count: envelope.objects.count)
+        self.objectCount = storage.objectCount
+        self.state = [UInt8](repeating: 0, count: storage.objectCount)
+        self.cache = [Any?](repeating: nil, count: storage.objectCount)
         var count = 0
-        for object in envelope.objects {
-            if case .dictionary = object { count += 1 }
+        for uid in 0 ..< storage.objectCount {
+            if let n = try? storage.object(uid), storage.kind(n) == .dictionary { count += 1 }
         }
         objectDictionaryCount = count
     }
@@ -70,6 +71,64 @@ final class UnarchivingSession {
         active = false
         cache = []
         deferred = []
+    }
+
+    // MARK: Reading the archive
+
+    /// A property-list fault met while reading, as a keyed-archive error at the current path.
+    @inline(never)
+    func damaged(_ error: PropertyListError, key: String?, uid: Int?) -> KeyedArchiveError {
+        KeyedArchiveError(.invalidPropertyList, "not a readable property list: \(error.message)",
+                          keyPath: pathString(appending: key), objectUID: uid.flatMap { $0 >= 0 ? UInt64($0) : nil },
+                          underlying: error)
+    }
+
+    /// The property-list object of `$objects[uid]` (`uid` below ``objectCount``).
+    @inline(__always)
+    func object(_ uid: Int, key: String?) throws -> Int {
+        do { return try storage.object(uid) } catch let e as PropertyListError { throw damaged(e, key: key, uid: uid) }
+    }
+
+    /// The fields of dictionary `n`, or nil when `n` is not a dictionary.
+    @inline(__always)
+    func fields(_ n: Int, key: String?, uid: Int?) throws -> ArchiveFields? {
+        do { return try storage.fields(n) } catch let e as PropertyListError { throw damaged(e, key: key, uid: uid) }
+    }
+
+    /// The value stored under `name` in `fields`, or nil.
+    @inline(__always)
+    func lookup(_ fields: ArchiveFields, _ name: String, key: String?, uid: Int?) throws -> Int? {
+        do { return try storage.lookup(fields, name) } catch let e as PropertyListError { throw damaged(e, key: key, uid: uid) }
+    }
+
+    /// The UID value of `n`, or nil when `n` is not a UID.
+    @inline(__always)
+    func uid(_ n: Int, key: String?) throws -> UInt64? {
+        do { return try storage.uid(n) } catch let e as PropertyListError { throw damaged(e, key: key, uid: nil) }
+    }
+
+    /// The value of `n` when it is neither a container nor a UID; nil otherwise.
+    @inline(__always)
+    func scalar(_ n: Int, key: String?, uid: Int?) throws -> PropertyListValue? {
+        guard storage.kind(n) == .scalar else { return nil }
+        do { return try storage.scalar(n) } catch let e as PropertyListError { throw damaged(e, key: key, uid: uid) }
+    }
+
+    /// The element objects of array `n`, or nil when `n` is not an array.
+    func arrayElements(_ n: Int, key: String?, uid: Int?) throws -> [Int]? {
+        guard storage.kind(n) == .array else { return nil }
+        do { return try storage.elements(n) } catch let e as PropertyListError { throw damaged(e, key: key, uid: uid) }
+    }
+
+    /// What `n` is, for messages ("string", "dictionary", ...).
+    func kindName(_ n: Int) -> String {
+        (try? storage.kindName(n)) ?? "damaged object"
+    }
+
+    /// A short preview of scalar `n` for messages (empty for others).
+    func preview(_ n: Int) -> String {
+        guard storage.kind(n) == .scalar, let value = try? storage.scalar(n) else { return "" }
+        return Self.preview(value)
     }
 
     // MARK: Paths and errors
@@ -127,8 +186,8 @@ final class UnarchivingSession {
 
     /// Counts one object and checks the depth before entering it.
     func enter(uid: Int, className: String, key: String?) throws {
-        objectCount += 1
-        guard objectCount <= limits.maximumObjectCount else {
+        decodedObjectCount += 1
+        guard decodedObjectCount <= limits.maximumObjectCount else {
             throw error(.limitExceeded, "more than \(limits.maximumObjectCount) objects (limits.maximumObjectCount)",
                         key: key, uid: uid, className: className)
         }
@@ -166,39 +225,72 @@ final class UnarchivingSession {
 
     // MARK: Objects
 
-    /// The object dictionary at `uid` and its class, validated (UID in range, `$class` a class dictionary,
-    /// `$classes` not empty when present).
-    func objectDictionary(_ uid: Int, key: String?) throws -> (PropertyListDictionary, ArchivedClass)? {
-        guard case .dictionary(let dict) = objects[uid] else { return nil }
-        guard case .uid(let classUID)? = Self.lookup(dict, "$class"), classUID.value < UInt64(objects.count),
-              let known = knownClass(Int(classUID.value)) else {
-            let archivedClass = try envelope.archivedClass(ofObject: dict, uid: UID(UInt64(uid)), keyPath: pathString(appending: key))
-            if case .dictionary(let classDict) = objects[Int(archivedClass.uid.value)],
-               let classesValue = classDict["$classes"], case .array(let chain) = classesValue, chain.isEmpty {
-                throw error(.invalidClass, "$classes of class \(archivedClass.name) is empty", key: key, uid: uid,
-                            className: archivedClass.name)
-            }
-            if recentClasses.count < 16 {
-                recentClasses.append(archivedClass)
-            } else {
-                classes[Int(archivedClass.uid.value)] = archivedClass
-            }
-            return (dict, archivedClass)
+    /// The object dictionary at `uid` and its class, validated (`$class` a class dictionary, `$classes`
+    /// not empty when present). Nil when `$objects[uid]` is not a dictionary.
+    func objectDictionary(_ uid: Int, key: String?) throws -> (ArchiveFields, ArchivedClass)? {
+        let n = try object(uid, key: key)
+        guard let fields = try fields(n, key: key, uid: uid) else { return nil }
+        if let classRef = try lookup(fields, "$class", key: key, uid: uid), let classUID = try self.uid(classRef, key: key),
+           classUID < UInt64(objectCount), let known = knownClass(Int(classUID)) {
+            return (fields, known)
         }
-        return (dict, known)
+        let archivedClass = try readClass(of: fields, uid: uid, key: key)
+        if recentClasses.count < 16 {
+            recentClasses.append(archivedClass)
+        } else {
+            classes[Int(archivedClass.uid.value)] = archivedClass
+        }
+        return (fields, archivedClass)
     }
 
-    /// Follows `value` if it is a UID, range-checked. UID 0 throws `valueNotFound`.
-    func target(of value: PropertyListValue, key: String?, expected: @autoclosure () -> String) throws -> (PropertyListValue, Int?) {
-        guard case .uid(let uid) = value else { return (value, nil) }
-        guard uid.value != 0 else {
+    /// Reads and checks the class of an object (the first time this class is met).
+    private func readClass(of fields: ArchiveFields, uid: Int, key: String?) throws -> ArchivedClass {
+        let keyPath = pathString(appending: key)
+        let objectUID = UInt64(uid)
+        guard let classRef = try lookup(fields, "$class", key: key, uid: uid) else {
+            throw KeyedArchiveError(.invalidClass, "object has no $class", keyPath: keyPath, objectUID: objectUID)
+        }
+        guard let classUID = try self.uid(classRef, key: key) else {
+            throw KeyedArchiveError(.invalidClass, "$class must be a UID, found \(kindName(classRef))",
+                                    keyPath: keyPath, objectUID: objectUID)
+        }
+        guard classUID < UInt64(objectCount) else {
+            throw KeyedArchiveError(.invalidClass, "$class UID \(classUID) is out of range: $objects has \(objectCount) entries",
+                                    keyPath: keyPath, objectUID: objectUID)
+        }
+        let classObject = try object(Int(classUID), key: key)
+        guard storage.kind(classObject) == .dictionary else {
+            throw KeyedArchiveError(.invalidClass,
+                                    "$class points at object #\(classUID), a \(kindName(classObject)), not a class dictionary",
+                                    keyPath: keyPath, objectUID: objectUID)
+        }
+        let classValue: PropertyListValue
+        do { classValue = try storage.value(classObject) } catch let e as PropertyListError { throw damaged(e, key: key, uid: uid) }
+        guard case .dictionary(let classDict) = classValue else {
+            throw KeyedArchiveError(.invalidClass, "$class points at object #\(classUID), not a class dictionary",
+                                    keyPath: keyPath, objectUID: objectUID)
+        }
+        let archivedClass = try KeyedArchiveEnvelope.archivedClass(classDictionary: classDict, classUID: UID(classUID),
+                                                                   objectUID: UID(objectUID), keyPath: keyPath)
+        if let classesValue = classDict["$classes"], case .array(let chain) = classesValue, chain.isEmpty {
+            throw error(.invalidClass, "$classes of class \(archivedClass.name) is empty", key: key, uid: uid,
+                        className: archivedClass.name)
+        }
+        return archivedClass
+    }
+
+    /// Follows `n` if it is a UID, range-checked: the object it names and its UID. UID 0 throws
+    /// `valueNotFound`. Anything else is returned as it is, with no UID.
+    func target(of n: Int, key: String?, expected: @autoclosure () -> String) throws -> (Int, Int?) {
+        guard let ref = try uid(n, key: key) else { return (n, nil) }
+        guard ref != 0 else {
             throw error(.valueNotFound, "expected \(expected()), found nil ($null)", key: key, uid: nil, className: nil)
         }
-        guard uid.value < UInt64(objects.count) else {
-            throw error(.invalidReference, "UID \(uid.value) is out of range: $objects has \(objects.count) entries",
+        guard ref < UInt64(objectCount) else {
+            throw error(.invalidReference, "UID \(ref) is out of range: $objects has \(objectCount) entries",
                         key: key, uid: nil, className: nil)
         }
-        return (objects[Int(uid.value)], Int(uid.value))
+        return (try object(Int(ref), key: key), Int(ref))
     }
 
     /// The first classes seen, scanned linearly (archives have few classes; a hash lookup costs more).
@@ -256,7 +348,7 @@ final class UnarchivingSession {
     }
 
     /// Decodes (or finds already decoded) the object `value` refers to, which must be one of `allowed`.
-    func instance(_ value: PropertyListValue, allowed: [any KeyedArchivable.Type], key: String?,
+    func instance(_ value: Int, allowed: [any KeyedArchivable.Type], key: String?,
                   expected: @autoclosure () -> String) throws -> Any {
         let (uid, dict, archivedClass) = try checkedObject(value, allowed: allowed, key: key, expected: expected())
         let type = try allowedType(archivedClass, uid: uid, allowed: allowed, key: key, expected: expected())
@@ -284,22 +376,23 @@ final class UnarchivingSession {
     }
 
     /// Validates a reference to a class instance: a UID, not nil, in range, to an object dictionary.
-    func checkedObject(_ value: PropertyListValue, allowed: [any KeyedArchivable.Type], key: String?,
-                       expected: @autoclosure () -> String) throws -> (Int, PropertyListDictionary, ArchivedClass) {
-        guard case .uid(let ref) = value else {
-            throw error(.typeMismatch, "expected a reference to \(expected()), found an inline \(value.kindName)",
+    func checkedObject(_ value: Int, allowed: [any KeyedArchivable.Type], key: String?,
+                       expected: @autoclosure () -> String) throws -> (Int, ArchiveFields, ArchivedClass) {
+        guard let ref = try uid(value, key: key) else {
+            throw error(.typeMismatch, "expected a reference to \(expected()), found an inline \(kindName(value))",
                         key: key, uid: nil, className: nil)
         }
-        guard ref.value != 0 else {
+        guard ref != 0 else {
             throw error(.valueNotFound, "expected \(expected()), found nil ($null)", key: key, uid: nil, className: nil)
         }
-        guard ref.value < UInt64(objects.count) else {
-            throw error(.invalidReference, "UID \(ref.value) is out of range: $objects has \(objects.count) entries",
+        guard ref < UInt64(objectCount) else {
+            throw error(.invalidReference, "UID \(ref) is out of range: $objects has \(objectCount) entries",
                         key: key, uid: nil, className: nil)
         }
-        let uid = Int(ref.value)
+        let uid = Int(ref)
         guard let (dict, archivedClass) = try objectDictionary(uid, key: key) else {
-            throw error(.typeMismatch, "expected \(expected()), found \(objects[uid].kindName) \(Self.preview(objects[uid]))",
+            let n = try object(uid, key: key)
+            throw error(.typeMismatch, "expected \(expected()), found \(kindName(n)) \(preview(n))",
                         key: key, uid: uid, className: nil)
         }
         return (uid, dict, archivedClass)
@@ -321,20 +414,6 @@ final class UnarchivingSession {
     }
 
     func cached(_ uid: Int) -> Any? { uid < cache.count ? cache[uid] : nil }
-
-    /// `dict[key]`, with a plain scan for small dictionaries (cheaper than the generic search).
-    @inline(__always)
-    static func lookup(_ dict: PropertyListDictionary, _ key: String) -> PropertyListValue? {
-        let keys = dict.keys
-        guard keys.count <= 32 else { return dict[key] }
-        let length = key.utf8.count
-        var i = 0
-        while i < keys.count {
-            if keys[i].utf8.count == length && keys[i] == key { return dict.values[i] }
-            i += 1
-        }
-        return nil
-    }
 
     static func preview(_ value: PropertyListValue) -> String {
         switch value {
