@@ -12,17 +12,24 @@ import Foundation
 final class ArchiveObjectDecoder: ArchiveDecoder {
     let session: UnarchivingSession
     private let fields: ArchiveFields?
-    private let element: Int
+    /// The element an element-mode decoder answers with; a collection reuses one decoder for all its elements.
+    @exclusivity(unchecked) private var element: Int
     private let uid: Int
     private let className: String?
+    /// The decoded keys of `fields`, when the session could share them (see ``UnarchivingSession/KeyTable``).
+    private let keyTable: UnarchivingSession.KeyTable?
+    /// Where the last key was found: fields are usually read in the order they were written.
+    @exclusivity(unchecked) private var cursor = -1
 
     /// A decoder for the fields of an object (`uid` -1 for the `$top` dictionary).
-    init(session: UnarchivingSession, fields: ArchiveFields, uid: Int, className: String?) {
+    init(session: UnarchivingSession, fields: ArchiveFields, uid: Int, className: String?,
+         keyTable: UnarchivingSession.KeyTable? = nil) {
         self.session = session
         self.fields = fields
         self.element = -1
         self.uid = uid
         self.className = className
+        self.keyTable = keyTable
     }
 
     /// A decoder for one collection element (the object holding its UID).
@@ -32,6 +39,7 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         self.element = element
         self.uid = -1
         self.className = nil
+        self.keyTable = nil
     }
 
     var keyPath: String { session.pathString() }
@@ -46,7 +54,12 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
     /// The value stored under `key` (escaped as the archiver escapes it), or nil.
     @inline(__always)
     private func stored(_ fields: ArchiveFields, _ key: String) throws -> Int? {
-        try session.lookup(fields, escaped(key), key: pathKey(key), uid: uid)
+        guard let keyTable else {
+            return try session.lookup(fields, escaped(key), key: pathKey(key), uid: uid)
+        }
+        guard let i = keyTable.position(ofModelKey: key, after: cursor) else { return nil }
+        cursor = i
+        return try session.value(at: i, of: fields, key: pathKey(key), uid: uid)
     }
 
     /// The key as it appears in paths: none for an element (the container already put its index there).
@@ -109,7 +122,13 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
     private func member(_ dict: ArchiveFields, _ name: String, of uid: Int, className: String, key: String)
         throws -> Int
     {
-        guard let value = try session.lookup(dict, name, key: pathKey(key), uid: uid) else {
+        let found: Int?
+        if let table = session.keyTable(for: dict) {
+            found = try table.position(ofStoredKey: name).map { try session.value(at: $0, of: dict, key: pathKey(key), uid: uid) }
+        } else {
+            found = try session.lookup(dict, name, key: pathKey(key), uid: uid)
+        }
+        guard let value = found else {
             throw fail(.dataCorrupted, "\(className) object has no \(name)", key, uid: uid, className: className)
         }
         if let ref = try session.uid(value, key: pathKey(key)) {
@@ -159,15 +178,31 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
     }
 
     func decodeInteger<T: FixedWidthInteger>(_ type: T.Type, forKey key: String) throws -> T {
+        // This generic requirement is reached through an existential and runs unspecialized: the common
+        // widths take a path that touches no generic type but T itself (an Optional<T> would make the
+        // runtime look up its metadata on every call), the rest the general conversion.
+        if T.self == Int.self {
+            if let v = try plainInt64(forKey: key, expected: "Int") { return unsafeBitCast(Int(v), to: T.self) }
+        } else if T.self == Int64.self {
+            if let v = try plainInt64(forKey: key, expected: "Int64") { return unsafeBitCast(v, to: T.self) }
+        }
+        return try convertedInteger(T.self, forKey: key)
+    }
+
+    /// The integer stored under `key` when it is a plain integer that fits in Int64; nil sends the caller
+    /// to the general conversion (which reports what is wrong).
+    @inline(__always)
+    private func plainInt64(forKey key: String, expected: StaticString) throws -> Int64? {
+        let (n, _) = try scalar(key, expected: "\(expected)")
+        if case .integer(let i)? = try plain(n, key: key) { return i.int64Value }
+        return nil
+    }
+
+    @inline(never)
+    private func convertedInteger<T: FixedWidthInteger>(_ type: T.Type, forKey key: String) throws -> T {
         let (n, uid) = try scalar(key, expected: "\(T.self)")
         guard let value = try plain(n, key: key) else {
             throw fail(.typeMismatch, "expected \(T.self), found \(found(n, uid: uid))", key)
-        }
-        // Fast path: this generic requirement is reached through an existential and runs unspecialized;
-        // the common widths skip the generic conversion.
-        if case .integer(let i) = value, let v = i.int64Value {
-            if T.self == Int.self { return unsafeBitCast(Int(v), to: T.self) }
-            if T.self == Int64.self { return unsafeBitCast(v, to: T.self) }
         }
         switch value {
         case .integer(let i):
@@ -334,8 +369,18 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
 
     func decodeObject<T: KeyedArchivable>(of type: T.Type, forKey key: String) throws -> T {
         let value = try raw(key)
-        let made = try session.instance(value, allowed: [T.self], key: pathKey(key),
-                                        expected: UnarchivingSession.describe([T.self]))
+        // An object whose class is exactly T is handed over as a plain reference; anything else (a struct,
+        // a registered subclass) goes through a checked cast.
+        if let shared = try session.sharedObject(value, of: T.self, key: pathKey(key)) { return unsafeBitCast(shared, to: T.self) }
+        let allowed = session.allowedList(T.self)
+        let made = try session.instance(value, allowed: allowed, key: pathKey(key),
+                                        expected: UnarchivingSession.describe(allowed))
+        if let object = session.decodedObject(value, of: T.self) { return unsafeBitCast(object, to: T.self) }
+        return try cast(made, to: T.self, key: key)
+    }
+
+    @inline(never)
+    private func cast<T>(_ made: Any, to type: T.Type, key: String) throws -> T {
         guard let typed = made as? T else {
             throw fail(.typeMismatch, "object is a \(Swift.type(of: made)), not a \(T.self)", key)
         }
@@ -362,7 +407,7 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
             return
         }
         let allowed: [any KeyedArchivable.Type] = [T.self]
-        let (uid, _, archivedClass) = try session.checkedObject(value, allowed: allowed, key: pathKey(key),
+        let (uid, _, archivedClass, _) = try session.checkedObject(value, allowed: allowed, key: pathKey(key),
                                                                 expected: UnarchivingSession.describe(allowed))
         _ = try session.allowedType(archivedClass, uid: uid, allowed: allowed, key: pathKey(key),
                                     expected: UnarchivingSession.describe(allowed))
@@ -430,10 +475,13 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         return try body()
     }
 
-    private func decodeElement<T: ArchiveValue>(_ ref: Int, at component: ArchivePathComponent) throws -> T {
+    /// Decodes one element with `decoder` (an element-mode decoder the collection reuses).
+    private func decodeElement<T: ArchiveValue>(_ ref: Int, at component: ArchivePathComponent,
+                                                with decoder: ArchiveObjectDecoder) throws -> T {
         session.push(component)
         defer { session.pop() }
-        return try T.decode(from: ArchiveObjectDecoder(session: session, element: ref), forKey: "")
+        decoder.element = ref
+        return try T.decode(from: decoder, forKey: "")
     }
 
     static let arrayClasses = ["NSArray", "NSMutableArray", "NSOrderedSet", "NSMutableOrderedSet"]
@@ -451,7 +499,8 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         return try withEntered(uid, cls, key: key) {
             var result: [T] = []
             result.reserveCapacity(refs.count)
-            for (i, ref) in refs.enumerated() { result.append(try decodeElement(ref, at: .index(i))) }
+            let decoder = ArchiveObjectDecoder(session: session, element: 0)
+            for (i, ref) in refs.enumerated() { result.append(try decodeElement(ref, at: .index(i), with: decoder)) }
             return result
         }
     }
@@ -461,7 +510,8 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         let refs = try elements(dict, uid, cls, key: key)
         return try withEntered(uid, cls, key: key) {
             var result = Set<T>(minimumCapacity: refs.count)
-            for (i, ref) in refs.enumerated() { result.insert(try decodeElement(ref, at: .index(i))) }
+            let decoder = ArchiveObjectDecoder(session: session, element: 0)
+            for (i, ref) in refs.enumerated() { result.insert(try decodeElement(ref, at: .index(i), with: decoder)) }
             return result
         }
     }
@@ -479,9 +529,10 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         }
         return try withEntered(uid, cls, key: key) {
             var result = [K: V](minimumCapacity: keys.count)
+            let decoder = ArchiveObjectDecoder(session: session, element: 0)
             for i in keys.indices {
-                let k: K = try decodeElement(keys[i], at: .dictionaryKey(i))
-                result[k] = try decodeElement(values[i], at: .index(i)) as V
+                let k: K = try decodeElement(keys[i], at: .dictionaryKey(i), with: decoder)
+                result[k] = try decodeElement(values[i], at: .index(i), with: decoder) as V
             }
             return result
         }

@@ -166,21 +166,21 @@ final class ArchiveStorage {
 
     private static func lookup(_ scanner: BinaryPropertyListScanner, _ fields: ArchiveFields, _ key: String) throws -> Int? {
         var key = key
-        return try key.withUTF8 { try lookup(scanner, fields, utf8: $0) }
+        return try key.withUTF8 { try lookup(scanner, fields, utf8: $0) }?.value
     }
 
-    /// The value of the last entry whose key is `utf8` (a repeated key's last value wins, as in
-    /// ``PropertyListDictionary``), or nil.
+    /// The last entry whose key is `utf8` (a repeated key's last value wins, as in
+    /// ``PropertyListDictionary``): its position, key object and value object; or nil.
     @inline(__always)
     private static func lookup(_ scanner: BinaryPropertyListScanner, _ fields: ArchiveFields,
-                               utf8: UnsafeBufferPointer<UInt8>) throws -> Int? {
+                               utf8: UnsafeBufferPointer<UInt8>) throws -> (index: Int, key: Int, value: Int)? {
         let refSize = scanner.refSize
         var i = fields.count - 1
         while i >= 0 {
             let keyObject = try scanner.reference(at: fields.keys + i * refSize, object: fields.object)
             switch try scanner.string(keyObject, equals: utf8) {
             case true?:
-                return try scanner.reference(at: fields.values + i * refSize, object: fields.object)
+                return (i, keyObject, try scanner.reference(at: fields.values + i * refSize, object: fields.object))
             case false?:
                 break
             case nil:
@@ -210,7 +210,20 @@ final class ArchiveStorage {
     @inline(__always)
     func lookup(_ fields: ArchiveFields, _ key: String) throws -> Int? {
         var key = key
-        return try key.withUTF8 { try Self.lookup(scanner, fields, utf8: $0) }
+        return try key.withUTF8 { try Self.lookup(scanner, fields, utf8: $0) }?.value
+    }
+
+
+    /// Whether two dictionaries have the same key objects in the same order (so the same keys).
+    @inline(__always)
+    func sameKeys(_ a: ArchiveFields, _ b: ArchiveFields) -> Bool {
+        a.count == b.count && scanner.bytesEqual(a.keys, b.keys, count: a.count * refSize)
+    }
+
+    /// The object number of the value in entry `i` of `fields`.
+    @inline(__always)
+    func value(at i: Int, of fields: ArchiveFields) throws -> Int {
+        try scanner.reference(at: fields.values + i * refSize, object: fields.object)
     }
 
     /// The keys of `fields`, decoded, in stored order (for messages).
@@ -243,6 +256,17 @@ final class ArchiveStorage {
     @inline(__always)
     func scalar(_ n: Int) throws -> PropertyListValue {
         try scanner.scalar(n, at: scanner.offset(of: n), marker: scanner.marker(of: n))
+    }
+
+    /// The value of `n` when it is neither a container nor a UID; nil otherwise.
+    @inline(__always)
+    func plainScalar(_ n: Int) throws -> PropertyListValue? {
+        let offset = scanner.offset(of: n)
+        let marker = scanner.marker(at: offset)
+        switch marker >> 4 {
+        case 0x8, 0xA, 0xB, 0xC, 0xD: return nil
+        default: return try scanner.scalar(n, at: offset, marker: marker)
+        }
     }
 
     /// Any object's value, containers decoded in full (bounded by the reading options' depth).

@@ -35,7 +35,7 @@ import Foundation
 /// Decoding through `init(from:)` is naturally recursive (a list's head initializer decodes the next node
 /// inside itself). Rather than limiting archives to what the caller's stack happens to hold, the
 /// unarchiver runs the decode on a dedicated thread whose stack is sized from the archive: at most one
-/// level per object dictionary in `$objects` (an object cannot be entered twice on one path: that is a
+/// level per entry of `$objects` (an object cannot be entered twice on one path: that is a
 /// cycle error), capped by ``Limits/maximumDepth``, times ``stackBytesPerLevel``. The stack is reserved
 /// address space, committed only as deep as the recursion really goes. Small archives decode on the
 /// caller's thread. This keeps `init(from:)` ordinary Swift code, and it keeps every security check at
@@ -148,7 +148,8 @@ public struct KeyedUnarchiver {
                 }
                 session.release()
             }
-            let levels = min(session.objectDictionaryCount, limits.maximumDepth) + 4
+            // At most one level per `$objects` entry (an object cannot be entered twice on one path).
+            let levels = min(session.objectCount, limits.maximumDepth) + 4
             if levels <= 48 {
                 work()
             } else {

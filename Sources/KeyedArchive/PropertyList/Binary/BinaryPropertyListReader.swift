@@ -639,6 +639,12 @@ struct BinaryPropertyListScanner {
 /// this way, without building the whole tree). Every function checks what it reads against the object
 /// area, as the whole-file reader does.
 extension BinaryPropertyListScanner {
+    /// The marker byte at `offset` (an offset-table entry).
+    @inline(__always)
+    func marker(at offset: Int) -> UInt8 {
+        base.load(fromByteOffset: offset, as: UInt8.self)
+    }
+
     /// The marker byte of object `n` (`n` below ``objectCount``).
     @inline(__always)
     func marker(of n: Int) -> UInt8 {
@@ -661,6 +667,12 @@ extension BinaryPropertyListScanner {
             try requireElements(count, of: refSize, at: start, object: n, kind == 0xA ? "array" : "set")
         }
         return (marker, count, start)
+    }
+
+    /// Whether the `count` bytes at offsets `a` and `b` (both already checked to lie in the object area) are equal.
+    @inline(__always)
+    func bytesEqual(_ a: Int, _ b: Int, count: Int) -> Bool {
+        a == b || memcmp(base + a, base + b, count) == 0
     }
 
     /// The value of UID object `n`, or nil when `n` is not a UID.
