@@ -24,6 +24,8 @@ struct ArchiverWorkload: Workload {
     }
 
     func makeGroups() throws -> [BenchmarkGroup] {
+        let environment = ProcessInfo.processInfo.environment
+        if environment["ARCHIVE_BENCH_OURS_ONLY"] != nil { return try oursOnlyGroups(environment["ARCHIVE_BENCH_GROUP"]) }
         let people = BenchPerson.graph(count: count)
         let foundationPeople = FoundationPerson.graph(count: count)
         let tree = try KeyedArchiver.archivedPropertyList(withRootObject: people)
@@ -68,6 +70,37 @@ struct ArchiverWorkload: Workload {
                 Operation("KeyedUnarchiver.decode([Person].self)") { try KeyedUnarchiver().decode([BenchPerson].self, from: largeData).count },
             ]),
         ]
+    }
+}
+
+extension ArchiverWorkload {
+    /// For profiling: our operations only, with no Foundation setup, and the 200,000-object graph only
+    /// when the group filter asks for it.
+    func oursOnlyGroups(_ filter: String?) throws -> [BenchmarkGroup] {
+        let people = BenchPerson.graph(count: count)
+        let ours = try KeyedArchiver.archivedData(withRootObject: people)
+        let n = count.formatted(), big = largeCount.formatted()
+        var groups = [
+            BenchmarkGroup("archive \(n) objects to bytes", [
+                Operation("KeyedArchiver.archivedData") { try KeyedArchiver.archivedData(withRootObject: people).count },
+            ]),
+            BenchmarkGroup("unarchive \(n) objects from bytes", [
+                Operation("KeyedUnarchiver.decode([Person].self)") { try KeyedUnarchiver().decode([BenchPerson].self, from: ours).count },
+            ]),
+        ]
+        if filter.map({ $0.contains(big) }) ?? true {
+            let large = BenchPerson.graph(count: largeCount)
+            let largeData = try KeyedArchiver.archivedData(withRootObject: large)
+            groups += [
+                BenchmarkGroup("growth: archive \(big) objects (compare with \(n) above)", [
+                    Operation("KeyedArchiver.archivedData") { try KeyedArchiver.archivedData(withRootObject: large).count },
+                ]),
+                BenchmarkGroup("growth: unarchive \(big) objects (compare with \(n) above)", [
+                    Operation("KeyedUnarchiver.decode([Person].self)") { try KeyedUnarchiver().decode([BenchPerson].self, from: largeData).count },
+                ]),
+            ]
+        }
+        return groups
     }
 }
 

@@ -3,7 +3,8 @@
 //     swift run -c release archive-bench [--runs N] [--only NAME] [--help]
 //
 // To add a workload, conform a type to `Workload` in its own file and add it to this list.
-// For profiling, ARCHIVE_BENCH_OURS_ONLY=1 times only KeyedArchive's operation in each group.
+// For profiling, ARCHIVE_BENCH_OURS_ONLY=1 times only KeyedArchive's operation in each group, and
+// ARCHIVE_BENCH_GROUP=TEXT runs only the groups whose title contains TEXT.
 import Foundation
 
 #if canImport(Glibc)
@@ -77,7 +78,8 @@ do {
     for workload in workloads where only.isEmpty || only.contains(workload.name) {
         print("\n== \(workload.name): \(workload.summary)")
         let groups = try workload.makeGroups()
-        for group in groups {
+        let groupFilter = ProcessInfo.processInfo.environment["ARCHIVE_BENCH_GROUP"]
+        for group in groups where groupFilter.map({ group.title.contains($0) }) ?? true {
             print("  \(group.title)")
             var reference: Double?
             let oursOnly = ProcessInfo.processInfo.environment["ARCHIVE_BENCH_OURS_ONLY"] != nil

@@ -36,6 +36,34 @@ import Darwin
         #expect(FileTestSupport.permissions(path) == 0o666 & ~mask)
     }
 
+    @Test(arguments: [(0o600, 0o600), (0o640, 0o640), (0o4755, 0o755), (0o000, 0o000)] as [(UInt16, mode_t)])
+    func newFileGetsTheRequestedPermissionsMinusTheUmask(requested: UInt16, bits: mode_t) throws {
+        guard let mask = FileTestSupport.currentUmask() else {
+            print("skipping: cannot read the umask without changing it (no /proc/self/status)")
+            return
+        }
+        let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
+        let path = dir.file("new")
+        try AtomicFileWriter(newFilePermissions: requested).write(bytes, toPath: path)
+        #expect(FileTestSupport.permissions(path) == bits & ~mask)
+        #expect(FileTestSupport.contents(path) == bytes)
+
+        let exclusive = dir.file("exclusive")
+        try AtomicFileWriter(options: .withoutOverwriting, newFilePermissions: requested).write(bytes, toPath: exclusive)
+        #expect(FileTestSupport.permissions(exclusive) == bits & ~mask)
+    }
+
+    @Test func replacedFileKeepsItsModeWhateverTheNewFilePermissions() throws {
+        let dir = ScratchDirectory()
+        defer { withExtendedLifetime(dir) {} }
+        let path = dir.file("model")
+        try FileTestSupport.create(path, Data("old".utf8), mode: 0o644)
+        try AtomicFileWriter(newFilePermissions: 0o600).write(bytes, toPath: path)
+        #expect(FileTestSupport.permissions(path) == 0o644)
+        #expect(FileTestSupport.contents(path) == bytes)
+    }
+
     /// The umask is process-wide, so it is set in a child process, not around a call in this one.
     @Test(arguments: [(0o027, 0o640), (0o000, 0o666), (0o077, 0o600), (0o022, 0o644)] as [(mode_t, mode_t)])
     func newFileRespectsTheUmaskAndNeverExceeds0666(umask: mode_t, expected: mode_t) throws {

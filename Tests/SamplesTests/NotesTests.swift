@@ -112,6 +112,22 @@ import Testing
         #expect(try Data(contentsOf: file) == bytes)  // a failed add or delete never replaced the file
     }
 
+    @Test func newNotesFileIsPrivateToItsOwner() throws {
+        #expect(notes("add", "my secret").status == 0)
+        let mode = try SampleRunner.permissions(file.path)
+        #expect(mode & 0o077 == 0, "group and others get no access; mode is \(String(mode, radix: 8))")
+        if let mask = SampleRunner.currentUmask() {
+            #expect(mode == 0o600 & ~mask)
+        }
+        #expect(try SampleRunner.permissions(directory.path) & 0o077 == 0)
+
+        // A mode the user chose stays in effect across saves.
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: file.path)
+        #expect(notes("add", "another").status == 0)
+        #expect(try SampleRunner.permissions(file.path) == 0o640)
+        #expect(notes("list").output.contains("my secret"))
+    }
+
     @Test func foreignClassesAreRefused() throws {
         // A well-formed archive whose root is not a Notebook: the allow-list refuses it before any init runs.
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -181,6 +197,7 @@ import Testing
         #if !os(macOS)
         let file = dir.appendingPathComponent("xdg/keyedarchive-notes/notes.archive")
         #expect(FileManager.default.fileExists(atPath: file.path))
+        #expect(try SampleRunner.permissions(file.path) & 0o077 == 0)
         #endif
 
         let list = try SampleRunner.run("notes", ["list"], environment: environment)

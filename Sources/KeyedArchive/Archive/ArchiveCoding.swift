@@ -55,9 +55,11 @@ extension KeyedArchivable {
     public static var archivedClassChain: [String] { [archivedClassName, "NSObject"] }
     public static var legacyClassNames: [String] { [] }
 
+    @inlinable
     public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws {
         try encoder.encodeObject(self, forKey: key)
     }
+    @inlinable
     public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> Self {
         try decoder.decodeObject(of: Self.self, forKey: key)
     }
@@ -129,6 +131,7 @@ extension ArchiveEncoder {
     /// Writes any ``ArchiveValue`` under `key`: scalars, strings, models, optionals and collections.
     ///
     /// The corresponding Foundation API is `NSCoder.encode(_:forKey:)`.
+    @inlinable
     public func encode<T: ArchiveValue>(_ value: T, forKey key: String) throws {
         try value.encode(to: self, forKey: key)
     }
@@ -228,11 +231,13 @@ extension ArchiveDecoder {
     ///
     /// The corresponding Foundation API is `NSCoder.decodeObject(of:forKey:)` and the typed
     /// `decodeBool(forKey:)`, `decodeInt64(forKey:)`, ... methods (which return 0 for a missing key; this throws).
+    @inlinable
     public func decode<T: ArchiveValue>(_ type: T.Type, forKey key: String) throws -> T {
         try T.decode(from: self, forKey: key)
     }
 
     /// Reads a value stored under `key`, or nil when the key is absent or holds `$null`.
+    @inlinable
     public func decodeIfPresent<T: ArchiveValue>(_ type: T.Type, forKey key: String) throws -> T? {
         if try decodeNil(forKey: key) { return nil }
         return try T.decode(from: self, forKey: key)
@@ -247,7 +252,9 @@ extension ArchiveDecoder {
 // MARK: - Standard conformances
 
 extension Bool: ArchiveValue {
+    @inlinable
     public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws { try encoder.encode(self, forKey: key) }
+    @inlinable
     public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> Bool {
         try decoder.decode(Bool.self, forKey: key)
     }
@@ -256,7 +263,9 @@ extension Bool: ArchiveValue {
 /// Integers share one implementation: encoded inline, decoded with a range check.
 public protocol _ArchiveInteger: FixedWidthInteger, ArchiveValue {}
 extension _ArchiveInteger {
+    @inlinable
     public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws { try encoder.encodeInteger(self, forKey: key) }
+    @inlinable
     public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> Self {
         try decoder.decodeInteger(Self.self, forKey: key)
     }
@@ -273,43 +282,57 @@ extension UInt32: _ArchiveInteger {}
 extension UInt64: _ArchiveInteger {}
 
 extension Float: ArchiveValue {
+    @inlinable
     public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws { try encoder.encode(self, forKey: key) }
+    @inlinable
     public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> Float {
         try decoder.decode(Float.self, forKey: key)
     }
 }
 extension Double: ArchiveValue {
+    @inlinable
     public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws { try encoder.encode(self, forKey: key) }
+    @inlinable
     public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> Double {
         try decoder.decode(Double.self, forKey: key)
     }
 }
 extension String: ArchiveValue {
+    @inlinable
     public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws { try encoder.encode(self, forKey: key) }
+    @inlinable
     public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> String {
         try decoder.decode(String.self, forKey: key)
     }
 }
 extension Data: ArchiveValue {
+    @inlinable
     public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws { try encoder.encode(self, forKey: key) }
+    @inlinable
     public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> Data {
         try decoder.decode(Data.self, forKey: key)
     }
 }
 extension Date: ArchiveValue {
+    @inlinable
     public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws { try encoder.encode(self, forKey: key) }
+    @inlinable
     public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> Date {
         try decoder.decode(Date.self, forKey: key)
     }
 }
 extension UUID: ArchiveValue {
+    @inlinable
     public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws { try encoder.encode(self, forKey: key) }
+    @inlinable
     public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> UUID {
         try decoder.decode(UUID.self, forKey: key)
     }
 }
 extension URL: ArchiveValue {
+    @inlinable
     public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws { try encoder.encode(self, forKey: key) }
+    @inlinable
     public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> URL {
         try decoder.decode(URL.self, forKey: key)
     }
@@ -317,6 +340,7 @@ extension URL: ArchiveValue {
 
 extension Optional: ArchiveValue where Wrapped: ArchiveValue {
     /// `nil` is written as `$null` (UID 0), as Foundation writes `encodeObject(nil, forKey:)`.
+    @inlinable
     public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws {
         switch self {
         case .none: try encoder.encodeNil(forKey: key)
@@ -324,6 +348,7 @@ extension Optional: ArchiveValue where Wrapped: ArchiveValue {
         }
     }
     /// An absent key or `$null` reads as nil.
+    @inlinable
     public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> Wrapped? {
         if try decoder.decodeNil(forKey: key) { return nil }
         return try Wrapped.decode(from: decoder, forKey: key)
@@ -331,21 +356,27 @@ extension Optional: ArchiveValue where Wrapped: ArchiveValue {
 }
 
 extension Array: ArchiveValue where Element: ArchiveValue {
+    @inlinable
     public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws { try encoder.encodeArray(self, forKey: key) }
+    @inlinable
     public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> [Element] {
         try decoder.decodeArray(of: Element.self, forKey: key)
     }
 }
 extension Set: ArchiveValue where Element: ArchiveValue {
+    @inlinable
     public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws { try encoder.encodeSet(self, forKey: key) }
+    @inlinable
     public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> Set<Element> {
         try decoder.decodeSet(of: Element.self, forKey: key)
     }
 }
 extension Dictionary: ArchiveValue where Key: ArchiveValue, Value: ArchiveValue {
+    @inlinable
     public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws {
         try encoder.encodeDictionary(self, forKey: key)
     }
+    @inlinable
     public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> [Key: Value] {
         try decoder.decodeDictionary(keyType: Key.self, valueType: Value.self, forKey: key)
     }
@@ -390,6 +421,7 @@ public indirect enum FoundationValue: Hashable, Sendable, ArchiveValue {
     case set([FoundationValue])
     case dictionary([FoundationValue: FoundationValue])
 
+    @inlinable
     public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws {
         switch self {
         case .null: try encoder.encodeObject(ArchiveNull(), forKey: key)
@@ -408,6 +440,7 @@ public indirect enum FoundationValue: Hashable, Sendable, ArchiveValue {
         }
     }
 
+    @inlinable
     public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> FoundationValue {
         try decoder.decodeFoundationValue(forKey: key)
     }

@@ -111,6 +111,12 @@ struct KeyedArchiveEnvelope: Sendable {
                                     "$class points at object #\(classUID.value), a \(objects[Int(classUID.value)].kindName), not a class dictionary",
                                     keyPath: keyPath, objectUID: uid.value)
         }
+        return try Self.archivedClass(classDictionary: classDict, classUID: classUID, objectUID: uid, keyPath: keyPath)
+    }
+
+    /// The class a class dictionary (`{"$classname": ..., "$classes": [...]}`) describes.
+    static func archivedClass(classDictionary classDict: PropertyListDictionary, classUID: UID, objectUID uid: UID,
+                              keyPath: String?) throws -> ArchivedClass {
         guard let nameValue = classDict["$classname"] else {
             throw KeyedArchiveError(.invalidClass, "class dictionary #\(classUID.value) has no $classname",
                                     keyPath: keyPath, objectUID: uid.value)

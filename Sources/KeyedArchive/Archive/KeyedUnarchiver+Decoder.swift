@@ -6,29 +6,40 @@ import Foundation
 
 /// The ``ArchiveDecoder`` handed to `init(from:)`: the fields of one archived object, or (element mode)
 /// one element of an array, set or dictionary, which answers every key with that element.
+///
+/// Values are property-list object numbers in the archive's bytes (see ``ArchiveStorage``), read when a
+/// field asks for them.
 final class ArchiveObjectDecoder: ArchiveDecoder {
     let session: UnarchivingSession
-    private let fields: PropertyListDictionary?
-    private let element: PropertyListValue
+    private let fields: ArchiveFields?
+    /// The element an element-mode decoder answers with; a collection reuses one decoder for all its elements.
+    @exclusivity(unchecked) private var element: Int
     private let uid: Int
     private let className: String?
+    /// The decoded keys of `fields`, when the session could share them (see ``UnarchivingSession/KeyTable``).
+    private let keyTable: UnarchivingSession.KeyTable?
+    /// Where the last key was found: fields are usually read in the order they were written.
+    @exclusivity(unchecked) private var cursor = -1
 
     /// A decoder for the fields of an object (`uid` -1 for the `$top` dictionary).
-    init(session: UnarchivingSession, fields: PropertyListDictionary, uid: Int, className: String?) {
+    init(session: UnarchivingSession, fields: ArchiveFields, uid: Int, className: String?,
+         keyTable: UnarchivingSession.KeyTable? = nil) {
         self.session = session
         self.fields = fields
-        self.element = .uid(UID(0))
+        self.element = -1
         self.uid = uid
         self.className = className
+        self.keyTable = keyTable
     }
 
-    /// A decoder for one collection element (a UID).
-    init(session: UnarchivingSession, element: PropertyListValue) {
+    /// A decoder for one collection element (the object holding its UID).
+    init(session: UnarchivingSession, element: Int) {
         self.session = session
         self.fields = nil
         self.element = element
         self.uid = -1
         self.className = nil
+        self.keyTable = nil
     }
 
     var keyPath: String { session.pathString() }
@@ -40,20 +51,25 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         key.utf8.first == UInt8(ascii: "$") ? "$" + key : key
     }
 
-    /// `stored(fields, key)`, with a plain scan for the small dictionaries objects usually are.
+    /// The value stored under `key` (escaped as the archiver escapes it), or nil.
     @inline(__always)
-    private func stored(_ fields: PropertyListDictionary, _ key: String) -> PropertyListValue? {
-        UnarchivingSession.lookup(fields, escaped(key))
+    private func stored(_ fields: ArchiveFields, _ key: String) throws -> Int? {
+        guard let keyTable else {
+            return try session.lookup(fields, escaped(key), key: pathKey(key), uid: uid)
+        }
+        guard let i = keyTable.position(ofModelKey: key, after: cursor) else { return nil }
+        cursor = i
+        return try session.value(at: i, of: fields, key: pathKey(key), uid: uid)
     }
 
     /// The key as it appears in paths: none for an element (the container already put its index there).
     @inline(__always)
     private func pathKey(_ key: String) -> String? { fields == nil ? nil : key }
 
-    private func raw(_ key: String) throws -> PropertyListValue {
+    private func raw(_ key: String) throws -> Int {
         try session.checkActive()
         guard let fields else { return element }
-        guard let value = stored(fields, key) else {
+        guard let value = try stored(fields, key) else {
             let owner = uid < 0 ? "$top" : "object of class \(className ?? "?")"
             throw fail(.keyNotFound, "key \"\(key)\" not found in \(owner)", key)
         }
@@ -67,25 +83,31 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
     }
 
     /// A short description of what was found, for type mismatches.
-    private func found(_ value: PropertyListValue, uid: Int?) -> String {
-        if case .dictionary(let dict) = value, case .uid(let c)? = dict["$class"], c.value < UInt64(session.objects.count),
-           case .dictionary(let classDict) = session.objects[Int(c.value)], case .string(let name)? = classDict["$classname"] {
-            return "an object of class \(name)"
+    private func found(_ value: Int, uid: Int?) -> String {
+        if let uid, session.storage.kind(value) == .dictionary,
+           let (_, archivedClass) = try? session.objectDictionary(uid, key: nil) {
+            return "an object of class \(archivedClass.name)"
         }
-        let preview = UnarchivingSession.preview(value)
-        return "\(value.kindName)\(preview.isEmpty ? "" : " " + preview)"
+        let preview = session.preview(value)
+        return "\(session.kindName(value))\(preview.isEmpty ? "" : " " + preview)"
     }
 
-    /// The scalar stored under `key`, following one UID.
-    private func scalar(_ key: String, expected: @autoclosure () -> String) throws -> (PropertyListValue, Int?) {
+    /// The object stored under `key`, following one UID, and that UID.
+    private func scalar(_ key: String, expected: @autoclosure () -> String) throws -> (Int, Int?) {
         try session.target(of: raw(key), key: pathKey(key), expected: expected())
     }
 
+    /// The value of `n` when it is a plain scalar (no container, no UID).
+    @inline(__always)
+    private func plain(_ n: Int, key: String) throws -> PropertyListValue? {
+        try session.scalar(n, key: pathKey(key), uid: uid)
+    }
+
     /// The Foundation object under `key`: a dictionary whose class is one of `names`.
-    private func builtin(_ value: PropertyListValue, uid: Int?, key: String, names: [String], expected: String)
-        throws -> (Int, PropertyListDictionary, ArchivedClass)
+    private func builtin(_ value: Int, uid: Int?, key: String, names: [String], expected: String)
+        throws -> (Int, ArchiveFields, ArchivedClass)
     {
-        guard let uid, case .dictionary = value,
+        guard let uid, session.storage.kind(value) == .dictionary,
               let (dict, archivedClass) = try session.objectDictionary(uid, key: pathKey(key)) else {
             throw fail(.typeMismatch, "expected \(expected), found \(found(value, uid: uid))", key, uid: uid)
         }
@@ -97,56 +119,90 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
     }
 
     /// A member of a Foundation object: inline, or one UID away.
-    private func member(_ dict: PropertyListDictionary, _ name: String, of uid: Int, className: String, key: String)
-        throws -> PropertyListValue
+    private func member(_ dict: ArchiveFields, _ name: String, of uid: Int, className: String, key: String)
+        throws -> Int
     {
-        guard let value = dict[name] else {
+        let found: Int?
+        if let table = session.keyTable(for: dict) {
+            found = try table.position(ofStoredKey: name).map { try session.value(at: $0, of: dict, key: pathKey(key), uid: uid) }
+        } else {
+            found = try session.lookup(dict, name, key: pathKey(key), uid: uid)
+        }
+        guard let value = found else {
             throw fail(.dataCorrupted, "\(className) object has no \(name)", key, uid: uid, className: className)
         }
-        if case .uid(let ref) = value {
-            guard ref.value != 0, ref.value < UInt64(session.objects.count) else {
-                throw fail(.invalidReference, "\(className).\(name) is UID \(ref.value), which is nil or out of range",
+        if let ref = try session.uid(value, key: pathKey(key)) {
+            guard ref != 0, ref < UInt64(session.objectCount) else {
+                throw fail(.invalidReference, "\(className).\(name) is UID \(ref), which is nil or out of range",
                            key, uid: uid, className: className)
             }
-            return session.objects[Int(ref.value)]
+            return try session.object(Int(ref), key: pathKey(key))
         }
         return value
+    }
+
+    /// The plain value of a member (see ``member(_:_:of:className:key:)``), or nil when it is an object.
+    private func memberValue(_ dict: ArchiveFields, _ name: String, of uid: Int, className: String, key: String)
+        throws -> (Int, PropertyListValue?)
+    {
+        let n = try member(dict, name, of: uid, className: className, key: key)
+        return (n, try plain(n, key: key))
     }
 
     // MARK: ArchiveDecoder: presence
 
     func containsValue(forKey key: String) -> Bool {
         guard let fields else { return true }
-        return stored(fields, key) != nil
+        // A damaged key table answers "absent"; reading the field then throws the damage.
+        return ((try? stored(fields, key)) ?? nil) != nil
     }
 
     func decodeNil(forKey key: String) throws -> Bool {
         try session.checkActive()
-        let value: PropertyListValue?
-        if let fields { value = stored(fields, key) } else { value = element }
+        let value: Int?
+        if let fields { value = try stored(fields, key) } else { value = element }
         guard let value else { return true }
-        if case .uid(let ref) = value { return ref.value == 0 }
+        if let ref = try session.uid(value, key: pathKey(key)) { return ref == 0 }
         return false
     }
 
     // MARK: Numbers
 
     func decode(_ type: Bool.Type, forKey key: String) throws -> Bool {
-        let (value, uid) = try scalar(key, expected: "Bool")
-        switch value {
-        case .bool(let b): return b
-        case .integer(let i): return i != 0
-        default: throw fail(.typeMismatch, "expected Bool, found \(found(value, uid: uid))", key)
+        let (n, uid) = try scalar(key, expected: "Bool")
+        switch try plain(n, key: key) {
+        case .bool(let b)?: return b
+        case .integer(let i)?: return i != 0
+        default: throw fail(.typeMismatch, "expected Bool, found \(found(n, uid: uid))", key)
         }
     }
 
     func decodeInteger<T: FixedWidthInteger>(_ type: T.Type, forKey key: String) throws -> T {
-        let (value, uid) = try scalar(key, expected: "\(T.self)")
-        // Fast path: this generic requirement is reached through an existential and runs unspecialized;
-        // the common widths skip the generic conversion.
-        if case .integer(let i) = value, let v = i.int64Value {
-            if T.self == Int.self { return unsafeBitCast(Int(v), to: T.self) }
-            if T.self == Int64.self { return unsafeBitCast(v, to: T.self) }
+        // This generic requirement is reached through an existential and runs unspecialized: the common
+        // widths take a path that touches no generic type but T itself (an Optional<T> would make the
+        // runtime look up its metadata on every call), the rest the general conversion.
+        if T.self == Int.self {
+            if let v = try plainInt64(forKey: key, expected: "Int") { return unsafeBitCast(Int(v), to: T.self) }
+        } else if T.self == Int64.self {
+            if let v = try plainInt64(forKey: key, expected: "Int64") { return unsafeBitCast(v, to: T.self) }
+        }
+        return try convertedInteger(T.self, forKey: key)
+    }
+
+    /// The integer stored under `key` when it is a plain integer that fits in Int64; nil sends the caller
+    /// to the general conversion (which reports what is wrong).
+    @inline(__always)
+    private func plainInt64(forKey key: String, expected: StaticString) throws -> Int64? {
+        let (n, _) = try scalar(key, expected: "\(expected)")
+        if case .integer(let i)? = try plain(n, key: key) { return i.int64Value }
+        return nil
+    }
+
+    @inline(never)
+    private func convertedInteger<T: FixedWidthInteger>(_ type: T.Type, forKey key: String) throws -> T {
+        let (n, uid) = try scalar(key, expected: "\(T.self)")
+        guard let value = try plain(n, key: key) else {
+            throw fail(.typeMismatch, "expected \(T.self), found \(found(n, uid: uid))", key)
         }
         switch value {
         case .integer(let i):
@@ -161,7 +217,7 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         case .float(let f):
             return try integer(fromReal: Double(f), T.self, key: key)
         default:
-            throw fail(.typeMismatch, "expected \(T.self), found \(found(value, uid: uid))", key)
+            throw fail(.typeMismatch, "expected \(T.self), found \(found(n, uid: uid))", key)
         }
     }
 
@@ -176,22 +232,28 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
     }
 
     func decode(_ type: Float.Type, forKey key: String) throws -> Float {
-        let (value, uid) = try scalar(key, expected: "Float")
+        let (n, uid) = try scalar(key, expected: "Float")
+        guard let value = try plain(n, key: key) else {
+            throw fail(.typeMismatch, "expected Float, found \(found(n, uid: uid))", key)
+        }
         switch value {
         case .float(let f): return f
         case .real(let d): return Float(d)
         case .integer(let i): return i.int64Value.map(Float.init) ?? Float(i.uint64Value ?? 0)
-        default: throw fail(.typeMismatch, "expected Float, found \(found(value, uid: uid))", key)
+        default: throw fail(.typeMismatch, "expected Float, found \(found(n, uid: uid))", key)
         }
     }
 
     func decode(_ type: Double.Type, forKey key: String) throws -> Double {
-        let (value, uid) = try scalar(key, expected: "Double")
+        let (n, uid) = try scalar(key, expected: "Double")
+        guard let value = try plain(n, key: key) else {
+            throw fail(.typeMismatch, "expected Double, found \(found(n, uid: uid))", key)
+        }
         switch value {
         case .real(let d): return d
         case .float(let f): return Double(f)
         case .integer(let i): return i.int64Value.map(Double.init) ?? Double(i.uint64Value ?? 0)
-        default: throw fail(.typeMismatch, "expected Double, found \(found(value, uid: uid))", key)
+        default: throw fail(.typeMismatch, "expected Double, found \(found(n, uid: uid))", key)
         }
     }
 
@@ -202,16 +264,16 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         return try string(value, uid: uid, key: key)
     }
 
-    private func string(_ value: PropertyListValue, uid: Int?, key: String) throws -> String {
-        if case .string(let s) = value {
+    private func string(_ value: Int, uid: Int?, key: String) throws -> String {
+        if case .string(let s)? = try plain(value, key: key) {
             try session.countBytes(s.utf8.count, key: pathKey(key))
             return s
         }
         let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: ["NSString", "NSMutableString"],
                                                  expected: "String")
-        let inner = try member(dict, "NS.string", of: objectUID, className: cls.name, key: key)
-        guard case .string(let s) = inner else {
-            throw fail(.typeMismatch, "\(cls.name).NS.string must be a string, found \(inner.kindName)", key,
+        let (inner, innerValue) = try memberValue(dict, "NS.string", of: objectUID, className: cls.name, key: key)
+        guard case .string(let s)? = innerValue else {
+            throw fail(.typeMismatch, "\(cls.name).NS.string must be a string, found \(session.kindName(inner))", key,
                        uid: objectUID, className: cls.name)
         }
         try session.countBytes(s.utf8.count, key: pathKey(key))
@@ -223,16 +285,16 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         return try data(value, uid: uid, key: key)
     }
 
-    private func data(_ value: PropertyListValue, uid: Int?, key: String) throws -> Data {
-        if case .data(let d) = value {
+    private func data(_ value: Int, uid: Int?, key: String) throws -> Data {
+        if case .data(let d)? = try plain(value, key: key) {
             try session.countBytes(d.count, key: pathKey(key))
             return d
         }
         let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: ["NSData", "NSMutableData"],
                                                  expected: "Data")
-        let inner = try member(dict, "NS.data", of: objectUID, className: cls.name, key: key)
-        guard case .data(let d) = inner else {
-            throw fail(.typeMismatch, "\(cls.name).NS.data must be data, found \(inner.kindName)", key,
+        let (inner, innerValue) = try memberValue(dict, "NS.data", of: objectUID, className: cls.name, key: key)
+        guard case .data(let d)? = innerValue else {
+            throw fail(.typeMismatch, "\(cls.name).NS.data must be data, found \(session.kindName(inner))", key,
                        uid: objectUID, className: cls.name)
         }
         try session.countBytes(d.count, key: pathKey(key))
@@ -244,15 +306,16 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         return try date(value, uid: uid, key: key)
     }
 
-    private func date(_ value: PropertyListValue, uid: Int?, key: String) throws -> Date {
-        if case .date(let d) = value { return d }
+    private func date(_ value: Int, uid: Int?, key: String) throws -> Date {
+        if case .date(let d)? = try plain(value, key: key) { return d }
         let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: ["NSDate"], expected: "Date")
-        switch try member(dict, "NS.time", of: objectUID, className: cls.name, key: key) {
-        case .real(let t): return Date(timeIntervalSinceReferenceDate: t)
-        case .float(let t): return Date(timeIntervalSinceReferenceDate: Double(t))
-        case .integer(let i): return Date(timeIntervalSinceReferenceDate: i.int64Value.map(Double.init) ?? Double(i.uint64Value ?? 0))
-        case let other:
-            throw fail(.typeMismatch, "NSDate.NS.time must be a number, found \(other.kindName)", key,
+        let (inner, innerValue) = try memberValue(dict, "NS.time", of: objectUID, className: cls.name, key: key)
+        switch innerValue {
+        case .real(let t)?: return Date(timeIntervalSinceReferenceDate: t)
+        case .float(let t)?: return Date(timeIntervalSinceReferenceDate: Double(t))
+        case .integer(let i)?: return Date(timeIntervalSinceReferenceDate: i.int64Value.map(Double.init) ?? Double(i.uint64Value ?? 0))
+        default:
+            throw fail(.typeMismatch, "NSDate.NS.time must be a number, found \(session.kindName(inner))", key,
                        uid: objectUID, className: cls.name)
         }
     }
@@ -262,9 +325,9 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         return try uuid(value, uid: uid, key: key)
     }
 
-    private func uuid(_ value: PropertyListValue, uid: Int?, key: String) throws -> UUID {
+    private func uuid(_ value: Int, uid: Int?, key: String) throws -> UUID {
         let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: ["NSUUID"], expected: "UUID")
-        guard case .data(let bytes) = try member(dict, "NS.uuidbytes", of: objectUID, className: cls.name, key: key),
+        guard case .data(let bytes)? = try memberValue(dict, "NS.uuidbytes", of: objectUID, className: cls.name, key: key).1,
               bytes.count == 16 else {
             throw fail(.dataCorrupted, "NSUUID.NS.uuidbytes must be 16 bytes of data", key, uid: objectUID, className: cls.name)
         }
@@ -278,13 +341,18 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         return try url(value, uid: uid, key: key)
     }
 
-    private func url(_ value: PropertyListValue, uid: Int?, key: String) throws -> URL {
+    private func url(_ value: Int, uid: Int?, key: String) throws -> URL {
         let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: ["NSURL"], expected: "URL")
         let relativeValue = try member(dict, "NS.relative", of: objectUID, className: cls.name, key: key)
-        let relativeUID: Int? = { if case .uid(let r)? = dict["NS.relative"] { return Int(r.value) } else { return nil } }()
+        var relativeUID: Int?
+        if let r = try session.lookup(dict, "NS.relative", key: pathKey(key), uid: objectUID),
+           let ref = try session.uid(r, key: pathKey(key)) {
+            relativeUID = Int(ref)
+        }
         let relative = try string(relativeValue, uid: relativeUID, key: key)
         var base: URL?
-        if let baseRef = dict["NS.base"], baseRef != .uid(UID(0)) {
+        if let baseRef = try session.lookup(dict, "NS.base", key: pathKey(key), uid: objectUID),
+           try session.uid(baseRef, key: pathKey(key)) != 0 {
             let (baseValue, baseUID) = try session.target(of: baseRef, key: pathKey(key), expected: "URL")
             try session.enter(uid: objectUID, className: cls.name, key: pathKey(key))
             defer { session.leave(uid: objectUID, decoded: false) }
@@ -301,8 +369,18 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
 
     func decodeObject<T: KeyedArchivable>(of type: T.Type, forKey key: String) throws -> T {
         let value = try raw(key)
-        let made = try session.instance(value, allowed: [T.self], key: pathKey(key),
-                                        expected: UnarchivingSession.describe([T.self]))
+        // An object whose class is exactly T is handed over as a plain reference; anything else (a struct,
+        // a registered subclass) goes through a checked cast.
+        if let shared = try session.sharedObject(value, of: T.self, key: pathKey(key)) { return unsafeBitCast(shared, to: T.self) }
+        let allowed = session.allowedList(T.self)
+        let made = try session.instance(value, allowed: allowed, key: pathKey(key),
+                                        expected: UnarchivingSession.describe(allowed))
+        if let object = session.decodedObject(value, of: T.self) { return unsafeBitCast(object, to: T.self) }
+        return try cast(made, to: T.self, key: key)
+    }
+
+    @inline(never)
+    private func cast<T>(_ made: Any, to type: T.Type, key: String) throws -> T {
         guard let typed = made as? T else {
             throw fail(.typeMismatch, "object is a \(Swift.type(of: made)), not a \(T.self)", key)
         }
@@ -322,14 +400,14 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
     func decodeObjectReference<T: KeyedArchivable & AnyObject>(of type: T.Type, forKey key: String,
                                                                assign: @escaping (T?) -> Void) throws {
         try session.checkActive()
-        let found: PropertyListValue?
-        if let fields { found = stored(fields, key) } else { found = element }
-        guard let value = found, value != .uid(UID(0)) else {
+        let found: Int?
+        if let fields { found = try stored(fields, key) } else { found = element }
+        guard let value = found, try session.uid(value, key: pathKey(key)) != 0 else {
             session.deferAssignment { assign(nil) }
             return
         }
         let allowed: [any KeyedArchivable.Type] = [T.self]
-        let (uid, _, archivedClass) = try session.checkedObject(value, allowed: allowed, key: pathKey(key),
+        let (uid, _, archivedClass, _) = try session.checkedObject(value, allowed: allowed, key: pathKey(key),
                                                                 expected: UnarchivingSession.describe(allowed))
         _ = try session.allowedType(archivedClass, uid: uid, allowed: allowed, key: pathKey(key),
                                     expected: UnarchivingSession.describe(allowed))
@@ -352,35 +430,34 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
 
     /// The `$objects` entry of a collection under `key`, whose class must be one of `names`.
     private func collection(_ key: String, names: [String], expected: @autoclosure () -> String)
-        throws -> (Int, PropertyListDictionary, ArchivedClass)
+        throws -> (Int, ArchiveFields, ArchivedClass)
     {
         let (value, uid) = try scalar(key, expected: expected())
         return try builtin(value, uid: uid, key: key, names: names, expected: expected())
     }
 
     /// The element references of an array or set: `NS.objects` (an array of UIDs) or `NS.object.0`, `NS.object.1`, ...
-    private func elements(_ dict: PropertyListDictionary, _ uid: Int, _ cls: ArchivedClass, key: String,
-                          member name: String = "NS.objects") throws -> [PropertyListValue] {
-        if let list = dict[name] {
-            guard case .array(let refs) = list else {
-                throw fail(.dataCorrupted, "\(cls.name).\(name) must be an array of UIDs, found \(list.kindName)", key,
+    private func elements(_ dict: ArchiveFields, _ uid: Int, _ cls: ArchivedClass, key: String,
+                          member name: String = "NS.objects") throws -> [Int] {
+        if let list = try session.lookup(dict, name, key: pathKey(key), uid: uid) {
+            guard let refs = try session.arrayElements(list, key: pathKey(key), uid: uid) else {
+                throw fail(.dataCorrupted, "\(cls.name).\(name) must be an array of UIDs, found \(session.kindName(list))", key,
                            uid: uid, className: cls.name)
             }
-            for (i, ref) in refs.enumerated() {
-                guard case .uid = ref else {
-                    throw fail(.invalidReference, "\(cls.name).\(name)[\(i)] must be a UID, found \(ref.kindName)", key,
-                               uid: uid, className: cls.name)
-                }
+            for (i, ref) in refs.enumerated() where try session.uid(ref, key: pathKey(key)) == nil {
+                throw fail(.invalidReference, "\(cls.name).\(name)[\(i)] must be a UID, found \(session.kindName(ref))", key,
+                           uid: uid, className: cls.name)
             }
             return refs
         }
         guard name == "NS.objects" else {
             throw fail(.dataCorrupted, "\(cls.name) has no \(name)", key, uid: uid, className: cls.name)
         }
-        var refs: [PropertyListValue] = []
-        while let ref = dict["NS.object.\(refs.count)"] {
-            guard case .uid = ref else {
-                throw fail(.invalidReference, "\(cls.name).NS.object.\(refs.count) must be a UID, found \(ref.kindName)", key,
+        // The older layout: NS.object.0, NS.object.1, ... (ends at the first missing index; at most one per key).
+        var refs: [Int] = []
+        while let ref = try session.lookup(dict, "NS.object.\(refs.count)", key: pathKey(key), uid: uid) {
+            guard try session.uid(ref, key: pathKey(key)) != nil else {
+                throw fail(.invalidReference, "\(cls.name).NS.object.\(refs.count) must be a UID, found \(session.kindName(ref))", key,
                            uid: uid, className: cls.name)
             }
             refs.append(ref)
@@ -398,10 +475,13 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         return try body()
     }
 
-    private func decodeElement<T: ArchiveValue>(_ ref: PropertyListValue, at component: ArchivePathComponent) throws -> T {
+    /// Decodes one element with `decoder` (an element-mode decoder the collection reuses).
+    private func decodeElement<T: ArchiveValue>(_ ref: Int, at component: ArchivePathComponent,
+                                                with decoder: ArchiveObjectDecoder) throws -> T {
         session.push(component)
         defer { session.pop() }
-        return try T.decode(from: ArchiveObjectDecoder(session: session, element: ref), forKey: "")
+        decoder.element = ref
+        return try T.decode(from: decoder, forKey: "")
     }
 
     static let arrayClasses = ["NSArray", "NSMutableArray", "NSOrderedSet", "NSMutableOrderedSet"]
@@ -419,7 +499,8 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         return try withEntered(uid, cls, key: key) {
             var result: [T] = []
             result.reserveCapacity(refs.count)
-            for (i, ref) in refs.enumerated() { result.append(try decodeElement(ref, at: .index(i))) }
+            let decoder = ArchiveObjectDecoder(session: session, element: 0)
+            for (i, ref) in refs.enumerated() { result.append(try decodeElement(ref, at: .index(i), with: decoder)) }
             return result
         }
     }
@@ -429,7 +510,8 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         let refs = try elements(dict, uid, cls, key: key)
         return try withEntered(uid, cls, key: key) {
             var result = Set<T>(minimumCapacity: refs.count)
-            for (i, ref) in refs.enumerated() { result.insert(try decodeElement(ref, at: .index(i))) }
+            let decoder = ArchiveObjectDecoder(session: session, element: 0)
+            for (i, ref) in refs.enumerated() { result.insert(try decodeElement(ref, at: .index(i), with: decoder)) }
             return result
         }
     }
@@ -447,9 +529,10 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         }
         return try withEntered(uid, cls, key: key) {
             var result = [K: V](minimumCapacity: keys.count)
+            let decoder = ArchiveObjectDecoder(session: session, element: 0)
             for i in keys.indices {
-                let k: K = try decodeElement(keys[i], at: .dictionaryKey(i))
-                result[k] = try decodeElement(values[i], at: .index(i)) as V
+                let k: K = try decodeElement(keys[i], at: .dictionaryKey(i), with: decoder)
+                result[k] = try decodeElement(values[i], at: .index(i), with: decoder) as V
             }
             return result
         }
@@ -461,7 +544,18 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
 
 extension ArchiveObjectDecoder {
     func decodeFoundationValue(forKey key: String) throws -> FoundationValue {
-        let (value, uid) = try scalar(key, expected: "a Foundation value")
+        let (n, uid) = try scalar(key, expected: "a Foundation value")
+        switch session.storage.kind(n) {
+        case .scalar:
+            break
+        case .array, .set, .uid:
+            throw fail(.typeMismatch, "expected a Foundation value, found an inline \(session.kindName(n))", key, uid: uid)
+        case .dictionary:
+            return try foundationObject(n, uid: uid, key: key)
+        }
+        guard let value = try plain(n, key: key) else {
+            throw fail(.typeMismatch, "expected a Foundation value, found \(session.kindName(n))", key, uid: uid)
+        }
         switch value {
         case .string(let s):
             try session.countBytes(s.utf8.count, key: pathKey(key))
@@ -474,38 +568,40 @@ extension ArchiveObjectDecoder {
         case .data(let d):
             try session.countBytes(d.count, key: pathKey(key))
             return .data(d)
-        case .array, .set, .uid:
+        case .array, .set, .uid, .dictionary:
             throw fail(.typeMismatch, "expected a Foundation value, found an inline \(value.kindName)", key, uid: uid)
-        case .dictionary:
-            guard let uid, let (_, archivedClass) = try session.objectDictionary(uid, key: pathKey(key)) else {
-                throw fail(.typeMismatch, "expected a Foundation value, found an inline dictionary", key)
-            }
-            switch archivedClass.name {
-            case "NSString", "NSMutableString": return .string(try string(value, uid: uid, key: key))
-            case "NSData", "NSMutableData": return .data(try data(value, uid: uid, key: key))
-            case "NSDate": return .date(try date(value, uid: uid, key: key))
-            case "NSUUID": return .uuid(try uuid(value, uid: uid, key: key))
-            case "NSURL": return .url(try url(value, uid: uid, key: key))
-            case "NSNull":
-                try session.enter(uid: uid, className: archivedClass.name, key: pathKey(key))
-                session.leave(uid: uid, decoded: false)
-                return .null
-            case "NSArray", "NSMutableArray":
-                return .array(try decodeArray(of: FoundationValue.self, forKey: key))
-            case "NSOrderedSet", "NSMutableOrderedSet":
-                return .orderedSet(try decodeArray(of: FoundationValue.self, forKey: key))
-            case "NSSet", "NSMutableSet":
-                return .set(try decodeElements(of: FoundationValue.self, forKey: key, names: Self.setClasses,
-                                               expected: "a set"))
-            case "NSDictionary", "NSMutableDictionary":
-                return .dictionary(try decodeDictionary(keyType: FoundationValue.self, valueType: FoundationValue.self,
-                                                        forKey: key))
-            default:
-                throw fail(.classNotAllowed,
-                           "class \"\(archivedClass.name)\" is not allowed here; expected a Foundation value class "
-                            + "(NSString, NSNumber, NSData, NSDate, NSUUID, NSURL, NSNull, NSArray, NSOrderedSet, NSSet, NSDictionary)",
-                           key, uid: uid, className: archivedClass.name)
-            }
+        }
+    }
+
+    private func foundationObject(_ value: Int, uid: Int?, key: String) throws -> FoundationValue {
+        guard let uid, let (_, archivedClass) = try session.objectDictionary(uid, key: pathKey(key)) else {
+            throw fail(.typeMismatch, "expected a Foundation value, found an inline dictionary", key)
+        }
+        switch archivedClass.name {
+        case "NSString", "NSMutableString": return .string(try string(value, uid: uid, key: key))
+        case "NSData", "NSMutableData": return .data(try data(value, uid: uid, key: key))
+        case "NSDate": return .date(try date(value, uid: uid, key: key))
+        case "NSUUID": return .uuid(try uuid(value, uid: uid, key: key))
+        case "NSURL": return .url(try url(value, uid: uid, key: key))
+        case "NSNull":
+            try session.enter(uid: uid, className: archivedClass.name, key: pathKey(key))
+            session.leave(uid: uid, decoded: false)
+            return .null
+        case "NSArray", "NSMutableArray":
+            return .array(try decodeArray(of: FoundationValue.self, forKey: key))
+        case "NSOrderedSet", "NSMutableOrderedSet":
+            return .orderedSet(try decodeArray(of: FoundationValue.self, forKey: key))
+        case "NSSet", "NSMutableSet":
+            return .set(try decodeElements(of: FoundationValue.self, forKey: key, names: Self.setClasses,
+                                           expected: "a set"))
+        case "NSDictionary", "NSMutableDictionary":
+            return .dictionary(try decodeDictionary(keyType: FoundationValue.self, valueType: FoundationValue.self,
+                                                    forKey: key))
+        default:
+            throw fail(.classNotAllowed,
+                       "class \"\(archivedClass.name)\" is not allowed here; expected a Foundation value class "
+                        + "(NSString, NSNumber, NSData, NSDate, NSUUID, NSURL, NSNull, NSArray, NSOrderedSet, NSSet, NSDictionary)",
+                       key, uid: uid, className: archivedClass.name)
         }
     }
 }

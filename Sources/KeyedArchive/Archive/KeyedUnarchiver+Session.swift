@@ -15,43 +15,52 @@ enum ArchivePathComponent {
 ///
 /// Everything happens on one thread, depth first; the path and the in-progress stack mirror the
 /// recursion of `init(from:)` calls.
+///
+/// The mutable state is `@exclusivity(unchecked)`: a session is used by one thread, and no access to it
+/// spans a call out to a model's `init(from:)`, so the dynamic exclusivity checks (a measurable share
+/// of decoding time) can never fire.
 final class UnarchivingSession {
-    let envelope: KeyedArchiveEnvelope
-    let objects: [PropertyListValue]
+    let storage: ArchiveStorage
     let registry: [String: any KeyedArchivable.Type]
     let limits: KeyedUnarchiver.Limits
-    /// Per object: 0 not started, 1 being decoded, 2 decoded (an instance is in `cache`).
-    private(set) var state: [UInt8]
-    private var cache: [Any?]
-    private var classes: [Int: ArchivedClass] = [:]
-    private var resolutions: [ResolutionKey: (any KeyedArchivable.Type)?] = [:]
-    private var typeNames: [ObjectIdentifier: [String]] = [:]
-    private(set) var path: [ArchivePathComponent] = []
-    private var inProgress: [(uid: Int, className: String, pathCount: Int)] = []
-    private var objectCount = 0
-    private var byteCount = 0
-    private var deferred: [() throws -> Void] = []
-    private var active = true
-    /// How many entries of `$objects` are dictionaries: the most levels a decode can nest.
-    let objectDictionaryCount: Int
+    /// The number of entries in `$objects`.
+    let objectCount: Int
+    /// Per object: 0 not started, 1 being decoded, 2 decoded (the instance is in `instances`, or the
+    /// value in `values`).
+    @exclusivity(unchecked) private(set) var state: [UInt8]
+    /// Decoded values that are not class instances (structs), by UID.
+    @exclusivity(unchecked) private var values: [Int: Any] = [:]
+    /// Every class met so far; objects name theirs by index into this table.
+    @exclusivity(unchecked) private(set) var classTable: [ArchivedClass] = []
+    /// Class-dictionary UID -> index in `classTable`, for classes past the first 16 (scanned linearly).
+    @exclusivity(unchecked) private var classSlots: [Int: Int] = [:]
+    /// Per decoded object: the index of its class in `classTable` (-1 until decoded), so that a second
+    /// reference to it is checked without reading its dictionary again.
+    @exclusivity(unchecked) private var decodedClass: [Int32]
+    /// Per decoded object that is a class instance: the instance, for the typed fast path.
+    @exclusivity(unchecked) private var instances: [AnyObject?]
+    @exclusivity(unchecked) private var resolutions: [ResolutionKey: (any KeyedArchivable.Type)?] = [:]
+    @exclusivity(unchecked) private var typeNames: [ObjectIdentifier: [String]] = [:]
+    @exclusivity(unchecked) private(set) var path: [ArchivePathComponent] = []
+    @exclusivity(unchecked) private var inProgress: [(uid: Int, className: String, pathCount: Int)] = []
+    @exclusivity(unchecked) private var decodedObjectCount = 0
+    @exclusivity(unchecked) private var byteCount = 0
+    @exclusivity(unchecked) private var deferred: [() throws -> Void] = []
+    @exclusivity(unchecked) private var active = true
 
     private struct ResolutionKey: Hashable {
         var classUID: Int
         var type: ObjectIdentifier
     }
 
-    init(envelope: KeyedArchiveEnvelope, registry: [String: any KeyedArchivable.Type], limits: KeyedUnarchiver.Limits) {
-        self.envelope = envelope
-        self.objects = envelope.objects
+    init(storage: ArchiveStorage, registry: [String: any KeyedArchivable.Type], limits: KeyedUnarchiver.Limits) {
+        self.storage = storage
         self.registry = registry
         self.limits = limits
-        self.state = [UInt8](repeating: 0, count: envelope.objects.count)
-        self.cache = [Any?](repeating: nil, count: envelope.objects.count)
-        var count = 0
-        for object in envelope.objects {
-            if case .dictionary = object { count += 1 }
-        }
-        objectDictionaryCount = count
+        self.objectCount = storage.objectCount
+        self.state = [UInt8](repeating: 0, count: storage.objectCount)
+        self.decodedClass = [Int32](repeating: -1, count: storage.objectCount)
+        self.instances = [AnyObject?](repeating: nil, count: storage.objectCount)
     }
 
     /// Delivers the back-references once the whole graph is decoded.
@@ -68,8 +77,136 @@ final class UnarchivingSession {
     /// Drops decoded objects on the decoding thread (long chains are released there, on the big stack).
     func release() {
         active = false
-        cache = []
+        values = [:]
+        instances = []
         deferred = []
+    }
+
+    // MARK: Reading the archive
+
+    /// A property-list fault met while reading, as a keyed-archive error at the current path.
+    @inline(never)
+    func damaged(_ error: PropertyListError, key: String?, uid: Int?) -> KeyedArchiveError {
+        KeyedArchiveError(.invalidPropertyList, "not a readable property list: \(error.message)",
+                          keyPath: pathString(appending: key), objectUID: uid.flatMap { $0 >= 0 ? UInt64($0) : nil },
+                          underlying: error)
+    }
+
+    /// The property-list object of `$objects[uid]` (`uid` below ``objectCount``).
+    @inline(__always)
+    func object(_ uid: Int, key: String?) throws -> Int {
+        do { return try storage.object(uid) } catch let e as PropertyListError { throw damaged(e, key: key, uid: uid) }
+    }
+
+    /// The fields of dictionary `n`, or nil when `n` is not a dictionary.
+    @inline(__always)
+    func fields(_ n: Int, key: String?, uid: Int?) throws -> ArchiveFields? {
+        do { return try storage.fields(n) } catch let e as PropertyListError { throw damaged(e, key: key, uid: uid) }
+    }
+
+    /// The value stored under `name` in `fields`, or nil.
+    @inline(__always)
+    func lookup(_ fields: ArchiveFields, _ name: String, key: String?, uid: Int?) throws -> Int? {
+        do { return try storage.lookup(fields, name) } catch let e as PropertyListError { throw damaged(e, key: key, uid: uid) }
+    }
+
+    /// The UID value of `n`, or nil when `n` is not a UID.
+    @inline(__always)
+    func uid(_ n: Int, key: String?) throws -> UInt64? {
+        do { return try storage.uid(n) } catch let e as PropertyListError { throw damaged(e, key: key, uid: nil) }
+    }
+
+    /// The value of `n` when it is neither a container nor a UID; nil otherwise.
+    @inline(__always)
+    func scalar(_ n: Int, key: String?, uid: Int?) throws -> PropertyListValue? {
+        do { return try storage.plainScalar(n) } catch let e as PropertyListError { throw damaged(e, key: key, uid: uid) }
+    }
+
+    // MARK: Key tables
+
+    /// The decoded keys of an object dictionary, shared by all dictionaries with the same key objects in
+    /// the same order (writers that de-duplicate strings, Apple's and ours, give every instance of a class
+    /// the same ones). Only built when every key is an ASCII string and no key repeats, so a lookup in
+    /// the table gives the answer the byte-by-byte scan would give.
+    final class KeyTable {
+        /// A dictionary with these keys (its key references are compared with another's).
+        let fields: ArchiveFields
+        /// The stored keys.
+        let keys: [String]
+        /// The key a model passes to read each entry: the stored key, or for `$$name` the escaped
+        /// `$name`; nil for `$`-keys no model key reaches (`$class`).
+        let modelKeys: [String?]
+        /// Where `$class` is, if present.
+        let classPosition: Int?
+
+        init(fields: ArchiveFields, keys: [String]) {
+            self.fields = fields
+            self.keys = keys
+            self.modelKeys = keys.map { key in
+                guard key.utf8.first == UInt8(ascii: "$") else { return key }
+                return key.utf8.dropFirst().first == UInt8(ascii: "$") ? String(key.dropFirst()) : nil
+            }
+            self.classPosition = keys.firstIndex(of: "$class")
+        }
+
+        /// The position of the entry a model reads with `key`, looking first just after `hint` and at
+        /// `hint` (fields are usually read in the order they were written, optional ones twice).
+        @inline(__always)
+        func position(ofModelKey key: String, after hint: Int) -> Int? {
+            let count = modelKeys.count
+            if hint + 1 < count, modelKeys[hint + 1] == key { return hint + 1 }
+            if hint >= 0, hint < count, modelKeys[hint] == key { return hint }
+            return modelKeys.firstIndex(of: key)
+        }
+
+        /// The position of the stored key `name` (for Foundation objects' members).
+        @inline(__always)
+        func position(ofStoredKey name: String) -> Int? {
+            keys.firstIndex(of: name)
+        }
+    }
+
+    /// The most recently used key tables, most recent first.
+    @exclusivity(unchecked) private var keyTables: [KeyTable] = []
+
+    /// The key table for `fields`, or nil when lookups must scan the bytes.
+    func keyTable(for fields: ArchiveFields) -> KeyTable? {
+        for table in keyTables where storage.sameKeys(table.fields, fields) { return table }
+        guard let table = makeKeyTable(fields) else { return nil }
+        if keyTables.count < 8 { keyTables.append(table) } else { keyTables[keyTables.count - 1] = table }
+        return table
+    }
+
+    private func makeKeyTable(_ fields: ArchiveFields) -> KeyTable? {
+        guard fields.count <= 64, let keys = try? storage.keys(fields), keys.count == fields.count else { return nil }
+        for (i, key) in keys.enumerated() {
+            guard key.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+            for j in 0 ..< i where keys[j] == key { return nil }
+        }
+        return KeyTable(fields: fields, keys: keys)
+    }
+
+    /// The object number of entry `i`'s value.
+    @inline(__always)
+    func value(at i: Int, of fields: ArchiveFields, key: String?, uid: Int?) throws -> Int {
+        do { return try storage.value(at: i, of: fields) } catch let e as PropertyListError { throw damaged(e, key: key, uid: uid) }
+    }
+
+    /// The element objects of array `n`, or nil when `n` is not an array.
+    func arrayElements(_ n: Int, key: String?, uid: Int?) throws -> [Int]? {
+        guard storage.kind(n) == .array else { return nil }
+        do { return try storage.elements(n) } catch let e as PropertyListError { throw damaged(e, key: key, uid: uid) }
+    }
+
+    /// What `n` is, for messages ("string", "dictionary", ...).
+    func kindName(_ n: Int) -> String {
+        (try? storage.kindName(n)) ?? "damaged object"
+    }
+
+    /// A short preview of scalar `n` for messages (empty for others).
+    func preview(_ n: Int) -> String {
+        guard storage.kind(n) == .scalar, let value = try? storage.scalar(n) else { return "" }
+        return Self.preview(value)
     }
 
     // MARK: Paths and errors
@@ -127,8 +264,8 @@ final class UnarchivingSession {
 
     /// Counts one object and checks the depth before entering it.
     func enter(uid: Int, className: String, key: String?) throws {
-        objectCount += 1
-        guard objectCount <= limits.maximumObjectCount else {
+        decodedObjectCount += 1
+        guard decodedObjectCount <= limits.maximumObjectCount else {
             throw error(.limitExceeded, "more than \(limits.maximumObjectCount) objects (limits.maximumObjectCount)",
                         key: key, uid: uid, className: className)
         }
@@ -166,52 +303,100 @@ final class UnarchivingSession {
 
     // MARK: Objects
 
-    /// The object dictionary at `uid` and its class, validated (UID in range, `$class` a class dictionary,
-    /// `$classes` not empty when present).
-    func objectDictionary(_ uid: Int, key: String?) throws -> (PropertyListDictionary, ArchivedClass)? {
-        guard case .dictionary(let dict) = objects[uid] else { return nil }
-        guard case .uid(let classUID)? = Self.lookup(dict, "$class"), classUID.value < UInt64(objects.count),
-              let known = knownClass(Int(classUID.value)) else {
-            let archivedClass = try envelope.archivedClass(ofObject: dict, uid: UID(UInt64(uid)), keyPath: pathString(appending: key))
-            if case .dictionary(let classDict) = objects[Int(archivedClass.uid.value)],
-               let classesValue = classDict["$classes"], case .array(let chain) = classesValue, chain.isEmpty {
-                throw error(.invalidClass, "$classes of class \(archivedClass.name) is empty", key: key, uid: uid,
-                            className: archivedClass.name)
-            }
-            if recentClasses.count < 16 {
-                recentClasses.append(archivedClass)
-            } else {
-                classes[Int(archivedClass.uid.value)] = archivedClass
-            }
-            return (dict, archivedClass)
-        }
-        return (dict, known)
+    /// The object dictionary at `uid` and its class, validated (`$class` a class dictionary, `$classes`
+    /// not empty when present). Nil when `$objects[uid]` is not a dictionary.
+    func objectDictionary(_ uid: Int, key: String?) throws -> (ArchiveFields, ArchivedClass)? {
+        guard let (fields, index, _) = try objectClass(uid, key: key) else { return nil }
+        return (fields, classTable[index])
     }
 
-    /// Follows `value` if it is a UID, range-checked. UID 0 throws `valueNotFound`.
-    func target(of value: PropertyListValue, key: String?, expected: @autoclosure () -> String) throws -> (PropertyListValue, Int?) {
-        guard case .uid(let uid) = value else { return (value, nil) }
-        guard uid.value != 0 else {
+    /// The object dictionary at `uid`, the index of its class in ``classTable``, and its key table.
+    func objectClass(_ uid: Int, key: String?) throws -> (ArchiveFields, Int, KeyTable?)? {
+        let n = try object(uid, key: key)
+        guard let fields = try fields(n, key: key, uid: uid) else { return nil }
+        let table = keyTable(for: fields)
+        let classRef: Int?
+        if let table {
+            classRef = try table.classPosition.map { try value(at: $0, of: fields, key: key, uid: uid) }
+        } else {
+            classRef = try lookup(fields, "$class", key: key, uid: uid)
+        }
+        if let classRef, let classUID = try self.uid(classRef, key: key), classUID < UInt64(objectCount),
+           let known = knownClass(Int(classUID)) {
+            return (fields, known, table)
+        }
+        let archivedClass = try readClass(of: fields, uid: uid, key: key)
+        classTable.append(archivedClass)
+        if classTable.count > 16 { classSlots[Int(archivedClass.uid.value)] = classTable.count - 1 }
+        return (fields, classTable.count - 1, table)
+    }
+
+    /// Reads and checks the class of an object (the first time this class is met).
+    private func readClass(of fields: ArchiveFields, uid: Int, key: String?) throws -> ArchivedClass {
+        let keyPath = pathString(appending: key)
+        let objectUID = UInt64(uid)
+        guard let classRef = try lookup(fields, "$class", key: key, uid: uid) else {
+            throw KeyedArchiveError(.invalidClass, "object has no $class", keyPath: keyPath, objectUID: objectUID)
+        }
+        guard let classUID = try self.uid(classRef, key: key) else {
+            throw KeyedArchiveError(.invalidClass, "$class must be a UID, found \(kindName(classRef))",
+                                    keyPath: keyPath, objectUID: objectUID)
+        }
+        guard classUID < UInt64(objectCount) else {
+            throw KeyedArchiveError(.invalidClass, "$class UID \(classUID) is out of range: $objects has \(objectCount) entries",
+                                    keyPath: keyPath, objectUID: objectUID)
+        }
+        let classObject = try object(Int(classUID), key: key)
+        guard storage.kind(classObject) == .dictionary else {
+            throw KeyedArchiveError(.invalidClass,
+                                    "$class points at object #\(classUID), a \(kindName(classObject)), not a class dictionary",
+                                    keyPath: keyPath, objectUID: objectUID)
+        }
+        let classValue: PropertyListValue
+        do { classValue = try storage.value(classObject) } catch let e as PropertyListError { throw damaged(e, key: key, uid: uid) }
+        guard case .dictionary(let classDict) = classValue else {
+            throw KeyedArchiveError(.invalidClass, "$class points at object #\(classUID), not a class dictionary",
+                                    keyPath: keyPath, objectUID: objectUID)
+        }
+        let archivedClass = try KeyedArchiveEnvelope.archivedClass(classDictionary: classDict, classUID: UID(classUID),
+                                                                   objectUID: UID(objectUID), keyPath: keyPath)
+        if let classesValue = classDict["$classes"], case .array(let chain) = classesValue, chain.isEmpty {
+            throw error(.invalidClass, "$classes of class \(archivedClass.name) is empty", key: key, uid: uid,
+                        className: archivedClass.name)
+        }
+        return archivedClass
+    }
+
+    /// Follows `n` if it is a UID, range-checked: the object it names and its UID. UID 0 throws
+    /// `valueNotFound`. Anything else is returned as it is, with no UID.
+    func target(of n: Int, key: String?, expected: @autoclosure () -> String) throws -> (Int, Int?) {
+        guard let ref = try uid(n, key: key) else { return (n, nil) }
+        guard ref != 0 else {
             throw error(.valueNotFound, "expected \(expected()), found nil ($null)", key: key, uid: nil, className: nil)
         }
-        guard uid.value < UInt64(objects.count) else {
-            throw error(.invalidReference, "UID \(uid.value) is out of range: $objects has \(objects.count) entries",
+        guard ref < UInt64(objectCount) else {
+            throw error(.invalidReference, "UID \(ref) is out of range: $objects has \(objectCount) entries",
                         key: key, uid: nil, className: nil)
         }
-        return (objects[Int(uid.value)], Int(uid.value))
+        return (try object(Int(ref), key: key), Int(ref))
     }
 
-    /// The first classes seen, scanned linearly (archives have few classes; a hash lookup costs more).
-    private var recentClasses: [ArchivedClass] = []
 
+    /// The index in ``classTable`` of the class dictionary `uid`, if it has been read. The first 16
+    /// classes are scanned linearly (archives have few classes; a hash lookup costs more).
     @inline(__always)
-    private func knownClass(_ uid: Int) -> ArchivedClass? {
+    private func knownClass(_ uid: Int) -> Int? {
         let wanted = UInt64(uid)
-        for known in recentClasses where known.uid.value == wanted { return known }
-        return recentClasses.count < 16 ? nil : classes[uid]
+        let scanned = min(classTable.count, 16)
+        var i = 0
+        while i < scanned {
+            if classTable[i].uid.value == wanted { return i }
+            i += 1
+        }
+        return classTable.count <= 16 ? nil : classSlots[uid]
     }
 
-    private var lastResolution: (key: ResolutionKey, type: (any KeyedArchivable.Type)?)?
+    @exclusivity(unchecked) private var lastResolution: (key: ResolutionKey, type: (any KeyedArchivable.Type)?)?
 
     /// Every name an allowed type answers to.
     func names(of type: any KeyedArchivable.Type) -> [String] {
@@ -256,13 +441,72 @@ final class UnarchivingSession {
     }
 
     /// Decodes (or finds already decoded) the object `value` refers to, which must be one of `allowed`.
-    func instance(_ value: PropertyListValue, allowed: [any KeyedArchivable.Type], key: String?,
+    /// The already decoded class instance `value` refers to, when its class is exactly `type` and `type`
+    /// is allowed for its archived class; nil sends the caller down the full path (which also reports
+    /// errors). Non-generic on purpose: an unspecialized generic would look up `Optional<T>`'s metadata
+    /// at run time on every call.
+    @inline(__always)
+    func sharedObject(_ value: Int, of type: any KeyedArchivable.Type, key: String?) throws -> AnyObject? {
+        guard let ref = try uid(value, key: key), ref > 0, ref < UInt64(objectCount) else { return nil }
+        let uid = Int(ref)
+        let wanted = ObjectIdentifier(type)
+        guard state[uid] == 2, case let index = Int(decodedClass[uid]), index >= 0,
+              let object = instances[uid], ObjectIdentifier(Swift.type(of: object)) == wanted else {
+            return nil
+        }
+        let resolution = ResolutionKey(classUID: Int(classTable[index].uid.value), type: wanted)
+        guard let lastResolution, lastResolution.key == resolution, let resolved = lastResolution.type,
+              ObjectIdentifier(resolved) == wanted else {
+            return nil
+        }
+        return object
+    }
+
+    /// The class instance decoded for the object `value` refers to, if it is exactly of `type`.
+    func decodedObject(_ value: Int, of type: any KeyedArchivable.Type) -> AnyObject? {
+        guard let ref = try? storage.uid(value), ref > 0, ref < UInt64(objectCount), state[Int(ref)] == 2,
+              let object = instances[Int(ref)], ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(type) else {
+            return nil
+        }
+        return object
+    }
+
+    /// Runs `T.init(from:)` and says whether the result is a class instance (without the bridging
+    /// machinery `as AnyObject` goes through on Linux).
+    private func make<T: KeyedArchivable>(_ type: T.Type, from decoder: ArchiveObjectDecoder) throws -> (value: Any, object: AnyObject?) {
+        let made = try T(from: decoder)
+        if isClass(T.self) { return (made, unsafeBitCast(made, to: AnyObject.self)) }
+        return (made, nil)
+    }
+
+    @exclusivity(unchecked) private var lastKind: (type: ObjectIdentifier, isClass: Bool)?
+
+    /// Whether `type` is a class (cached: a metatype cast per object costs more than a compare).
+    @inline(__always)
+    private func isClass(_ type: any KeyedArchivable.Type) -> Bool {
+        let id = ObjectIdentifier(type)
+        if let lastKind, lastKind.type == id { return lastKind.isClass }
+        let result = type is AnyClass
+        lastKind = (id, result)
+        return result
+    }
+
+    func instance(_ value: Int, allowed: [any KeyedArchivable.Type], key: String?,
                   expected: @autoclosure () -> String) throws -> Any {
-        let (uid, dict, archivedClass) = try checkedObject(value, allowed: allowed, key: key, expected: expected())
+        // An object met again: check its class against this field's types, and share it.
+        if let ref = try uid(value, key: key), ref > 0, ref < UInt64(objectCount), state[Int(ref)] == 2 {
+            let uid = Int(ref)
+            let index = Int(decodedClass[uid])
+            if index >= 0, let cached = cached(uid) {
+                _ = try allowedType(classTable[index], uid: uid, allowed: allowed, key: key, expected: expected())
+                return cached
+            }
+        }
+        let (uid, dict, archivedClass, table) = try checkedObject(value, allowed: allowed, key: key, expected: expected())
         let type = try allowedType(archivedClass, uid: uid, allowed: allowed, key: key, expected: expected())
         switch state[uid] {
         case 2:
-            if let cached = cache[uid] { return cached }
+            if let cached = cached(uid) { return cached }
             throw error(.cycle, "object #\(uid) is not available", key: key, uid: uid, className: archivedClass.name)
         case 1:
             throw cycleError(uid: uid, className: archivedClass.name, key: key)
@@ -276,33 +520,36 @@ final class UnarchivingSession {
             if key != nil { pop() }
             leave(uid: uid, decoded: decoded)
         }
-        let decoder = ArchiveObjectDecoder(session: self, fields: dict, uid: uid, className: archivedClass.name)
-        let made = try type.init(from: decoder)
-        cache[uid] = made
+        let decoder = ArchiveObjectDecoder(session: self, fields: dict, uid: uid, className: archivedClass.name,
+                                           keyTable: table)
+        let (made, object) = try make(type, from: decoder)
+        if let object { instances[uid] = object } else { values[uid] = made }
+        if let index = knownClass(Int(archivedClass.uid.value)) { decodedClass[uid] = Int32(index) }
         decoded = true
         return made
     }
 
     /// Validates a reference to a class instance: a UID, not nil, in range, to an object dictionary.
-    func checkedObject(_ value: PropertyListValue, allowed: [any KeyedArchivable.Type], key: String?,
-                       expected: @autoclosure () -> String) throws -> (Int, PropertyListDictionary, ArchivedClass) {
-        guard case .uid(let ref) = value else {
-            throw error(.typeMismatch, "expected a reference to \(expected()), found an inline \(value.kindName)",
+    func checkedObject(_ value: Int, allowed: [any KeyedArchivable.Type], key: String?,
+                       expected: @autoclosure () -> String) throws -> (Int, ArchiveFields, ArchivedClass, KeyTable?) {
+        guard let ref = try uid(value, key: key) else {
+            throw error(.typeMismatch, "expected a reference to \(expected()), found an inline \(kindName(value))",
                         key: key, uid: nil, className: nil)
         }
-        guard ref.value != 0 else {
+        guard ref != 0 else {
             throw error(.valueNotFound, "expected \(expected()), found nil ($null)", key: key, uid: nil, className: nil)
         }
-        guard ref.value < UInt64(objects.count) else {
-            throw error(.invalidReference, "UID \(ref.value) is out of range: $objects has \(objects.count) entries",
+        guard ref < UInt64(objectCount) else {
+            throw error(.invalidReference, "UID \(ref) is out of range: $objects has \(objectCount) entries",
                         key: key, uid: nil, className: nil)
         }
-        let uid = Int(ref.value)
-        guard let (dict, archivedClass) = try objectDictionary(uid, key: key) else {
-            throw error(.typeMismatch, "expected \(expected()), found \(objects[uid].kindName) \(Self.preview(objects[uid]))",
+        let uid = Int(ref)
+        guard let (dict, index, table) = try objectClass(uid, key: key) else {
+            let n = try object(uid, key: key)
+            throw error(.typeMismatch, "expected \(expected()), found \(kindName(n)) \(preview(n))",
                         key: key, uid: uid, className: nil)
         }
-        return (uid, dict, archivedClass)
+        return (uid, dict, classTable[index], table)
     }
 
     func allowedType(_ archivedClass: ArchivedClass, uid: Int, allowed: [any KeyedArchivable.Type], key: String?,
@@ -320,21 +567,23 @@ final class UnarchivingSession {
         deferred.append(assignment)
     }
 
-    func cached(_ uid: Int) -> Any? { uid < cache.count ? cache[uid] : nil }
-
-    /// `dict[key]`, with a plain scan for small dictionaries (cheaper than the generic search).
-    @inline(__always)
-    static func lookup(_ dict: PropertyListDictionary, _ key: String) -> PropertyListValue? {
-        let keys = dict.keys
-        guard keys.count <= 32 else { return dict[key] }
-        let length = key.utf8.count
-        var i = 0
-        while i < keys.count {
-            if keys[i].utf8.count == length && keys[i] == key { return dict.values[i] }
-            i += 1
-        }
-        return nil
+    /// The decoded instance or value of object `uid`, if any.
+    func cached(_ uid: Int) -> Any? {
+        guard uid >= 0, uid < instances.count else { return nil }
+        if let object = instances[uid] { return object }
+        return values[uid]
     }
+
+    /// `[type]`, made once per type (decodeObject(of:) passes it for every object).
+    func allowedList(_ type: any KeyedArchivable.Type) -> [any KeyedArchivable.Type] {
+        let id = ObjectIdentifier(type)
+        if let last = lastAllowed, last.id == id { return last.list }
+        let list = [type]
+        lastAllowed = (id, list)
+        return list
+    }
+
+    @exclusivity(unchecked) private var lastAllowed: (id: ObjectIdentifier, list: [any KeyedArchivable.Type])?
 
     static func preview(_ value: PropertyListValue) -> String {
         switch value {

@@ -35,7 +35,7 @@ import Foundation
 /// Decoding through `init(from:)` is naturally recursive (a list's head initializer decodes the next node
 /// inside itself). Rather than limiting archives to what the caller's stack happens to hold, the
 /// unarchiver runs the decode on a dedicated thread whose stack is sized from the archive: at most one
-/// level per object dictionary in `$objects` (an object cannot be entered twice on one path: that is a
+/// level per entry of `$objects` (an object cannot be entered twice on one path: that is a
 /// cycle error), capped by ``Limits/maximumDepth``, times ``stackBytesPerLevel``. The stack is reserved
 /// address space, committed only as deep as the recursion really goes. Small archives decode on the
 /// caller's thread. This keeps `init(from:)` ordinary Swift code, and it keeps every security check at
@@ -95,7 +95,7 @@ public struct KeyedUnarchiver {
     ///   - data: a binary or XML property list.
     /// - Throws: ``KeyedArchiveError``, or an error thrown by a model's `init(from:)`.
     public func decode<T: ArchiveValue>(_ type: T.Type, forKey key: String = "root", from data: Data) throws -> T {
-        try decode(type, forKey: key, from: Self.readPropertyList(data, options: readingOptions))
+        try withTopLevelDecoder(data) { try $0.decode(T.self, forKey: key) }
     }
 
     /// Decodes the top-level value under `key` of an already parsed archive as `T`.
@@ -108,7 +108,8 @@ public struct KeyedUnarchiver {
     /// The corresponding Foundation API is `NSKeyedUnarchiver.unarchivedObject(ofClasses:from:)`.
     public func decodeObject(ofTypes types: [any KeyedArchivable.Type], forKey key: String = "root",
                              from data: Data) throws -> any KeyedArchivable {
-        try decodeObject(ofTypes: types, forKey: key, from: Self.readPropertyList(data, options: readingOptions))
+        let box = try withTopLevelDecoder(data) { ResultBox(try $0.decodeObject(ofTypes: types, forKey: key)) }
+        return box.value
     }
 
     /// Decodes the top-level object under `key` of a parsed archive, which may be any of `types`.
@@ -124,25 +125,31 @@ public struct KeyedUnarchiver {
     /// The corresponding Foundation API is creating an `NSKeyedUnarchiver(forReadingFrom:)` and calling
     /// `decodeObject(of:forKey:)` on it.
     public func withTopLevelDecoder<R>(_ data: Data, _ body: (any ArchiveDecoder) throws -> R) throws -> R {
-        try withTopLevelDecoder(Self.readPropertyList(data, options: readingOptions), body)
+        try run(ArchiveStorage(data: data, options: readingOptions), body)
     }
 
     /// Gives `body` a decoder for the `$top` dictionary of a parsed archive.
     public func withTopLevelDecoder<R>(_ archive: PropertyListValue, _ body: (any ArchiveDecoder) throws -> R) throws -> R {
-        let envelope = try KeyedArchiveEnvelope(archive)
-        let session = UnarchivingSession(envelope: envelope, registry: registry, limits: limits)
+        try run(ArchiveStorage(tree: archive, options: readingOptions), body)
+    }
+
+    /// Decodes from checked archive bytes: on the caller's thread, or on a thread with a stack sized for
+    /// the archive's possible depth.
+    private func run<R>(_ storage: ArchiveStorage, _ body: (any ArchiveDecoder) throws -> R) throws -> R {
+        let session = UnarchivingSession(storage: storage, registry: registry, limits: limits)
         var outcome: Result<R, any Error>?
         try withoutActuallyEscaping(body) { body in
             let work = {
                 outcome = Result {
-                    let decoder = ArchiveObjectDecoder(session: session, fields: envelope.top, uid: -1, className: nil)
+                    let decoder = ArchiveObjectDecoder(session: session, fields: storage.top, uid: -1, className: nil)
                     let value = try body(decoder)
                     try session.finish()
                     return value
                 }
                 session.release()
             }
-            let levels = min(session.objectDictionaryCount, limits.maximumDepth) + 4
+            // At most one level per `$objects` entry (an object cannot be entered twice on one path).
+            let levels = min(session.objectCount, limits.maximumDepth) + 4
             if levels <= 48 {
                 work()
             } else {

@@ -20,7 +20,8 @@ import Darwin
 ///    `O_CREAT|O_EXCL|O_CLOEXEC` under an unpredictable name, `.<name>.tmp-<16 hex digits>`
 ///    (a new name is drawn if that one exists).
 /// 2. When a file is replaced, the temporary file gets its permission bits (`fchmod`) and, when
-///    running as root, its owner and group (`fchown`). A new file gets `0666` minus the umask, never more.
+///    running as root, its owner and group (`fchown`). A new file gets ``newFilePermissions``
+///    (default `0666`) minus the umask, never more.
 /// 3. All bytes are written (short writes and `EINTR` are retried), then flushed with `fsync`
 ///    (`F_FULLFSYNC` on Apple platforms) — also when there are no bytes — and the file is closed.
 /// 4. The temporary file is renamed over the destination, and the directory is flushed so the rename
@@ -64,9 +65,23 @@ public struct AtomicFileWriter: Sendable {
     /// The options used by ``write(_:toPath:)``.
     public var options: Options
 
+    /// The permission bits a write gives a file it creates, before the umask removes bits from them
+    /// (as the mode argument of `open(2)` does). Default `0o666`; `0o600` keeps a new file private to
+    /// its owner whatever the umask. Only the bits in `0o777` are used.
+    ///
+    /// A file that is replaced keeps its own permission bits; this setting does not change them.
+    /// The corresponding Foundation API is the `.posixPermissions` attribute of
+    /// `FileManager.createFile(atPath:contents:attributes:)` (which is not atomic).
+    public var newFilePermissions: UInt16
+
     /// A writer with the given options.
-    public init(options: Options = []) {
+    /// - Parameters:
+    ///   - options: for example ``Options/withoutOverwriting``.
+    ///   - newFilePermissions: the permission bits of a file the write creates, before the umask
+    ///     (see ``newFilePermissions``).
+    public init(options: Options = [], newFilePermissions: UInt16 = 0o666) {
         self.options = options
+        self.newFilePermissions = newFilePermissions
     }
 
     /// Atomically replaces (or creates) the file at `url` with `bytes`.
@@ -124,7 +139,7 @@ public struct AtomicFileWriter: Sendable {
         }
         defer { _ = SystemCalls.close(directoryFD) }
 
-        let creationMode: mode_t = existing == nil ? 0o666 : 0o600
+        let creationMode: mode_t = existing == nil ? mode_t(newFilePermissions & 0o777) : 0o600
         var temporaryName = ""
         var fd: Int32 = -1
         for _ in 0..<Self.maximumTemporaryNameAttempts {

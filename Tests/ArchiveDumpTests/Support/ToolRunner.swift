@@ -28,8 +28,8 @@ enum ToolRunner {
         return nil
     }()
 
-    /// Runs the tool with `arguments`, feeding `input` on standard input.
-    static func run(_ arguments: [String], input: Data = Data()) throws -> Result {
+    /// Runs the tool with `arguments`, feeding `input` on standard input, in `currentDirectory` if given.
+    static func run(_ arguments: [String], input: Data = Data(), currentDirectory: URL? = nil) throws -> Result {
         let tool = try #require(executable, "archive-dump not found next to the test bundle")
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("archive-dump-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -42,6 +42,7 @@ enum ToolRunner {
         let process = Process()
         process.executableURL = tool
         process.arguments = arguments
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         process.standardInput = try FileHandle(forReadingFrom: inURL)
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)

@@ -60,6 +60,24 @@ enum SampleRunner {
                       stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
 
+    /// The permission bits of the file or directory at `path`.
+    static func permissions(_ path: String) throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        guard let mode = attributes[.posixPermissions] as? Int else {
+            throw SampleRunnerError(message: "\(path): no POSIX permissions")
+        }
+        return mode & 0o7777
+    }
+
+    /// The process's umask, read from /proc (setting it to read it would race with other tests), or nil.
+    static func currentUmask() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("Umask:") {
+            return Int(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8)
+        }
+        return nil
+    }
+
     /// A new empty temporary directory.
     static func temporaryDirectory(_ label: String) throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("samples-\(label)-\(UUID().uuidString)")

@@ -16,7 +16,8 @@ import KeyedArchive
 ///
 /// The file is a binary keyed archive whose root is a ``Notebook``. Reading is secure: only `Notebook`
 /// and `Note` objects are allowed, with limits sized for a notes file; saving is atomic (a crash or a
-/// full disk leaves the previous file intact).
+/// full disk leaves the previous file intact). Notes are personal: a new file is created `0600` and its
+/// directory `0700`, readable by the owner only.
 public struct NotesStore: Sendable {
     /// The file name inside the data directory.
     public static let fileName = "notes.archive"
@@ -26,6 +27,8 @@ public struct NotesStore: Sendable {
     public static let environmentVariable = "NOTES_DATA_DIR"
     /// The largest notes file read (16 MiB).
     public static let maximumFileSize = 16 << 20
+    /// The permission bits of a new notes file: read and write for the owner only.
+    public static let newFilePermissions: UInt16 = 0o600
 
     /// The data directory.
     public var directory: String
@@ -79,6 +82,9 @@ public struct NotesStore: Sendable {
     }
 
     /// Writes the notebook atomically, creating the data directory if needed.
+    ///
+    /// A new file gets mode `0600` (owner only; a stricter umask can only remove bits); an existing
+    /// file keeps its mode, so a user's `chmod` stays in effect.
     /// - Throws: ``NotesError`` naming the step that failed.
     public func save(_ notebook: Notebook) throws(NotesError) {
         let data: Data
@@ -89,7 +95,7 @@ public struct NotesStore: Sendable {
         }
         try Self.createDirectories(directory)
         do {
-            try AtomicFileWriter().write(data, toPath: path)
+            try AtomicFileWriter(newFilePermissions: Self.newFilePermissions).write(data, toPath: path)
         } catch {
             throw NotesError("\(error)")
         }

@@ -3,6 +3,13 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Reads Apple's binary property-list format (`bplist00`) into a ``PropertyListValue``.
 ///
@@ -90,7 +97,12 @@ struct BinaryPropertyListScanner {
     /// The size of the `bplist00` header.
     static let headerSize = 8
 
-    init(_ raw: UnsafeRawBufferPointer, options: PropertyListReadingOptions) throws {
+    /// Checks the header, the trailer and every offset-table entry of `raw`.
+    ///
+    /// - Parameter countingReferences: count the references to each object so that `value(_:depth:)`
+    ///   decodes shared sub-trees once (a whole-file read wants this; a reader that looks at a few
+    ///   objects on demand does not).
+    init(_ raw: UnsafeRawBufferPointer, options: PropertyListReadingOptions, countingReferences: Bool = true) throws {
         let size = raw.count
         let magic = Array("bplist0".utf8)
         guard size >= 7, let base = raw.baseAddress else {
@@ -169,7 +181,7 @@ struct BinaryPropertyListScanner {
             entry += offsetSize
         }
         state = Array(repeating: 0, count: objectCount)
-        countReferences()
+        if countingReferences { countReferences() }
     }
 
     /// Counts, for every object, the references to it (saturating at 2), so that only shared objects are
@@ -220,7 +232,7 @@ struct BinaryPropertyListScanner {
 
     /// The byte offset of object `n` (already validated to lie in the object area).
     @inline(__always)
-    private func offset(of n: Int) -> Int {
+    func offset(of n: Int) -> Int {
         Int(truncatingIfNeeded: Self.loadBigEndian(base + tableOffset + n * offsetSize, width: offsetSize))
     }
 
@@ -240,7 +252,7 @@ struct BinaryPropertyListScanner {
     /// The element count of object `n` whose marker (at `offset`) has low nibble `nibble`, and where its
     /// payload starts. A nibble of 0xF means the count follows as an integer object.
     @inline(__always)
-    private func countAndStart(_ nibble: UInt8, at offset: Int, object n: Int) throws -> (count: Int, start: Int) {
+    func countAndStart(_ nibble: UInt8, at offset: Int, object n: Int) throws -> (count: Int, start: Int) {
         if nibble != 0x0F { return (Int(nibble), offset + 1) }
         return try extendedCount(at: offset, object: n)
     }
@@ -267,7 +279,7 @@ struct BinaryPropertyListScanner {
 
     /// `count` elements of `unit` bytes each starting at `start` must fit in the object area.
     @inline(__always)
-    private func requireElements(_ count: Int, of unit: Int, at start: Int, object n: Int, _ what: StaticString) throws {
+    func requireElements(_ count: Int, of unit: Int, at start: Int, object n: Int, _ what: StaticString) throws {
         let (bytes, overflow) = count.multipliedReportingOverflow(by: unit)
         let (end, overflow2) = start.addingReportingOverflow(bytes)
         guard !overflow, !overflow2, end <= tableOffset else {
@@ -286,7 +298,7 @@ struct BinaryPropertyListScanner {
 
     /// The object reference at byte `p`, checked against the object count.
     @inline(__always)
-    private func reference(at p: Int, object n: Int) throws -> Int {
+    func reference(at p: Int, object n: Int) throws -> Int {
         let r = Self.loadBigEndian(base + p, width: refSize)
         guard r < UInt64(objectCount) else { try referenceError(r, p, n) }
         return Int(r)
@@ -315,7 +327,10 @@ struct BinaryPropertyListScanner {
         switch marker >> 4 {
         case 0xA, 0xB, 0xC: return try array(n, at: offset, marker: marker, depth: depth)
         case 0xD: return try dictionary(n, at: offset, marker: marker, depth: depth)
-        default: return try scalar(n, at: offset, marker: marker)
+        default:
+            let v = try scalar(n, at: offset, marker: marker)
+            if st & 3 >= Self.shared { memo[n] = v }
+            return v
         }
     }
 
@@ -325,9 +340,9 @@ struct BinaryPropertyListScanner {
                           at: .init(byteOffset: offset(of: n), objectNumber: n))
     }
 
-    /// Decodes a non-container object (memoizing strings and data, which may be shared).
+    /// Decodes a non-container object.
     @inline(never)
-    private mutating func scalar(_ n: Int, at offset: Int, marker: UInt8) throws -> PropertyListValue {
+    func scalar(_ n: Int, at offset: Int, marker: UInt8) throws -> PropertyListValue {
         let nibble = marker & 0x0F
         switch marker >> 4 {
         case 0x0:
@@ -371,19 +386,16 @@ struct BinaryPropertyListScanner {
             let (count, start) = try countAndStart(nibble, at: offset, object: n)
             try requireElements(count, of: 1, at: start, object: n, "data")
             let v = PropertyListValue.data(Data(bytes: base + start, count: count))
-            if state[n] & 3 >= Self.shared { memo[n] = v }
             return v
         case 0x5:
             let (count, start) = try countAndStart(nibble, at: offset, object: n)
             try requireElements(count, of: 1, at: start, object: n, "ASCII string")
             let v = PropertyListValue.string(try asciiString(at: start, count: count, object: n))
-            if state[n] & 3 >= Self.shared { memo[n] = v }
             return v
         case 0x6:
             let (count, start) = try countAndStart(nibble, at: offset, object: n)
             try requireElements(count, of: 2, at: start, object: n, "UTF-16 string")
             let v = PropertyListValue.string(try utf16String(at: start, count: count, object: n))
-            if state[n] & 3 >= Self.shared { memo[n] = v }
             return v
         case 0x7:
             let (count, start) = try countAndStart(nibble, at: offset, object: n)
@@ -393,9 +405,7 @@ struct BinaryPropertyListScanner {
                 throw PropertyListError(.invalidString, "bplist: UTF-8 string is not valid UTF-8",
                                         at: .init(byteOffset: start, objectNumber: n))
             }
-            let v = PropertyListValue.string(s)
-            if state[n] & 3 >= Self.shared { memo[n] = v }
-            return v
+            return .string(s)
         case 0x8:
             guard nibble <= 7 else {
                 throw PropertyListError(.invalidObject, "bplist: UID of \(Int(nibble) + 1) bytes (1...8 exist)",
@@ -620,6 +630,85 @@ struct BinaryPropertyListScanner {
     static func join(_ outer: String, _ inner: String?) -> String {
         guard let inner, !inner.isEmpty else { return outer }
         return inner.hasPrefix("[") ? outer + inner : outer + "." + inner
+    }
+}
+
+// MARK: - On-demand access
+
+/// What a reader that looks at a few objects at a time needs (the keyed unarchiver reads archives
+/// this way, without building the whole tree). Every function checks what it reads against the object
+/// area, as the whole-file reader does.
+extension BinaryPropertyListScanner {
+    /// The marker byte at `offset` (an offset-table entry).
+    @inline(__always)
+    func marker(at offset: Int) -> UInt8 {
+        base.load(fromByteOffset: offset, as: UInt8.self)
+    }
+
+    /// The marker byte of object `n` (`n` below ``objectCount``).
+    @inline(__always)
+    func marker(of n: Int) -> UInt8 {
+        base.load(fromByteOffset: offset(of: n), as: UInt8.self)
+    }
+
+    /// The element count of container `n` (an array, set or dictionary) and where its references start.
+    /// A dictionary has `count` key references followed by `count` value references. Returns nil when
+    /// `n` is not a container.
+    func container(_ n: Int) throws -> (marker: UInt8, count: Int, start: Int)? {
+        let offset = offset(of: n)
+        let marker = base.load(fromByteOffset: offset, as: UInt8.self)
+        let kind = marker >> 4
+        guard kind >= 0xA && kind <= 0xD else { return nil }
+        let (count, start) = try countAndStart(marker & 0x0F, at: offset, object: n)
+        if kind == 0xD {
+            let (twice, overflow) = count.multipliedReportingOverflow(by: 2)
+            try requireElements(overflow ? Int.max : twice, of: refSize, at: start, object: n, "dictionary reference")
+        } else {
+            try requireElements(count, of: refSize, at: start, object: n, kind == 0xA ? "array" : "set")
+        }
+        return (marker, count, start)
+    }
+
+    /// Whether the `count` bytes at offsets `a` and `b` (both already checked to lie in the object area) are equal.
+    @inline(__always)
+    func bytesEqual(_ a: Int, _ b: Int, count: Int) -> Bool {
+        a == b || memcmp(base + a, base + b, count) == 0
+    }
+
+    /// The value of UID object `n`, or nil when `n` is not a UID.
+    @inline(__always)
+    func uid(_ n: Int) throws -> UInt64? {
+        let offset = offset(of: n)
+        let marker = base.load(fromByteOffset: offset, as: UInt8.self)
+        guard marker >> 4 == 0x8 else { return nil }
+        guard marker & 0x0F <= 7 else {
+            throw PropertyListError(.invalidObject, "bplist: UID of \(Int(marker & 0x0F) + 1) bytes (1...8 exist)",
+                                    at: .init(byteOffset: offset, objectNumber: n))
+        }
+        let width = Int(marker & 0x0F) + 1
+        try require(offset + 1, width, object: n, "UID")
+        return Self.loadBigEndian(base + offset + 1, width: width)
+    }
+
+    /// Whether string object `n` is exactly `key` (UTF-8 bytes; compared code unit for code unit, as
+    /// `NSString` compares keys). Returns nil when `n` is not a string.
+    @inline(__always)
+    func string(_ n: Int, equals key: UnsafeBufferPointer<UInt8>) throws -> Bool? {
+        let offset = offset(of: n)
+        let marker = base.load(fromByteOffset: offset, as: UInt8.self)
+        switch marker >> 4 {
+        case 0x5, 0x7:
+            let (count, start) = try countAndStart(marker & 0x0F, at: offset, object: n)
+            try requireElements(count, of: 1, at: start, object: n, "string")
+            guard count == key.count else { return false }
+            guard count > 0, let keyBase = key.baseAddress else { return true }
+            return memcmp(base + start, keyBase, count) == 0
+        case 0x6:
+            guard case .string(let s) = try scalar(n, at: offset, marker: marker) else { return false }
+            return s.utf8.elementsEqual(key)
+        default:
+            return nil
+        }
     }
 }
 

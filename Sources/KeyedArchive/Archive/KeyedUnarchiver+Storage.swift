@@ -1,0 +1,291 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The fields of one dictionary in an archive's binary property list: where its key and value
+/// references are. Values are property-list object numbers, read on demand.
+struct ArchiveFields {
+    /// The dictionary's object number in the property list.
+    let object: Int
+    /// The number of entries.
+    let count: Int
+    /// Byte offset of the first key reference; the value references follow the keys.
+    let keys: Int
+    let values: Int
+}
+
+/// What a property-list object is, as far as the unarchiver cares.
+enum ArchiveSlotKind {
+    case uid, dictionary, array, set, scalar
+}
+
+/// An archive's bytes, checked once and then read on demand.
+///
+/// The keyed unarchiver never builds the whole property-list tree: it checks the file's structure
+/// (header, trailer, every offset-table entry) and the envelope (`$archiver`, `$version`, `$top`,
+/// `$objects`), and then reads each object from the bytes when a field asks for it. Every read is
+/// bounds-checked; a fault found on the way is a ``KeyedArchiveError`` with code
+/// ``KeyedArchiveError/Code/invalidPropertyList`` and the property-list error as `underlying`.
+///
+/// XML archives and already parsed trees are first written as binary by our writer (so one decoder
+/// serves all three).
+final class ArchiveStorage {
+    private let bytes: UnsafeMutableRawBufferPointer
+    /// Read-only after init (a `let`, so reads borrow it instead of copying it); ``value(_:)`` decodes on a copy.
+    let scanner: BinaryPropertyListScanner
+    /// The `$top` dictionary.
+    let top: ArchiveFields
+    /// The number of entries in `$objects`.
+    let objectCount: Int
+    /// Byte offset of `$objects`' references.
+    private let objectsStart: Int
+    private let refSize: Int
+
+    /// Reads a binary or XML property list and checks that it is a keyed archive.
+    convenience init(data: Data, options: PropertyListReadingOptions) throws {
+        switch PropertyListValue.detectFormat(of: data) {
+        case .binary?:
+            try self.init(binary: data, options: options)
+        case .xml?:
+            try self.init(tree: try KeyedUnarchiver.readPropertyList(data, options: options), options: options)
+        case nil:
+            throw KeyedArchiveError(.invalidPropertyList, "not a readable property list: not a binary (bplist00) or XML property list",
+                                    underlying: PropertyListError(.unknownFormat, "not a binary (bplist00) or XML property list",
+                                                                  at: .init(byteOffset: 0)))
+        }
+    }
+
+    /// Checks an already parsed archive (written as binary first).
+    convenience init(tree: PropertyListValue, options: PropertyListReadingOptions) throws {
+        // The tree's own shape errors read better than those of its re-encoding.
+        _ = try KeyedArchiveEnvelope(tree)
+        var options = options
+        options.maximumObjectCount = Int.max
+        try self.init(binary: BinaryPropertyListWriter().write(tree), options: options)
+    }
+
+    private init(binary data: Data, options: PropertyListReadingOptions) throws {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(data.count, 1), alignment: 8)
+        let count = data.copyBytes(to: buffer)
+        let scanner: BinaryPropertyListScanner
+        let envelope: (top: ArchiveFields, objectCount: Int, objectsStart: Int)
+        do {
+            scanner = try Self.wrapping {
+                try BinaryPropertyListScanner(UnsafeRawBufferPointer(rebasing: buffer[0 ..< count]), options: options,
+                                              countingReferences: false)
+            }
+            envelope = try Self.envelope(scanner)
+        } catch {
+            buffer.deallocate()
+            throw error
+        }
+        self.bytes = buffer
+        self.scanner = scanner
+        refSize = scanner.refSize
+        top = envelope.top
+        objectCount = envelope.objectCount
+        objectsStart = envelope.objectsStart
+    }
+
+    deinit { bytes.deallocate() }
+
+    /// Runs `body`, turning a property-list fault into a keyed-archive error.
+    @inline(__always)
+    static func wrapping<R>(keyPath: String? = nil, objectUID: Int? = nil, _ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch let error as PropertyListError {
+            throw KeyedArchiveError(.invalidPropertyList, "not a readable property list: \(error.message)", keyPath: keyPath,
+                                    objectUID: objectUID.flatMap { $0 >= 0 ? UInt64($0) : nil }, underlying: error)
+        }
+    }
+
+    // MARK: Envelope
+
+    private static func envelope(_ scanner: BinaryPropertyListScanner) throws -> (top: ArchiveFields, objectCount: Int, objectsStart: Int) {
+        try wrapping {
+            let root = scanner.topObject
+            guard let rootFields = try fields(scanner, root) else {
+                throw KeyedArchiveError(.invalidArchive,
+                                        "the root of a keyed archive must be a dictionary, found \(try kindName(scanner, root))")
+            }
+            guard let archiver = try lookup(scanner, rootFields, "$archiver") else {
+                throw KeyedArchiveError(.invalidArchive, "$archiver is missing: this is a property list, not a keyed archive")
+            }
+            guard case .string = try scalarOrContainer(scanner, archiver) else {
+                throw KeyedArchiveError(.invalidArchive, "$archiver must be a string, found \(try kindName(scanner, archiver))")
+            }
+            guard let version = try lookup(scanner, rootFields, "$version") else {
+                throw KeyedArchiveError(.invalidArchive, "$version is missing")
+            }
+            guard case .integer = try scalarOrContainer(scanner, version) else {
+                throw KeyedArchiveError(.invalidArchive, "$version must be an integer, found \(try kindName(scanner, version))")
+            }
+            guard let topObject = try lookup(scanner, rootFields, "$top") else {
+                throw KeyedArchiveError(.invalidArchive, "$top is missing")
+            }
+            guard let top = try fields(scanner, topObject) else {
+                throw KeyedArchiveError(.invalidArchive, "$top must be a dictionary, found \(try kindName(scanner, topObject))")
+            }
+            guard let objects = try lookup(scanner, rootFields, "$objects") else {
+                throw KeyedArchiveError(.invalidArchive, "$objects is missing")
+            }
+            guard let list = try scanner.container(objects), list.marker >> 4 == 0xA else {
+                throw KeyedArchiveError(.invalidArchive, "$objects must be an array, found \(try kindName(scanner, objects))")
+            }
+            guard list.count > 0 else {
+                throw KeyedArchiveError(.invalidArchive, "$objects is empty: index 0 must hold \"$null\"")
+            }
+            return (top, list.count, list.start)
+        }
+    }
+
+    /// A scalar's value, or (for a container) an empty array standing for "not a scalar".
+    private static func scalarOrContainer(_ scanner: BinaryPropertyListScanner, _ n: Int) throws -> PropertyListValue {
+        if try scanner.container(n) != nil { return .array([]) }
+        return try scanner.scalar(n, at: scanner.offset(of: n), marker: scanner.marker(of: n))
+    }
+
+    private static func kindName(_ scanner: BinaryPropertyListScanner, _ n: Int) throws -> String {
+        if let c = try scanner.container(n) {
+            switch c.marker >> 4 {
+            case 0xA: return "array"
+            case 0xD: return "dictionary"
+            default: return "set"
+            }
+        }
+        return try scanner.scalar(n, at: scanner.offset(of: n), marker: scanner.marker(of: n)).kindName
+    }
+
+    private static func fields(_ scanner: BinaryPropertyListScanner, _ n: Int) throws -> ArchiveFields? {
+        guard let c = try scanner.container(n), c.marker >> 4 == 0xD else { return nil }
+        return ArchiveFields(object: n, count: c.count, keys: c.start, values: c.start + c.count * scanner.refSize)
+    }
+
+    private static func lookup(_ scanner: BinaryPropertyListScanner, _ fields: ArchiveFields, _ key: String) throws -> Int? {
+        var key = key
+        return try key.withUTF8 { try lookup(scanner, fields, utf8: $0) }?.value
+    }
+
+    /// The last entry whose key is `utf8` (a repeated key's last value wins, as in
+    /// ``PropertyListDictionary``): its position, key object and value object; or nil.
+    @inline(__always)
+    private static func lookup(_ scanner: BinaryPropertyListScanner, _ fields: ArchiveFields,
+                               utf8: UnsafeBufferPointer<UInt8>) throws -> (index: Int, key: Int, value: Int)? {
+        let refSize = scanner.refSize
+        var i = fields.count - 1
+        while i >= 0 {
+            let keyObject = try scanner.reference(at: fields.keys + i * refSize, object: fields.object)
+            switch try scanner.string(keyObject, equals: utf8) {
+            case true?:
+                return (i, keyObject, try scanner.reference(at: fields.values + i * refSize, object: fields.object))
+            case false?:
+                break
+            case nil:
+                throw PropertyListError(.invalidKey, "bplist: dictionary key is a \(try kindName(scanner, keyObject)), not a string",
+                                        at: .init(byteOffset: fields.keys + i * refSize, objectNumber: fields.object))
+            }
+            i -= 1
+        }
+        return nil
+    }
+
+    // MARK: Reading (property-list faults become invalidPropertyList errors at the caller)
+
+    /// The property-list object number of `$objects[uid]` (`uid` below ``objectCount``).
+    @inline(__always)
+    func object(_ uid: Int) throws -> Int {
+        try scanner.reference(at: objectsStart + uid * refSize, object: -1)
+    }
+
+    /// The fields of dictionary `n`, or nil when `n` is not a dictionary.
+    @inline(__always)
+    func fields(_ n: Int) throws -> ArchiveFields? {
+        try Self.fields(scanner, n)
+    }
+
+    /// The value stored under `key` (exactly, code unit for code unit) in `fields`, or nil.
+    @inline(__always)
+    func lookup(_ fields: ArchiveFields, _ key: String) throws -> Int? {
+        var key = key
+        return try key.withUTF8 { try Self.lookup(scanner, fields, utf8: $0) }?.value
+    }
+
+
+    /// Whether two dictionaries have the same key objects in the same order (so the same keys).
+    @inline(__always)
+    func sameKeys(_ a: ArchiveFields, _ b: ArchiveFields) -> Bool {
+        a.count == b.count && scanner.bytesEqual(a.keys, b.keys, count: a.count * refSize)
+    }
+
+    /// The object number of the value in entry `i` of `fields`.
+    @inline(__always)
+    func value(at i: Int, of fields: ArchiveFields) throws -> Int {
+        try scanner.reference(at: fields.values + i * refSize, object: fields.object)
+    }
+
+    /// The keys of `fields`, decoded, in stored order (for messages).
+    func keys(_ fields: ArchiveFields) throws -> [String] {
+        var result: [String] = []
+        for i in 0 ..< fields.count {
+            let k = try scanner.reference(at: fields.keys + i * refSize, object: fields.object)
+            if case .string(let s) = try scalar(k) { result.append(s) }
+        }
+        return result
+    }
+
+    /// The UID value of `n`, or nil when `n` is not a UID.
+    @inline(__always)
+    func uid(_ n: Int) throws -> UInt64? {
+        try scanner.uid(n)
+    }
+
+    func kind(_ n: Int) -> ArchiveSlotKind {
+        switch scanner.marker(of: n) >> 4 {
+        case 0x8: return .uid
+        case 0xD: return .dictionary
+        case 0xA: return .array
+        case 0xB, 0xC: return .set
+        default: return .scalar
+        }
+    }
+
+    /// A scalar's value (`n` must not be a container: see ``kind(_:)``).
+    @inline(__always)
+    func scalar(_ n: Int) throws -> PropertyListValue {
+        try scanner.scalar(n, at: scanner.offset(of: n), marker: scanner.marker(of: n))
+    }
+
+    /// The value of `n` when it is neither a container nor a UID; nil otherwise.
+    @inline(__always)
+    func plainScalar(_ n: Int) throws -> PropertyListValue? {
+        let offset = scanner.offset(of: n)
+        let marker = scanner.marker(at: offset)
+        switch marker >> 4 {
+        case 0x8, 0xA, 0xB, 0xC, 0xD: return nil
+        default: return try scanner.scalar(n, at: offset, marker: marker)
+        }
+    }
+
+    /// Any object's value, containers decoded in full (bounded by the reading options' depth).
+    func value(_ n: Int) throws -> PropertyListValue {
+        var reader = scanner
+        return try reader.value(n, depth: 0)
+    }
+
+    /// A short name of what `n` is ("string", "dictionary", ...).
+    func kindName(_ n: Int) throws -> String {
+        try Self.kindName(scanner, n)
+    }
+
+    /// The element object numbers of array or set `n`, or nil when `n` is neither.
+    func elements(_ n: Int) throws -> [Int]? {
+        guard let c = try scanner.container(n), c.marker >> 4 != 0xD else { return nil }
+        var result: [Int] = []
+        result.reserveCapacity(c.count)  // bounded: the references fit in the file
+        for i in 0 ..< c.count { result.append(try scanner.reference(at: c.start + i * refSize, object: n)) }
+        return result
+    }
+}
