@@ -17,12 +17,19 @@ struct BinaryPropertyListOutput {
 
     init(capacity: Int) {
         self.capacity = max(capacity, 64)
-        base = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 16)
+        base = Self.allocate(self.capacity)
+    }
+
+    private static func allocate(_ byteCount: Int) -> UnsafeMutableRawPointer {
+        guard let pointer = LargeMemory.allocate(byteCount: byteCount) else {
+            fatalError("out of memory allocating \(byteCount) bytes for a property list")
+        }
+        return pointer
     }
 
     /// Frees the memory of a buffer that is not handed over with ``takeData()``.
     mutating func deallocate() {
-        base.deallocate()
+        LargeMemory.deallocate(base)
         capacity = 0
         count = 0
     }
@@ -38,16 +45,16 @@ struct BinaryPropertyListOutput {
         // Doubling, with slack past a large single append (a big data object) so that the offset table
         // and trailer that follow it do not force a second copy of it.
         let newCapacity = max(needed + max(4096, needed >> 4), capacity * 2)
-        let bigger = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 16)
+        let bigger = Self.allocate(newCapacity)
         bigger.copyMemory(from: base, byteCount: count)
-        base.deallocate()
+        LargeMemory.deallocate(base)
         base = bigger
         capacity = newCapacity
     }
 
     /// The written bytes as `Data`, which takes over the memory. The buffer must not be used afterwards.
     mutating func takeData() -> Data {
-        let data = Data(bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
+        let data = Data(bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in LargeMemory.deallocate(pointer) })
         capacity = 0
         count = 0
         return data

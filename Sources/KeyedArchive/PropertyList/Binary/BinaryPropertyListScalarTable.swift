@@ -12,12 +12,13 @@
 /// scalar `id` starts in the buffer. Ids from 2^32 - 1 on are not recorded (``insert(_:at:)`` returns
 /// false): such scalars are simply not shared, which no real input reaches.
 struct BinaryPropertyListScalarTable {
-    private var entries: [UInt64]
+    /// The slots, in ``LargeMemory`` (huge pages for a big table).
+    private var entries: LargeWordBuffer
     private var count = 0
 
     /// A table sized for about `expectedCount` scalars before it first grows.
     init(expectedCount: Int = 128) {
-        entries = [UInt64](repeating: 0, count: Self.size(for: expectedCount))
+        entries = LargeWordBuffer(zeroedCount: Self.size(for: expectedCount))
     }
 
     private static func size(for expectedCount: Int) -> Int {
@@ -40,21 +41,20 @@ struct BinaryPropertyListScalarTable {
     func find(_ base: UnsafeRawPointer, start: Int, length: Int, positions: [Int]) -> Probe {
         let tag = Self.hashEncoded(base + start, length) & ~Self.idMask
         let mask = entries.count - 1
+        let table = entries.base
         var slot = Int(truncatingIfNeeded: tag >> 32) & mask
-        return entries.withUnsafeBufferPointer { table in
-            while true {
-                let entry = table[slot]
-                if entry == 0 { break }
-                if entry & ~Self.idMask == tag {
-                    let candidate = Int(truncatingIfNeeded: entry & Self.idMask) - 1
-                    if Self.equalBytes(base + positions[candidate], base + start, length) {
-                        return Probe(existing: candidate, slot: slot, tag: tag)
-                    }
+        while true {
+            let entry = table[slot]
+            if entry == 0 { break }
+            if entry & ~Self.idMask == tag {
+                let candidate = Int(truncatingIfNeeded: entry & Self.idMask) - 1
+                if Self.equalBytes(base + positions[candidate], base + start, length) {
+                    return Probe(existing: candidate, slot: slot, tag: tag)
                 }
-                slot = (slot + 1) & mask
             }
-            return Probe(existing: -1, slot: slot, tag: tag)
+            slot = (slot + 1) & mask
         }
+        return Probe(existing: -1, slot: slot, tag: tag)
     }
 
     /// Records `id` in the empty slot `probe` found (and grows the table when it is 3/4 full). Returns
@@ -63,7 +63,7 @@ struct BinaryPropertyListScalarTable {
     @discardableResult
     mutating func insert(_ id: Int, at probe: Probe) -> Bool {
         guard id < Int(Self.idMask) else { return false }
-        entries[probe.slot] = probe.tag | UInt64(id + 1)
+        entries.base[probe.slot] = probe.tag | UInt64(id + 1)
         count += 1
         if count >= entries.count / 4 * 3 { resize(to: entries.count * 2) }
         return true
@@ -78,14 +78,15 @@ struct BinaryPropertyListScalarTable {
     /// Re-inserts every entry into a table of `size` slots, by the hash bits the entry keeps.
     @inline(never)
     private mutating func resize(to size: Int) {
-        var bigger = [UInt64](repeating: 0, count: size)
+        let bigger = LargeWordBuffer(zeroedCount: size)
         let mask = size - 1
-        bigger.withUnsafeMutableBufferPointer { table in
-            for entry in entries where entry != 0 {
-                var i = Int(truncatingIfNeeded: entry >> 32) & mask
-                while table[i] != 0 { i = (i + 1) & mask }
-                table[i] = entry
-            }
+        let table = bigger.base
+        for i in 0 ..< entries.count {
+            let entry = entries.base[i]
+            guard entry != 0 else { continue }
+            var slot = Int(truncatingIfNeeded: entry >> 32) & mask
+            while table[slot] != 0 { slot = (slot + 1) & mask }
+            table[slot] = entry
         }
         entries = bigger
     }

@@ -1,0 +1,58 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Memory for the writer's and the archiver's big buffers: the output, the scalar pool and the hash tables
+/// that are probed at random.
+///
+/// On Linux, a block of 4 MB or more is aligned to 2 MB and advised to use transparent huge pages
+/// (`madvise(MADV_HUGEPAGE)`, which the common `madvise` setting of THP honours): random probes into a
+/// table of tens of megabytes then miss the TLB far less often, which is most of their cost in virtual
+/// machines. Elsewhere, and for smaller blocks, it is plain `malloc`. Blocks are released with `free`.
+enum LargeMemory {
+    static let hugePageSize = 2 << 20
+
+    /// A block of at least `byteCount` bytes (16-byte aligned), or nil when the system has no memory.
+    static func allocate(byteCount: Int) -> UnsafeMutableRawPointer? {
+        #if os(Linux)
+        if byteCount >= 2 * hugePageSize {
+            var pointer: UnsafeMutableRawPointer?
+            let rounded = (byteCount + hugePageSize - 1) / hugePageSize * hugePageSize
+            if posix_memalign(&pointer, hugePageSize, rounded) == 0, let pointer {
+                _ = madvise(pointer, rounded, MADV_HUGEPAGE)  // failure only means small pages
+                return pointer
+            }
+        }
+        #endif
+        return malloc(max(byteCount, 1))
+    }
+
+    /// Releases a block from ``allocate(byteCount:)``.
+    static func deallocate(_ pointer: UnsafeMutableRawPointer) {
+        free(pointer)
+    }
+}
+
+/// A zero-filled array of `UInt64` in ``LargeMemory``, freed with its last reference.
+final class LargeWordBuffer {
+    let base: UnsafeMutablePointer<UInt64>
+    let count: Int
+
+    init(zeroedCount count: Int) {
+        let bytes = count * MemoryLayout<UInt64>.stride
+        guard let raw = LargeMemory.allocate(byteCount: bytes) else {
+            fatalError("out of memory allocating \(bytes) bytes")
+        }
+        memset(raw, 0, bytes)
+        base = raw.bindMemory(to: UInt64.self, capacity: count)
+        self.count = count
+    }
+
+    deinit {
+        LargeMemory.deallocate(UnsafeMutableRawPointer(base))
+    }
+}
