@@ -21,7 +21,8 @@ import Foundation
 ///    scalar's bytes (or encoding each UID) on its first use, then writes the containers with the fewest
 ///    reference bytes, the offset table and the trailer through the shared `BinaryPropertyListOutput`.
 ///
-/// Nothing recurses, nothing is retained per scalar, and the only hashing is of scalars' bytes.
+/// Neither step recurses, nothing is retained per scalar, and the only hashing is of scalars' bytes. The
+/// pool, the output and the hash tables live in `LargeMemory` (huge pages where the system offers them).
 struct KeyedArchiveEmitter {
     /// A scalar id, a UID with ``uidBit`` set, or a container id with ``containerBit`` set.
     typealias Ref = UInt32
@@ -231,10 +232,11 @@ struct KeyedArchiveEmitter {
         return elements.count - 1
     }
 
-    /// A new container whose refs are given later with one of the `complete` methods.
+    /// A new container whose refs are given later with one of the `complete` methods (until then it is
+    /// an empty array).
     @inline(__always)
     mutating func newContainer() -> Int {
-        containers.append(Container(start: -1, count: 0, marker: 0))
+        containers.append(Container(start: -1, count: 0, marker: 0xA0))
         if containers.count > Self.limit { tooLarge = true }
         return containers.count - 1
     }
@@ -350,7 +352,7 @@ struct KeyedArchiveEmitter {
             let c = containers[id]
             let start = outRefs.count
             let n = c.marker == 0xD0 ? 2 * c.count : c.count
-            for r in refs[c.start ..< c.start + n] {
+            for r in refs[max(c.start, 0) ..< max(c.start, 0) + n] {
                 if r & Self.containerBit != 0 {
                     outRefs.append(UInt32(truncatingIfNeeded: offsets.count))
                     queue.append((Int(r & ~Self.containerBit), offsets.count))
@@ -401,6 +403,7 @@ struct KeyedArchiveEmitter {
         if ref & Self.uidBit != 0 { return .uid(UID(UInt64(ref & ~Self.uidBit))) }
         guard ref & Self.containerBit != 0 else { return scalar(Int(ref)) }
         let c = containers[Int(ref & ~Self.containerBit)]
+        guard c.start >= 0 else { return .array([]) }
         if c.marker == 0xA0 {
             return .array(refs[c.start ..< c.start + c.count].map { value($0, top: top) })
         }

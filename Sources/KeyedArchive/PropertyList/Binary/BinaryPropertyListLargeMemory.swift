@@ -16,8 +16,9 @@ import Musl
 enum LargeMemory {
     static let hugePageSize = 2 << 20
 
-    /// A block of at least `byteCount` bytes (16-byte aligned), or nil when the system has no memory.
-    static func allocate(byteCount: Int) -> UnsafeMutableRawPointer? {
+    /// A block of at least `byteCount` bytes, 16-byte aligned. Running out of memory traps, as it does for
+    /// any Swift allocation.
+    static func allocate(byteCount: Int) -> UnsafeMutableRawPointer {
         #if os(Linux)
         if byteCount >= 2 * hugePageSize {
             var pointer: UnsafeMutableRawPointer?
@@ -28,7 +29,9 @@ enum LargeMemory {
             }
         }
         #endif
-        return malloc(max(byteCount, 1))
+        // The standard allocator reports (and traps) when even `malloc` has nothing left; its blocks are
+        // `malloc`'s, so `free` releases them too.
+        return malloc(max(byteCount, 1)) ?? UnsafeMutableRawPointer.allocate(byteCount: max(byteCount, 1), alignment: 16)
     }
 
     /// Releases a block from ``allocate(byteCount:)``.
@@ -44,9 +47,7 @@ final class LargeWordBuffer {
 
     init(zeroedCount count: Int) {
         let bytes = count * MemoryLayout<UInt64>.stride
-        guard let raw = LargeMemory.allocate(byteCount: bytes) else {
-            fatalError("out of memory allocating \(bytes) bytes")
-        }
+        let raw = LargeMemory.allocate(byteCount: bytes)
         memset(raw, 0, bytes)
         base = raw.bindMemory(to: UInt64.self, capacity: count)
         self.count = count

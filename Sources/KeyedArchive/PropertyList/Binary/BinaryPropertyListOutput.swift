@@ -21,10 +21,7 @@ struct BinaryPropertyListOutput {
     }
 
     private static func allocate(_ byteCount: Int) -> UnsafeMutableRawPointer {
-        guard let pointer = LargeMemory.allocate(byteCount: byteCount) else {
-            fatalError("out of memory allocating \(byteCount) bytes for a property list")
-        }
-        return pointer
+        LargeMemory.allocate(byteCount: byteCount)
     }
 
     /// Frees the memory of a buffer that is not handed over with ``takeData()``.

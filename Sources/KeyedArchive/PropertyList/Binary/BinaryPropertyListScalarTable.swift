@@ -69,12 +69,6 @@ struct BinaryPropertyListScalarTable {
         return true
     }
 
-    /// Makes room for `expectedCount` more scalars without growing step by step.
-    mutating func reserve(_ expectedCount: Int) {
-        let size = Self.size(for: count + expectedCount)
-        if size > entries.count { resize(to: size) }
-    }
-
     /// Re-inserts every entry into a table of `size` slots, by the hash bits the entry keeps.
     @inline(never)
     private mutating func resize(to size: Int) {
