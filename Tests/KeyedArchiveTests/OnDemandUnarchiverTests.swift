@@ -1,0 +1,169 @@
+import Foundation
+import Testing
+@testable import KeyedArchive
+
+/// Two references to animals, for identity checks through a registered subclass.
+final class Pen: KeyedArchivable {
+    var first: Animal
+    var second: Animal
+    init(first: Animal, second: Animal) {
+        self.first = first
+        self.second = second
+    }
+    init(from decoder: any ArchiveDecoder) throws {
+        first = try decoder.decode(Animal.self, forKey: "first")
+        second = try decoder.decode(Animal.self, forKey: "second")
+    }
+    func encode(to encoder: any ArchiveEncoder) throws {
+        try encoder.encode(first, forKey: "first")
+        try encoder.encode(second, forKey: "second")
+    }
+}
+
+/// One integer field, for archives made byte by byte.
+struct Counter: KeyedArchivable, Equatable {
+    static var archivedClassName: String { "Counter" }
+    var value: Int
+    init(from decoder: any ArchiveDecoder) throws { value = try decoder.decode(Int.self, forKey: "value") }
+    func encode(to encoder: any ArchiveEncoder) throws { try encoder.encode(value, forKey: "value") }
+}
+
+/// The unarchiver reads the archive's bytes on demand (key tables shared by objects with the same keys,
+/// a fast path for objects met again): these pin down the cases where that could differ from reading the
+/// whole tree first.
+@Suite struct OnDemandUnarchiverTests {
+    @Test func sharedInstanceOfARegisteredSubclassKeepsItsIdentity() throws {
+        let dog = Dog(name: "Rex", barks: 5)
+        let data = try KeyedArchiver.archivedData(withRootObject: [Pen(first: dog, second: dog), Pen(first: dog, second: Animal(name: "Tom"))])
+        var unarchiver = KeyedUnarchiver()
+        unarchiver.setClass(Dog.self, forClassName: "Zoo.Dog")
+        let pens = try unarchiver.decode([Pen].self, from: data)
+        try #require(pens.count == 2)
+        #expect(pens[0].first === pens[0].second)
+        #expect(pens[1].first === pens[0].first)
+        let back = try #require(pens[0].first as? Dog)
+        #expect(back.name == "Rex")
+        #expect(back.barks == 5)
+        #expect(pens[1].second.name == "Tom")
+        #expect(!(pens[1].second is Dog))
+    }
+
+    @Test func sharedInstanceIsRecheckedForTheSecondField() throws {
+        // Without the registration, "Zoo.Dog" is not an Animal the unarchiver may make: the first
+        // reference fails, and so would the second (the fast path must not skip the check).
+        let dog = Dog(name: "Rex", barks: 5)
+        let data = try KeyedArchiver.archivedData(withRootObject: Pen(first: dog, second: dog))
+        #expect {
+            _ = try KeyedUnarchiver().decode(Pen.self, from: data)
+        } throws: { error in
+            (error as? KeyedArchiveError)?.code == .classNotAllowed && (error as? KeyedArchiveError)?.className == "Zoo.Dog"
+        }
+    }
+
+    @Test func structReferencedTwiceDecodesOnceAndEqual() throws {
+        typealias F = ArchiveFixture
+        let archive = F.archive([
+            "$null",
+            .dictionary(["$class": F.uid(3), "NS.objects": .array([F.uid(2), F.uid(2)])]),
+            .dictionary(["$class": F.uid(4), "label": F.uid(5)]),
+            F.classDict("NSArray"),
+            F.classDict(Tag.archivedClassName),
+            "swift",
+        ])
+        let tags = try KeyedUnarchiver().decode([Tag].self, from: archive)
+        #expect(tags == [Tag("swift"), Tag("swift")])
+    }
+
+    @Test func damagedObjectFoundOnDemandNamesItsPlace() throws {
+        // "TenLetters" is a 10-byte ASCII string: marker 0x5A, then its bytes. Replace the marker with a
+        // fill byte (0x0F), which is no value; the unarchiver meets it only when it reads `title`.
+        var bytes = [UInt8](try KeyedArchiver.archivedData(withRootObject: Book(title: "TenLetters", pages: 7)))
+        let text = Array("TenLetters".utf8)
+        let start = try #require((0 ... bytes.count - text.count).first { Array(bytes[$0 ..< $0 + text.count]) == text })
+        try #require(bytes[start - 1] == 0x5A)
+        bytes[start - 1] = 0x0F
+        let error = try #require(throws: KeyedArchiveError.self) {
+            _ = try KeyedUnarchiver().decode(Book.self, from: Data(bytes))
+        }
+        #expect(error.code == .invalidPropertyList)
+        #expect(error.keyPath == "root.title")
+        #expect(error.underlying?.location.byteOffset == start - 1)
+        #expect(error.message.contains("fill"))
+    }
+
+    @Test func repeatedKeyInAnObjectReadsItsLastValue() throws {
+        // A hand-made binary archive whose object dictionary holds "value" twice (1, then 2). The reader's
+        // rule for repeated keys is "first position, last value" (as plistlib and Foundation); the
+        // unarchiver and the raw model must agree with it.
+        let data = Self.binaryArchiveWithRepeatedKey()
+        let tree = try PropertyListValue(propertyListData: data)
+        let object = try #require(tree.dictionaryValue?["$objects"]?.arrayValue?[1].dictionaryValue)
+        #expect(object["value"] == .integer(2))
+        #expect(try KeyedUnarchiver().decode(Counter.self, from: data).value == 2)
+        #expect(try KeyedUnarchiver().decode(Counter.self, from: tree).value == 2)
+        let graph = try ArchivedObjectGraph(data: data)
+        #expect(graph.object(UID(1))?.instance?["value"] == .value(.integer(2)))
+    }
+
+    @Test func xmlAndTreeInputsDecodeAsBinaryDoes() throws {
+        let library = Library(name: "Main", books: [Book(title: "A", pages: 1), Book(title: "B", pages: 2)],
+                              byCode: [:], shelf: [Tag("x")], featured: nil)
+        let binary = try KeyedArchiver.archivedData(withRootObject: library)
+        let xml = try KeyedArchiver.archivedData(withRootObject: library, format: .xml)
+        let tree = try KeyedArchiver.archivedPropertyList(withRootObject: library)
+        for back in [try KeyedUnarchiver().decode(Library.self, from: binary),
+                     try KeyedUnarchiver().decode(Library.self, from: xml),
+                     try KeyedUnarchiver().decode(Library.self, from: tree)] {
+            #expect(back.name == "Main")
+            #expect(back.books.map(\.title) == ["A", "B"])
+            #expect(back.books.map(\.pages) == [1, 2])
+            #expect(back.byCode.isEmpty)
+            #expect(back.shelf == [Tag("x")])
+            #expect(back.featured == nil)
+        }
+    }
+
+    /// `{$archiver, $version, $top: {root: UID 1}, $objects: ["$null", {$class: UID 2, value: 1, value: 2},
+    /// {$classname: "Counter", $classes: ["Counter", "NSObject"]}]}`, one-byte references and offsets.
+    static func binaryArchiveWithRepeatedKey() -> Data {
+        var objects: [[UInt8]] = []
+        func ascii(_ s: String) -> [UInt8] { [0x50 | UInt8(s.utf8.count)] + Array(s.utf8) }
+        func int(_ v: UInt8) -> [UInt8] { [0x10, v] }
+        func uid(_ v: UInt8) -> [UInt8] { [0x80, v] }
+        func array(_ refs: [UInt8]) -> [UInt8] { [0xA0 | UInt8(refs.count)] + refs }
+        func dict(_ keys: [UInt8], _ values: [UInt8]) -> [UInt8] { [0xD0 | UInt8(keys.count)] + keys + values }
+        objects = [
+            dict([1, 2, 3, 4], [5, 6, 7, 8]),              // 0: root
+            ascii("$archiver"), ascii("$version"),          // 1, 2
+            ascii("$top"), ascii("$objects"),               // 3, 4
+            [],                                             // 5: "NSKeyedArchiver", below
+            [0x12, 0x00, 0x01, 0x86, 0xA0],                 // 6: 100000
+            dict([9], [10]),                                // 7: $top
+            array([11, 12, 13]),                            // 8: $objects
+            ascii("root"), uid(1),                          // 9, 10
+            ascii("$null"),                                 // 11
+            dict([14, 15, 15], [16, 17, 18]),               // 12: the object, "value" twice
+            dict([19, 20], [21, 22]),                       // 13: its class
+            ascii("$class"), ascii("value"),                // 14, 15
+            uid(2), int(1), int(2),                         // 16, 17, 18
+            ascii("$classname"), ascii("$classes"),         // 19, 20
+            ascii("Counter"), array([21, 23]),              // 21, 22
+            ascii("NSObject"),                              // 23
+        ]
+        // "NSKeyedArchiver" is 15 bytes: the count goes in a following integer (marker nibble 0xF).
+        objects[5] = [0x5F, 0x10, 15] + Array("NSKeyedArchiver".utf8)
+        var out = Array("bplist00".utf8)
+        var offsets: [UInt8] = []
+        for object in objects {
+            offsets.append(UInt8(out.count))
+            out += object
+        }
+        let tableOffset = out.count
+        out += offsets
+        out += [0, 0, 0, 0, 0, 0, 1, 1]                                    // unused, sort, offset size, ref size
+        out += withUnsafeBytes(of: UInt64(objects.count).bigEndian, Array.init)  // object count
+        out += withUnsafeBytes(of: UInt64(0).bigEndian, Array.init)              // top object
+        out += withUnsafeBytes(of: UInt64(tableOffset).bigEndian, Array.init)   // offset table
+        return Data(out)
+    }
+}
