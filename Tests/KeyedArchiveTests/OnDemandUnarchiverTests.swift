@@ -74,6 +74,27 @@ struct Counter: KeyedArchivable, Equatable {
         #expect(tags == [Tag("swift"), Tag("swift")])
     }
 
+    @Test func elementsOfASharedArrayCountAgainstTheElementLimit() throws {
+        // One 1,000-element array referred to 100 times: 100,000 elements decoded from a small archive.
+        typealias F = ArchiveFixture
+        let archive = F.archive([
+            "$null",
+            .dictionary(["$class": F.uid(3), "NS.objects": .array(Array(repeating: F.uid(2), count: 100))]),
+            .dictionary(["$class": F.uid(3), "NS.objects": .array(Array(repeating: F.uid(4), count: 1_000))]),
+            F.classDict("NSArray"),
+            7,
+        ])
+        let all = try KeyedUnarchiver().decode([[Int]].self, from: archive)
+        #expect(all.count == 100)
+        #expect(all.allSatisfy { $0 == Array(repeating: 7, count: 1_000) })
+        var strict = KeyedUnarchiver()
+        strict.limits.maximumElementCount = 50_000
+        let error = try #require(throws: KeyedArchiveError.self) { _ = try strict.decode([[Int]].self, from: archive) }
+        #expect(error.code == .limitExceeded)
+        #expect(error.message.contains("maximumElementCount"))
+        #expect(error.keyPath == "root[49]")  // 100 outer + 49 x 1,000 inner = 49,100; the 50th inner array passes 50,000
+    }
+
     @Test func damagedObjectFoundOnDemandNamesItsPlace() throws {
         // "TenLetters" is a 10-byte ASCII string: marker 0x5A, then its bytes. Replace the marker with a
         // fill byte (0x0F), which is no value; the unarchiver meets it only when it reads `title`.

@@ -45,6 +45,7 @@ final class UnarchivingSession {
     @exclusivity(unchecked) private var inProgress: [(uid: Int, className: String, pathCount: Int)] = []
     @exclusivity(unchecked) private var decodedObjectCount = 0
     @exclusivity(unchecked) private var byteCount = 0
+    @exclusivity(unchecked) private var decodedElementCount = 0
     @exclusivity(unchecked) private var deferred: [() throws -> Void] = []
     @exclusivity(unchecked) private var active = true
 
@@ -262,6 +263,16 @@ final class UnarchivingSession {
                         key: key, uid: nil, className: nil)
         }
         byteCount = sum
+    }
+
+    /// Counts the elements of a collection about to be decoded.
+    func countElements(_ n: Int, key: String?, uid: Int, className: String) throws {
+        let (sum, overflow) = decodedElementCount.addingReportingOverflow(n)
+        guard !overflow, sum <= limits.maximumElementCount else {
+            throw error(.limitExceeded, "more than \(limits.maximumElementCount) collection elements (limits.maximumElementCount)",
+                        key: key, uid: uid, className: className)
+        }
+        decodedElementCount = sum
     }
 
     /// Counts one object and checks the depth before entering it.
