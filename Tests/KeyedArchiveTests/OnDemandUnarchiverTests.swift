@@ -28,6 +28,24 @@ struct Counter: KeyedArchivable, Equatable {
     func encode(to encoder: any ArchiveEncoder) throws { try encoder.encode(value, forKey: "value") }
 }
 
+/// A model whose own keys look like the archive's: `$class` is stored as `$$class`, `$$x` as `$$$x`.
+struct DollarKeys: KeyedArchivable, Equatable {
+    var cls: String
+    var x: Int
+    init(cls: String, x: Int) {
+        self.cls = cls
+        self.x = x
+    }
+    init(from decoder: any ArchiveDecoder) throws {
+        cls = try decoder.decode(String.self, forKey: "$class")
+        x = try decoder.decode(Int.self, forKey: "$$x")
+    }
+    func encode(to encoder: any ArchiveEncoder) throws {
+        try encoder.encode(cls, forKey: "$class")
+        try encoder.encode(x, forKey: "$$x")
+    }
+}
+
 /// The unarchiver reads the archive's bytes on demand (key tables shared by objects with the same keys,
 /// a fast path for objects met again): these pin down the cases where that could differ from reading the
 /// whole tree first.
@@ -58,6 +76,15 @@ struct Counter: KeyedArchivable, Equatable {
         } throws: { error in
             (error as? KeyedArchiveError)?.code == .classNotAllowed && (error as? KeyedArchiveError)?.className == "Zoo.Dog"
         }
+    }
+
+    @Test func modelKeysThatLookLikeArchiveKeysFindTheirOwnEntries() throws {
+        let values = [DollarKeys(cls: "mine", x: 1), DollarKeys(cls: "yours", x: 2)]
+        let data = try KeyedArchiver.archivedData(withRootObject: values)
+        #expect(try KeyedUnarchiver().decode([DollarKeys].self, from: data) == values)
+        let tree = try PropertyListValue(propertyListData: data)
+        let stored = try #require(tree.dictionaryValue?["$objects"]?.arrayValue?.compactMap(\.dictionaryValue).first { $0["$$class"] != nil })
+        #expect(Set(stored.keys) == ["$class", "$$class", "$$$x"])
     }
 
     @Test func structReferencedTwiceDecodesOnceAndEqual() throws {
