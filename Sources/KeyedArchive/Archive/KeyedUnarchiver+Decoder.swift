@@ -496,6 +496,7 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
                                                   expected: @autoclosure () -> String) throws -> [T] {
         let (uid, dict, cls) = try collection(key, names: names, expected: expected())
         let refs = try elements(dict, uid, cls, key: key)
+        try session.countElements(refs.count, key: pathKey(key), uid: uid, className: cls.name)
         return try withEntered(uid, cls, key: key) {
             var result: [T] = []
             result.reserveCapacity(refs.count)
@@ -508,6 +509,7 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
     func decodeSet<T: ArchiveValue & Hashable>(of type: T.Type, forKey key: String) throws -> Set<T> {
         let (uid, dict, cls) = try collection(key, names: Self.setClasses, expected: "a set of \(T.self)")
         let refs = try elements(dict, uid, cls, key: key)
+        try session.countElements(refs.count, key: pathKey(key), uid: uid, className: cls.name)
         return try withEntered(uid, cls, key: key) {
             var result = Set<T>(minimumCapacity: refs.count)
             let decoder = ArchiveObjectDecoder(session: session, element: 0)
@@ -527,6 +529,7 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
             throw fail(.dataCorrupted, "\(cls.name).NS.keys has \(keys.count) entries but NS.objects has \(values.count)",
                        key, uid: uid, className: cls.name)
         }
+        try session.countElements(keys.count, key: pathKey(key), uid: uid, className: cls.name)
         return try withEntered(uid, cls, key: key) {
             var result = [K: V](minimumCapacity: keys.count)
             let decoder = ArchiveObjectDecoder(session: session, element: 0)

@@ -45,6 +45,7 @@ final class UnarchivingSession {
     @exclusivity(unchecked) private var inProgress: [(uid: Int, className: String, pathCount: Int)] = []
     @exclusivity(unchecked) private var decodedObjectCount = 0
     @exclusivity(unchecked) private var byteCount = 0
+    @exclusivity(unchecked) private var decodedElementCount = 0
     @exclusivity(unchecked) private var deferred: [() throws -> Void] = []
     @exclusivity(unchecked) private var active = true
 
@@ -178,7 +179,9 @@ final class UnarchivingSession {
     }
 
     private func makeKeyTable(_ fields: ArchiveFields) -> KeyTable? {
-        guard fields.count <= 64, let keys = try? storage.keys(fields), keys.count == fields.count else { return nil }
+        // Model keys are short; long ones are left to the byte comparison (which never decodes them).
+        guard fields.count <= 64, storage.keysAreShort(fields, maximumLength: 128),
+              let keys = try? storage.keys(fields), keys.count == fields.count else { return nil }
         for (i, key) in keys.enumerated() {
             guard key.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
             for j in 0 ..< i where keys[j] == key { return nil }
@@ -260,6 +263,16 @@ final class UnarchivingSession {
                         key: key, uid: nil, className: nil)
         }
         byteCount = sum
+    }
+
+    /// Counts the elements of a collection about to be decoded.
+    func countElements(_ n: Int, key: String?, uid: Int, className: String) throws {
+        let (sum, overflow) = decodedElementCount.addingReportingOverflow(n)
+        guard !overflow, sum <= limits.maximumElementCount else {
+            throw error(.limitExceeded, "more than \(limits.maximumElementCount) collection elements (limits.maximumElementCount)",
+                        key: key, uid: uid, className: className)
+        }
+        decodedElementCount = sum
     }
 
     /// Counts one object and checks the depth before entering it.
@@ -352,19 +365,60 @@ final class UnarchivingSession {
                                     "$class points at object #\(classUID), a \(kindName(classObject)), not a class dictionary",
                                     keyPath: keyPath, objectUID: objectUID)
         }
-        let classValue: PropertyListValue
-        do { classValue = try storage.value(classObject) } catch let e as PropertyListError { throw damaged(e, key: key, uid: uid) }
-        guard case .dictionary(let classDict) = classValue else {
+        guard let classFields = try self.fields(classObject, key: key, uid: uid) else {
             throw KeyedArchiveError(.invalidClass, "$class points at object #\(classUID), not a class dictionary",
                                     keyPath: keyPath, objectUID: objectUID)
         }
-        let archivedClass = try KeyedArchiveEnvelope.archivedClass(classDictionary: classDict, classUID: UID(classUID),
-                                                                   objectUID: UID(objectUID), keyPath: keyPath)
-        if let classesValue = classDict["$classes"], case .array(let chain) = classesValue, chain.isEmpty {
-            throw error(.invalidClass, "$classes of class \(archivedClass.name) is empty", key: key, uid: uid,
-                        className: archivedClass.name)
+        // Strings and arrays are decoded once per property-list object however many class dictionaries
+        // share them, so hand-made archives cannot multiply the work.
+        guard let nameObject = try lookup(classFields, "$classname", key: key, uid: uid) else {
+            throw KeyedArchiveError(.invalidClass, "class dictionary #\(classUID) has no $classname",
+                                    keyPath: keyPath, objectUID: objectUID)
         }
-        return archivedClass
+        guard let name = try classString(nameObject, key: key, uid: uid) else {
+            throw KeyedArchiveError(.invalidClass,
+                                    "$classname of class dictionary #\(classUID) must be a string, found \(kindName(nameObject))",
+                                    keyPath: keyPath, objectUID: objectUID)
+        }
+        var chain: [String] = []
+        if let classesObject = try lookup(classFields, "$classes", key: key, uid: uid) {
+            chain = try classChain(classesObject, className: name, key: key, uid: uid)
+            if chain.isEmpty {
+                throw error(.invalidClass, "$classes of class \(name) is empty", key: key, uid: uid, className: name)
+            }
+        }
+        return ArchivedClass(name: name, chain: chain, uid: UID(classUID))
+    }
+
+    @exclusivity(unchecked) private var classStrings: [Int: String] = [:]
+    @exclusivity(unchecked) private var classChains: [Int: [String]] = [:]
+
+    /// String object `n`, decoded once; nil when `n` is not a string.
+    private func classString(_ n: Int, key: String?, uid: Int) throws -> String? {
+        if let known = classStrings[n] { return known }
+        guard case .string(let s)? = try scalar(n, key: key, uid: uid) else { return nil }
+        classStrings[n] = s
+        return s
+    }
+
+    /// The `$classes` array at `n`, decoded once.
+    private func classChain(_ n: Int, className name: String, key: String?, uid: Int) throws -> [String] {
+        if let known = classChains[n] { return known }
+        guard let elements = try arrayElements(n, key: key, uid: uid) else {
+            throw KeyedArchiveError(.invalidClass, "$classes of class \(name) must be an array, found \(kindName(n))",
+                                    keyPath: pathString(appending: key), objectUID: UInt64(uid), className: name)
+        }
+        var chain: [String] = []
+        chain.reserveCapacity(elements.count)
+        for element in elements {
+            guard let s = try classString(element, key: key, uid: uid) else {
+                throw KeyedArchiveError(.invalidClass, "$classes of class \(name) must hold strings, found \(kindName(element))",
+                                        keyPath: pathString(appending: key), objectUID: UInt64(uid), className: name)
+            }
+            chain.append(s)
+        }
+        classChains[n] = chain
+        return chain
     }
 
     /// Follows `n` if it is a UID, range-checked: the object it names and its UID. UID 0 throws

@@ -226,6 +226,15 @@ final class ArchiveStorage {
         try scanner.reference(at: fields.values + i * refSize, object: fields.object)
     }
 
+    /// Whether every key of `fields` is a string of at most `maximumLength` code units.
+    func keysAreShort(_ fields: ArchiveFields, maximumLength: Int) -> Bool {
+        for i in 0 ..< fields.count {
+            guard let k = try? scanner.reference(at: fields.keys + i * refSize, object: fields.object),
+                  let length = try? scanner.stringLength(k), length <= maximumLength else { return false }
+        }
+        return true
+    }
+
     /// The keys of `fields`, decoded, in stored order (for messages).
     func keys(_ fields: ArchiveFields) throws -> [String] {
         var result: [String] = []
@@ -267,12 +276,6 @@ final class ArchiveStorage {
         case 0x8, 0xA, 0xB, 0xC, 0xD: return nil
         default: return try scanner.scalar(n, at: offset, marker: marker)
         }
-    }
-
-    /// Any object's value, containers decoded in full (bounded by the reading options' depth).
-    func value(_ n: Int) throws -> PropertyListValue {
-        var reader = scanner
-        return try reader.value(n, depth: 0)
     }
 
     /// A short name of what `n` is ("string", "dictionary", ...).

@@ -47,6 +47,10 @@ public struct KeyedUnarchiver {
         /// The most objects (dictionaries in `$objects`: model instances, arrays, dates, ...) decoded,
         /// counting each decode of a shared array again. Default 1,048,576.
         public var maximumObjectCount: Int = 1 << 20
+        /// The most elements of arrays, sets and dictionaries (a key and its value count as one) decoded
+        /// in total, counting each decode of a shared collection again: an archive that refers to one
+        /// large array many times cannot make the result grow without bound. Default 16,777,216.
+        public var maximumElementCount: Int = 1 << 24
         /// The most bytes of strings (UTF-8) and data decoded in total. Default 256 MiB.
         public var maximumByteCount: Int = 256 << 20
         /// The deepest nesting of objects and containers. Default 10,000; raise it for long linked lists.

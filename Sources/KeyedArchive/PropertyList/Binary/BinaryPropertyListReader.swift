@@ -675,6 +675,17 @@ extension BinaryPropertyListScanner {
         a == b || memcmp(base + a, base + b, count) == 0
     }
 
+    /// The length of string object `n` in its stored code units (bytes, or UTF-16 units), or nil when
+    /// `n` is not a string.
+    func stringLength(_ n: Int) throws -> Int? {
+        let offset = offset(of: n)
+        let marker = base.load(fromByteOffset: offset, as: UInt8.self)
+        switch marker >> 4 {
+        case 0x5, 0x6, 0x7: return try countAndStart(marker & 0x0F, at: offset, object: n).count
+        default: return nil
+        }
+    }
+
     /// The value of UID object `n`, or nil when `n` is not a UID.
     @inline(__always)
     func uid(_ n: Int) throws -> UInt64? {
@@ -704,6 +715,10 @@ extension BinaryPropertyListScanner {
             guard count > 0, let keyBase = key.baseAddress else { return true }
             return memcmp(base + start, keyBase, count) == 0
         case 0x6:
+            // Each UTF-16 unit is 1 to 3 UTF-8 bytes (a surrogate pair, 2 units, is 4): decode only when
+            // the lengths can match, so a long key is never decoded for a short one.
+            let (count, _) = try countAndStart(marker & 0x0F, at: offset, object: n)
+            guard key.count >= count, key.count <= count * 3 else { return false }
             guard case .string(let s) = try scalar(n, at: offset, marker: marker) else { return false }
             return s.utf8.elementsEqual(key)
         default:
