@@ -67,9 +67,6 @@ struct KeyedArchiveEmitter {
         containers = []
     }
 
-    /// The number of objects in `$objects` so far (the next UID).
-    var elementCount: Int { elements.count }
-
     // MARK: - Scalars
 
     /// The scalar just encoded at `start ..< pool.count`: an earlier identical scalar's id (the new bytes are

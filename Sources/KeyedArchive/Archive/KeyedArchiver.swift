@@ -263,7 +263,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         }
     }
 
-    /// Stores the scalar `value` as the field `key`, or as the s.captured element (a scalar element is its
+    /// Stores the scalar `value` as the field `key`, or as the captured element (a scalar element is its
     /// own `$objects` entry: an NSNumber object).
     @inline(__always)
     private func put(inline value: Ref, forKey key: String) {
@@ -337,7 +337,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         s.elementRefs.removeLast(chain.count)
         let (uid, dictionary) = s.emitter.appendContainerElement()
         s.emitter.completeDictionary(dictionary, s.emitter.string("$classname"), s.emitter.string(name),
-                                   s.emitter.string("$classes"), KeyedArchiveEmitter.ref(container: names))
+                                     s.emitter.string("$classes"), KeyedArchiveEmitter.ref(container: names))
         s.classUIDsByName[name] = uid
         return uid
     }
@@ -359,7 +359,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         return uid
     }
 
-    /// Writes the fields of every queued object (iteratively: objects found on the way join the s.queue).
+    /// Writes the fields of every queued object (iteratively: objects found on the way join the queue).
     private func drain() throws {
         let savedContainer = s.currentContainer
         defer { s.currentContainer = savedContainer }
@@ -380,7 +380,6 @@ public final class KeyedArchiver: ArchiveEncoder {
         s.queue.removeAll(keepingCapacity: false)
         s.queueHead = 0
     }
-
 
     /// Whether `type` is a class (cached: a dynamic cast per object is costly).
     @inline(__always)
@@ -530,7 +529,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         }
     }
 
-    /// Encodes each element as its own object and returns where their UID refs start in `s.elementRefs`.
+    /// Encodes each element as its own object and returns where their UID refs start in `elementRefs`.
     private func appendElementRefs<S: Sequence>(_ elements: S) throws -> Int where S.Element: ArchiveValue {
         let base = s.elementRefs.count
         for element in elements { s.elementRefs.append(KeyedArchiveEmitter.uid(try reference(for: element))) }

@@ -5,8 +5,8 @@
 /// are prefix-free (the marker and length fix the size), so identical bytes mean the same value in the
 /// writer's sense: reals by bit pattern, strings by their exact Unicode scalars.
 ///
-/// The table is open-addressed (linear probing), its size a power of two, at most three quarters full. An entry packs 32 bits of the
-/// hash above the id + 1 (32 bits); 0 marks an empty slot. The slot is taken from those same 32 bits, so
+/// The table is open-addressed (linear probing), its size a power of two, at most three quarters full. An
+/// entry packs 32 bits of the hash above the id + 1 (32 bits); 0 marks an empty slot. The slot is taken from those same 32 bits, so
 /// growing the table re-inserts entries without reading or hashing any scalar again, and eight bytes an
 /// entry keep the table small (probing it is the main cost of de-duplication). `positions[id]` is where
 /// scalar `id` starts in the buffer. Ids from 2^32 - 1 on are not recorded (``insert(_:at:)`` returns
