@@ -14,6 +14,18 @@ import Testing
         #expect(try KeyedUnarchiver().decode(FoundationValue.self, from: tree) == value)
     }
 
+    @Test func orderedSetIsWrittenAsNSOrderedSet() throws {
+        let value: FoundationValue = .orderedSet([.string("b"), .string("a"), .integer(3)])
+        let data = try KeyedArchiver.archivedData(withRootObject: value)
+        #expect(try KeyedUnarchiver().decode(FoundationValue.self, from: data) == value)
+        let graph = try ArchivedObjectGraph(data: data)
+        #expect(graph.topReference().flatMap { graph.className(of: $0) } == "NSOrderedSet")
+        guard InteropTests.engineAvailable() else { return }
+        let back = try NSKeyedUnarchiver.unarchivedObject(ofClasses: [NSOrderedSet.self, NSString.self, NSNumber.self], from: data)
+        let set = try #require(back as? NSOrderedSet)
+        #expect(set.array.map { "\($0)" } == ["b", "a", "3"])
+    }
+
     @Test func modelClassIsNotAFoundationValue() throws {
         let tree = try KeyedArchiver.archivedPropertyList(withRootObject: [Book(title: "b", pages: 1)])
         let error = try #require(throws: KeyedArchiveError.self) { try KeyedUnarchiver().decode(FoundationValue.self, from: tree) }

@@ -125,9 +125,16 @@ public protocol ArchiveEncoder: AnyObject {
     func encodeSet<T: ArchiveValue & Hashable>(_ elements: Set<T>, forKey key: String) throws
     /// Writes a dictionary (as an NSDictionary).
     func encodeDictionary<K: ArchiveValue & Hashable, V: ArchiveValue>(_ dictionary: [K: V], forKey key: String) throws
+    /// Writes elements in order as an ordered set (an NSOrderedSet). The default implementation writes
+    /// an array, for encoders that have no ordered-set form.
+    func encodeOrderedSet<T: ArchiveValue>(_ elements: [T], forKey key: String) throws
 }
 
 extension ArchiveEncoder {
+    public func encodeOrderedSet<T: ArchiveValue>(_ elements: [T], forKey key: String) throws {
+        try encodeArray(elements, forKey: key)
+    }
+
     /// Writes any ``ArchiveValue`` under `key`: scalars, strings, models, optionals and collections.
     ///
     /// The corresponding Foundation API is `NSCoder.encode(_:forKey:)`.
@@ -403,7 +410,7 @@ public struct ArchiveNull: KeyedArchivable, Hashable, Sendable {
 /// | ``data(_:)`` | NSData, NSMutableData | NSData (inline) |
 /// | ``date(_:)``, ``uuid(_:)``, ``url(_:)`` | NSDate, NSUUID, NSURL | the same |
 /// | ``array(_:)`` | NSArray, NSMutableArray | NSArray |
-/// | ``orderedSet(_:)`` | NSOrderedSet, NSMutableOrderedSet | NSArray (no ordered-set writer yet) |
+/// | ``orderedSet(_:)`` | NSOrderedSet, NSMutableOrderedSet | NSOrderedSet |
 /// | ``set(_:)`` | NSSet, NSMutableSet (elements in stored order) | NSSet |
 /// | ``dictionary(_:)`` | NSDictionary, NSMutableDictionary | NSDictionary |
 public indirect enum FoundationValue: Hashable, Sendable, ArchiveValue {
@@ -434,7 +441,8 @@ public indirect enum FoundationValue: Hashable, Sendable, ArchiveValue {
         case .date(let d): try encoder.encode(d, forKey: key)
         case .uuid(let u): try encoder.encode(u, forKey: key)
         case .url(let u): try encoder.encode(u, forKey: key)
-        case .array(let a), .orderedSet(let a): try encoder.encodeArray(a, forKey: key)
+        case .array(let a): try encoder.encodeArray(a, forKey: key)
+        case .orderedSet(let a): try encoder.encodeOrderedSet(a, forKey: key)
         case .set(let a): try encoder.encodeSet(Set(a), forKey: key)
         case .dictionary(let d): try encoder.encodeDictionary(d, forKey: key)
         }

@@ -233,13 +233,14 @@ public final class KeyedArchiver: ArchiveEncoder {
 
     /// The Foundation classes the archiver writes itself, with cached class-dictionary UIDs.
     private enum BuiltinClass: Int, CaseIterable {
-        case date, uuid, url, array, set, dictionary
+        case date, uuid, url, array, set, dictionary, orderedSet
         var chain: [String] {
             switch self {
             case .date: return ["NSDate", "NSObject"]
             case .uuid: return ["NSUUID", "NSObject"]
             case .url: return ["NSURL", "NSObject"]
             case .array: return ["NSArray", "NSObject"]
+            case .orderedSet: return ["NSOrderedSet", "NSObject"]
             case .set: return ["NSSet", "NSObject"]
             case .dictionary: return ["NSDictionary", "NSObject"]
             }
@@ -537,6 +538,17 @@ public final class KeyedArchiver: ArchiveEncoder {
     }
 
     public func encodeArray<T: ArchiveValue>(_ elements: [T], forKey key: String) throws {
+        try encodeList(elements, as: .array, forKey: key)
+    }
+
+    /// Writes `elements` in order as an `NSOrderedSet` (`NS.objects`). The corresponding Foundation API is
+    /// `NSCoder.encode(_:forKey:)` with an `NSOrderedSet`.
+    public func encodeOrderedSet<T: ArchiveValue>(_ elements: [T], forKey key: String) throws {
+        try encodeList(elements, as: .orderedSet, forKey: key)
+    }
+
+    /// An `NSArray` or `NSOrderedSet` of `elements`.
+    private func encodeList<T: ArchiveValue>(_ elements: [T], as builtin: BuiltinClass, forKey key: String) throws {
         try checkOpen()
         let asElement = takeCapture()
         let (uid, object) = s.emitter.appendContainerElement()
@@ -545,7 +557,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         _ = try appendElementRefs(elements)
         let array = s.emitter.newContainer()
         s.emitter.completeArray(array, s.elementRefs, from: base)
-        s.emitter.completeDictionary(object, classKey, classRef(.array), objectsKey, KeyedArchiveEmitter.ref(container: array))
+        s.emitter.completeDictionary(object, classKey, classRef(builtin), objectsKey, KeyedArchiveEmitter.ref(container: array))
         put(reference: uid, asElement: asElement, forKey: key)
         if s.currentContainer < 0 && !asElement { try drain() }
     }

@@ -164,13 +164,14 @@ final class TreeReferenceArchiver: ArchiveEncoder {
 
     /// The Foundation classes the archiver writes itself, with cached class-dictionary UIDs.
     private enum BuiltinClass: Int, CaseIterable {
-        case date, uuid, url, array, set, dictionary
+        case date, uuid, url, array, set, dictionary, orderedSet
         var chain: [String] {
             switch self {
             case .date: return ["NSDate", "NSObject"]
             case .uuid: return ["NSUUID", "NSObject"]
             case .url: return ["NSURL", "NSObject"]
             case .array: return ["NSArray", "NSObject"]
+            case .orderedSet: return ["NSOrderedSet", "NSObject"]
             case .set: return ["NSSet", "NSObject"]
             case .dictionary: return ["NSDictionary", "NSObject"]
             }
@@ -446,13 +447,21 @@ final class TreeReferenceArchiver: ArchiveEncoder {
     }
 
     func encodeArray<T: ArchiveValue>(_ elements: [T], forKey key: String) throws {
+        try encodeList(elements, as: .array, forKey: key)
+    }
+
+    func encodeOrderedSet<T: ArchiveValue>(_ elements: [T], forKey key: String) throws {
+        try encodeList(elements, as: .orderedSet, forKey: key)
+    }
+
+    private func encodeList<T: ArchiveValue>(_ elements: [T], as builtin: BuiltinClass, forKey key: String) throws {
         try checkOpen()
         let asElement = takeCapture()
         let uid = append(.string("$placeholder"))
         var refs: [PropertyListValue] = []
         refs.reserveCapacity(elements.count)
         for element in elements { refs.append(try reference(for: element)) }
-        objects[uid] = builtinObject(.array, "NS.objects", .array(refs))
+        objects[uid] = builtinObject(builtin, "NS.objects", .array(refs))
         put(reference: uid, asElement: asElement, forKey: key)
         if currentUID < 0 && !asElement { try drain() }
     }
