@@ -261,7 +261,10 @@ final class GraphNode: KeyedArchivable {
         let url = try u.decode(URL.self, from: archive(relative))
         #expect(url.absoluteString == "https://example.com/dir/file.txt")
         #expect(url.relativeString == "file.txt")
-        #expect(try u.decode([ArchiveNull].self, from: archive(NSArray(array: [NSNull(), NSNull()]))) == [ArchiveNull(), ArchiveNull()])
+        // One NSNull only: on Linux `NSNull() === NSNull()` yet their `hash` values differ, and Foundation's
+        // archiver (a Dictionary keyed by AnyHashable) traps now and then on two of them ("Duplicate keys of
+        // type 'AnyHashable'"; seen in a CI run).
+        #expect(try u.decode([ArchiveNull].self, from: archive(NSArray(array: [NSNull()]))) == [ArchiveNull()])
         #expect(try u.decode(String.self, from: archive(NSMutableString(string: "mutable"))) == "mutable")
         #expect(try u.decode(Data.self, from: archive(NSMutableData(bytes: [1, 2, 3] as [UInt8], length: 3))) == Data([1, 2, 3]))
         #expect(try u.decode([String].self, from: archive(NSOrderedSet(array: [NSString(string: "o1"), NSString(string: "o2")]))) == ["o1", "o2"])
