@@ -371,11 +371,11 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         let value = try raw(key)
         // An object whose class is exactly T is handed over as a plain reference; anything else (a struct,
         // a registered subclass) goes through a checked cast.
-        if let shared = try session.sharedObject(value, of: T.self, key: pathKey(key)) { return unsafeBitCast(shared, to: T.self) }
+        if let shared = session.sharedObject(value, of: T.self) { return unsafeBitCast(shared, to: T.self) }
         let allowed = session.allowedList(T.self)
         let made = try session.instance(value, allowed: allowed, key: pathKey(key),
                                         expected: UnarchivingSession.describe(allowed))
-        if let object = session.decodedObject(value, of: T.self) { return unsafeBitCast(object, to: T.self) }
+        if let (_, object) = session.decodedInstance(value, of: T.self) { return unsafeBitCast(object, to: T.self) }
         return try cast(made, to: T.self, key: key)
     }
 

@@ -180,8 +180,7 @@ final class UnarchivingSession {
 
     private func makeKeyTable(_ fields: ArchiveFields) -> KeyTable? {
         // Model keys are short; long ones are left to the byte comparison (which never decodes them).
-        guard fields.count <= 64, storage.keysAreShort(fields, maximumLength: 128),
-              let keys = try? storage.keys(fields), keys.count == fields.count else { return nil }
+        guard fields.count <= 64, let keys = storage.shortKeys(fields, maximumLength: 128) else { return nil }
         for (i, key) in keys.enumerated() {
             guard key.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
             for j in 0 ..< i where keys[j] == key { return nil }
@@ -208,7 +207,7 @@ final class UnarchivingSession {
 
     /// A short preview of scalar `n` for messages (empty for others).
     func preview(_ n: Int) -> String {
-        guard storage.kind(n) == .scalar, let value = try? storage.scalar(n) else { return "" }
+        guard let value = (try? storage.plainScalar(n)) ?? nil else { return "" }
         return Self.preview(value)
     }
 
@@ -494,20 +493,16 @@ final class UnarchivingSession {
         return check(allowed)
     }
 
-    /// Decodes (or finds already decoded) the object `value` refers to, which must be one of `allowed`.
     /// The already decoded class instance `value` refers to, when its class is exactly `type` and `type`
     /// is allowed for its archived class; nil sends the caller down the full path (which also reports
     /// errors). Non-generic on purpose: an unspecialized generic would look up `Optional<T>`'s metadata
     /// at run time on every call.
     @inline(__always)
-    func sharedObject(_ value: Int, of type: any KeyedArchivable.Type, key: String?) throws -> AnyObject? {
-        guard let ref = try uid(value, key: key), ref > 0, ref < UInt64(objectCount) else { return nil }
-        let uid = Int(ref)
-        let wanted = ObjectIdentifier(type)
-        guard state[uid] == 2, case let index = Int(decodedClass[uid]), index >= 0,
-              let object = instances[uid], ObjectIdentifier(Swift.type(of: object)) == wanted else {
+    func sharedObject(_ value: Int, of type: any KeyedArchivable.Type) -> AnyObject? {
+        guard let (uid, object) = decodedInstance(value, of: type), case let index = Int(decodedClass[uid]), index >= 0 else {
             return nil
         }
+        let wanted = ObjectIdentifier(type)
         let resolution = ResolutionKey(classUID: Int(classTable[index].uid.value), type: wanted)
         guard let lastResolution, lastResolution.key == resolution, let resolved = lastResolution.type,
               ObjectIdentifier(resolved) == wanted else {
@@ -516,13 +511,15 @@ final class UnarchivingSession {
         return object
     }
 
-    /// The class instance decoded for the object `value` refers to, if it is exactly of `type`.
-    func decodedObject(_ value: Int, of type: any KeyedArchivable.Type) -> AnyObject? {
-        guard let ref = try? storage.uid(value), ref > 0, ref < UInt64(objectCount), state[Int(ref)] == 2,
+    /// The UID `value` refers to and the class instance decoded for it, if that instance is exactly of
+    /// `type` (a damaged or missing reference gives nil; the full path reports it).
+    @inline(__always)
+    func decodedInstance(_ value: Int, of type: any KeyedArchivable.Type) -> (uid: Int, object: AnyObject)? {
+        guard let ref = (try? storage.uid(value)) ?? nil, ref > 0, ref < UInt64(objectCount), state[Int(ref)] == 2,
               let object = instances[Int(ref)], ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(type) else {
             return nil
         }
-        return object
+        return (Int(ref), object)
     }
 
     /// Runs `T.init(from:)` and says whether the result is a class instance (without the bridging
@@ -545,6 +542,7 @@ final class UnarchivingSession {
         return result
     }
 
+    /// Decodes (or finds already decoded) the object `value` refers to, which must be one of `allowed`.
     func instance(_ value: Int, allowed: [any KeyedArchivable.Type], key: String?,
                   expected: @autoclosure () -> String) throws -> Any {
         // An object met again: check its class against this field's types, and share it.

@@ -93,12 +93,11 @@ final class ArchiveStorage {
 
     /// Runs `body`, turning a property-list fault into a keyed-archive error.
     @inline(__always)
-    static func wrapping<R>(keyPath: String? = nil, objectUID: Int? = nil, _ body: () throws -> R) throws -> R {
+    private static func wrapping<R>(_ body: () throws -> R) throws -> R {
         do {
             return try body()
         } catch let error as PropertyListError {
-            throw KeyedArchiveError(.invalidPropertyList, "not a readable property list: \(error.message)", keyPath: keyPath,
-                                    objectUID: objectUID.flatMap { $0 >= 0 ? UInt64($0) : nil }, underlying: error)
+            throw KeyedArchiveError(.invalidPropertyList, "not a readable property list: \(error.message)", underlying: error)
         }
     }
 
@@ -213,7 +212,6 @@ final class ArchiveStorage {
         return try key.withUTF8 { try Self.lookup(scanner, fields, utf8: $0) }?.value
     }
 
-
     /// Whether two dictionaries have the same key objects in the same order (so the same keys).
     @inline(__always)
     func sameKeys(_ a: ArchiveFields, _ b: ArchiveFields) -> Bool {
@@ -226,21 +224,16 @@ final class ArchiveStorage {
         try scanner.reference(at: fields.values + i * refSize, object: fields.object)
     }
 
-    /// Whether every key of `fields` is a string of at most `maximumLength` code units.
-    func keysAreShort(_ fields: ArchiveFields, maximumLength: Int) -> Bool {
+    /// The keys of `fields`, decoded, in stored order; nil when a key is not a string, is longer than
+    /// `maximumLength` code units (a long key is never decoded), or cannot be read.
+    func shortKeys(_ fields: ArchiveFields, maximumLength: Int) -> [String]? {
+        var result: [String] = []
+        result.reserveCapacity(fields.count)
         for i in 0 ..< fields.count {
             guard let k = try? scanner.reference(at: fields.keys + i * refSize, object: fields.object),
-                  let length = try? scanner.stringLength(k), length <= maximumLength else { return false }
-        }
-        return true
-    }
-
-    /// The keys of `fields`, decoded, in stored order (for messages).
-    func keys(_ fields: ArchiveFields) throws -> [String] {
-        var result: [String] = []
-        for i in 0 ..< fields.count {
-            let k = try scanner.reference(at: fields.keys + i * refSize, object: fields.object)
-            if case .string(let s) = try scalar(k) { result.append(s) }
+                  let length = try? scanner.stringLength(k), length <= maximumLength,
+                  case .string(let s)? = try? plainScalar(k) else { return nil }
+            result.append(s)
         }
         return result
     }
@@ -259,12 +252,6 @@ final class ArchiveStorage {
         case 0xB, 0xC: return .set
         default: return .scalar
         }
-    }
-
-    /// A scalar's value (`n` must not be a container: see ``kind(_:)``).
-    @inline(__always)
-    func scalar(_ n: Int) throws -> PropertyListValue {
-        try scanner.scalar(n, at: scanner.offset(of: n), marker: scanner.marker(of: n))
     }
 
     /// The value of `n` when it is neither a container nor a UID; nil otherwise.
