@@ -62,12 +62,17 @@ struct ArchiverWorkload: Workload {
                 Operation("floor: our reader alone on the same bytes") {
                     try PropertyListValue(propertyListData: ours).dictionaryValue?.count ?? 0
                 },
+                Operation("reference: build the same graph in memory") { BenchPerson.graph(count: count).count },
             ]),
             BenchmarkGroup("growth: archive \(big) objects (compare with \(n) above)", [
                 Operation("KeyedArchiver.archivedData") { try KeyedArchiver.archivedData(withRootObject: large).count },
             ]),
             BenchmarkGroup("growth: unarchive \(big) objects (compare with \(n) above)", [
                 Operation("KeyedUnarchiver.decode([Person].self)") { try KeyedUnarchiver().decode([BenchPerson].self, from: largeData).count },
+                Operation("floor: our reader alone on the same bytes") {
+                    try PropertyListValue(propertyListData: largeData).dictionaryValue?.count ?? 0
+                },
+                Operation("reference: build the same graph in memory") { BenchPerson.graph(count: largeCount).count },
             ]),
         ]
     }

@@ -54,6 +54,9 @@ func processCPUSeconds() -> Double {
     return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
 }
 
+/// Whether every run's CPU time is printed (`ARCHIVE_BENCH_SAMPLES`), to see the spread behind a median.
+let printsSamples = ProcessInfo.processInfo.environment["ARCHIVE_BENCH_SAMPLES"] != nil
+
 /// Runs `operation` `runs` times and returns the median wall-clock and CPU durations.
 ///
 /// CPU time is what the ratios use: on a shared machine other processes stretch wall-clock time but not
@@ -70,6 +73,7 @@ func medianTiming(of operation: Operation, runs: Int) throws -> Timing {
         benchmarkSink &+= result
         walls.append(Double(wallEnd - wallStart) / 1e9)
         cpus.append(cpuEnd - cpuStart)
+        if printsSamples { print(String(format: "      run %d: cpu %.2f ms", cpus.count, (cpuEnd - cpuStart) * 1000)) }
     }
     return Timing(wall: median(walls), cpu: median(cpus))
 }

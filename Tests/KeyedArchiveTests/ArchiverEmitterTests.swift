@@ -215,6 +215,53 @@ private struct Failing: KeyedArchivable {
         #expect(trailer(try KeyedArchiver.archivedData(withRootObject: (0 ..< 40_000).map { "s\($0)" })).refSize == 3)
     }
 
+    /// Objects are numbered depth-first (pre-order), the order an unarchiver decodes them in and Apple's
+    /// recursive archiver writes them in: a whole subtree before the next sibling. (Breadth-first, as the
+    /// archiver's work queue meets them, would give a b c d e f.)
+    @Test func objectsAreNumberedDepthFirst() throws {
+        let (a, b, c, d, e, f) = (Node("a"), Node("b"), Node("c"), Node("d"), Node("e"), Node("f"))
+        a.children = [b, c]
+        b.children = [d, e]
+        c.children = [f]
+        f.next = d  // already numbered: keeps its number
+        let graph = try ArchivedObjectGraph(data: KeyedArchiver.archivedData(withRootObject: a))
+        var uidByName: [String: UInt64] = [:]
+        for object in graph.objects {
+            guard let instance = object.instance, instance.className == Node.archivedClassName,
+                  let nameUID = instance["name"]?.referenceUID,
+                  case .value(.string(let name))? = graph.object(nameUID)?.content else { continue }
+            uidByName[name] = object.uid.value
+        }
+        let order = uidByName.sorted { $0.value < $1.value }.map(\.key)
+        #expect(order == ["a", "b", "d", "e", "c", "f"])
+        #expect(graph.topReference() == UID(1))
+        // Each node's name comes right after the node (its first field), before the next node.
+        for (name, uid) in uidByName {
+            let nameUID = try #require(graph.object(UID(uid))?.instance?["name"]?.referenceUID)
+            #expect(nameUID.value > uid && !uidByName.values.contains { $0 > uid && $0 < nameUID.value }, "\(name)")
+        }
+        // A chain far deeper than any stack: numbered in chain order, and it reads back.
+        let head = ListNode(0)
+        var tail = head
+        for i in 1 ..< 100_000 {
+            let node = ListNode(i)
+            tail.next = node
+            tail = node
+        }
+        let chain = try ArchivedObjectGraph(data: KeyedArchiver.archivedData(withRootObject: head))
+        var previous: UInt64 = 0
+        var uid = chain.topReference()
+        var visited = 0
+        while let current = uid, let instance = chain.object(current)?.instance {
+            #expect(current.value > previous)
+            previous = current.value
+            visited += 1
+            uid = instance["next"]?.referenceUID
+        }
+        #expect(visited == 100_000)
+        ListNode.dismantle(head)
+    }
+
     @Test func outputIsDeterministic() throws {
         let a = Book(title: "A", pages: 10)
         let library = Library(name: "City", books: [a, Book(title: "B", pages: 2)], byCode: ["x": a],

@@ -16,7 +16,9 @@ import Foundation
 ///    Field keys are found through a cache, so they are not hashed per use either. Each container (an
 ///    object's dictionary, an `NS.objects` array, `$objects` itself) is a run of refs in one flat `refs`
 ///    buffer: a ref is a scalar id, a UID (``uidBit``) or a container id (``containerBit``).
-/// 2. **``write(root:)``** numbers the objects breadth-first from the root, exactly as the writer numbers
+/// 2. **``renumberDepthFirst(from:)``** gives the objects (UIDs) the order a depth-first reader meets
+///    them, rewriting every UID ref.
+/// 3. **``write(root:)``** numbers the property-list objects breadth-first from the root, exactly as the writer numbers
 ///    the equivalent tree (so the archive's bytes do not depend on which path made them), copying each
 ///    scalar's bytes (or encoding each UID) on its first use, then writes the containers with the fewest
 ///    reference bytes, the offset table and the trailer through the shared `BinaryPropertyListOutput`.
@@ -295,6 +297,82 @@ struct KeyedArchiveEmitter {
         let c = containers[container]
         guard c.start >= 0, c.marker == 0xD0, index < c.count else { return }
         refs[c.start + c.count + index] = value
+    }
+
+    /// Renumbers the objects (UIDs) in the order a depth-first reader meets them, starting from the refs of
+    /// the container `top` (`$top`): each object is numbered when first referenced and its own references
+    /// follow before its siblings', the order Apple's recursive archiver gives. The archiver numbers objects
+    /// breadth-first (its work queue keeps the stack flat); an unarchiver decodes depth-first (an object's
+    /// initializer needs its fields), so in this order it reads the archive front to back instead of
+    /// jumping between regions. `$null` stays 0; objects nothing reaches keep their relative order at the end.
+    mutating func renumberDepthFirst(from top: Int) {
+        let count = elements.count
+        guard count > 1 else { return }
+        var newUID = [UInt32](repeating: .max, count: count)
+        var order = [Ref](repeating: 0, count: count)
+        containers.withUnsafeBufferPointer { containers in
+            refs.withUnsafeBufferPointer { refs in
+                elements.withUnsafeBufferPointer { elements in
+                    newUID.withUnsafeMutableBufferPointer { newUID in
+                        order.withUnsafeMutableBufferPointer { order in
+                            // Containers being walked: the next ref to look at, the end of the container's refs.
+                            var frames: [(next: Int, end: Int)] = []
+                            frames.reserveCapacity(64)
+                            newUID[0] = 0
+                            order[0] = elements[0]
+                            var numbered = 1
+                            if let frame = Self.walk(containers[top]) { frames.append(frame) }
+                            while !frames.isEmpty {
+                                let last = frames.count - 1
+                                let next = frames[last].next
+                                if next == frames[last].end {
+                                    frames.removeLast()
+                                    continue
+                                }
+                                frames[last].next = next + 1
+                                let ref = refs[next]
+                                if ref & Self.containerBit != 0 {
+                                    if let frame = Self.walk(containers[Int(ref & ~Self.containerBit)]) { frames.append(frame) }
+                                } else if ref & Self.uidBit != 0 {
+                                    let uid = Int(ref & ~Self.uidBit)
+                                    guard uid < count, newUID[uid] == .max else { continue }
+                                    newUID[uid] = UInt32(numbered)
+                                    let element = elements[uid]
+                                    order[numbered] = element
+                                    numbered += 1
+                                    if element & Self.containerBit != 0,
+                                       let frame = Self.walk(containers[Int(element & ~Self.containerBit)]) {
+                                        frames.append(frame)
+                                    }
+                                }
+                            }
+                            for uid in 0 ..< count where newUID[uid] == .max {
+                                newUID[uid] = UInt32(numbered)
+                                order[numbered] = elements[uid]
+                                numbered += 1
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        elements = order
+        newUID.withUnsafeBufferPointer { newUID in
+            refs.withUnsafeMutableBufferPointer { refs in
+                for i in refs.indices where refs[i] & (Self.containerBit | Self.uidBit) == Self.uidBit {
+                    let uid = Int(refs[i] & ~Self.uidBit)
+                    if uid < count { refs[i] = Self.uidBit | newUID[uid] }
+                }
+            }
+        }
+    }
+
+    /// The refs of a completed container that can refer to objects, as a range of `refs` (a dictionary's
+    /// keys are scalars: only its values can).
+    @inline(__always)
+    private static func walk(_ c: Container) -> (next: Int, end: Int)? {
+        guard c.start >= 0 else { return nil }
+        return c.marker == 0xD0 ? (c.start + c.count, c.start + 2 * c.count) : (c.start, c.start + c.count)
     }
 
     /// The `$objects` array. An object whose encoding failed (its container never completed) is the string

@@ -21,8 +21,11 @@ import Foundation
 /// `ObjectIdentifier`, never `==`), so graphs with sharing and cycles round-trip. Equal but distinct
 /// instances stay distinct. Structs have no identity: each encode writes a new object.
 ///
-/// **Depth.** Encoding is iterative: an object gets its UID when first referenced and its fields are
-/// written later from a work queue, so a 1,000,000-node linked list never deepens the stack.
+/// **Depth.** Encoding is iterative: an object is registered when first referenced and its fields are
+/// written later from a work queue, so a 1,000,000-node linked list never deepens the stack. When the
+/// archive is finished, the objects are numbered depth-first, each before the objects its fields refer to
+/// (the order Apple's recursive archiver gives), so an unarchiver, which must decode an object's fields
+/// before the object, reads the archive front to back.
 /// (Nested Swift *values* such as arrays of arrays are written recursively; their depth is that of the
 /// value the caller built.)
 ///
@@ -201,6 +204,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         }
         let top = s.emitter.newContainer()
         s.emitter.completeDictionary(top, keys: s.topKeys, values: s.topValues)
+        s.emitter.renumberDepthFirst(from: top)
         let objects = s.emitter.objectsArray()
         let root = s.emitter.newContainer()
         s.emitter.completeDictionary(root, keys: [s.emitter.string("$version"), s.emitter.string("$archiver"),

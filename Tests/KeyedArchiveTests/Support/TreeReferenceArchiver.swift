@@ -4,6 +4,8 @@ import Foundation
 // The archiver as it was before it wrote binary property lists directly: it builds a `PropertyListValue`
 // tree, which `BinaryPropertyListWriter` then writes. Kept, unchanged apart from its name, as the oracle
 // the direct emitter of `KeyedArchiver` is compared with: both must give the same tree and the same bytes.
+// One addition: `finishEncoding()` renumbers the objects depth-first (`depthFirst(objects:top:)`, written
+// on the tree, independently of the emitter's renumbering), as `KeyedArchiver` now does.
 //
 // Original documentation follows.
 
@@ -87,6 +89,7 @@ final class TreeReferenceArchiver: ArchiveEncoder {
             }
         }
         pendingConditionals = []
+        (objects, top) = Self.depthFirst(objects: objects, top: top)
         let archive = PropertyListValue.dictionary([
             "$version": .integer(100000),
             "$archiver": .string("NSKeyedArchiver"),
@@ -99,6 +102,51 @@ final class TreeReferenceArchiver: ArchiveEncoder {
         finished = archive
         isFinished = true
         return archive
+    }
+
+    /// The objects renumbered in the order a depth-first walk from `$top` meets their UIDs (a dictionary's
+    /// values in order, an array's elements in order, an object's references before the next sibling's),
+    /// objects nothing reaches last in their old order, and every UID rewritten.
+    static func depthFirst(objects: [PropertyListValue], top: PropertyListDictionary)
+        -> ([PropertyListValue], PropertyListDictionary)
+    {
+        var newUID = [Int](repeating: -1, count: objects.count)
+        var order: [Int] = []
+        if !objects.isEmpty {
+            newUID[0] = 0
+            order.append(0)
+        }
+        // The values still to visit, last first (so the stack is a reversed to-do list).
+        var pending: [PropertyListValue] = top.values.reversed()
+        while let value = pending.popLast() {
+            switch value {
+            case .uid(let uid):
+                let old = Int(uid.value)
+                guard old < objects.count, newUID[old] < 0 else { continue }
+                newUID[old] = order.count
+                order.append(old)
+                pending.append(objects[old])
+            case .dictionary(let dict): pending.append(contentsOf: dict.values.reversed())
+            case .array(let items), .set(let items): pending.append(contentsOf: items.reversed())
+            default: continue
+            }
+        }
+        for old in objects.indices where newUID[old] < 0 {
+            newUID[old] = order.count
+            order.append(old)
+        }
+        func rewritten(_ value: PropertyListValue) -> PropertyListValue {
+            switch value {
+            case .uid(let uid) where uid.value < UInt64(objects.count): return .uid(UID(UInt64(newUID[Int(uid.value)])))
+            case .dictionary(let dict):
+                return .dictionary(PropertyListDictionary(distinctKeys: dict.keys, values: dict.values.map(rewritten)))
+            case .array(let items): return .array(items.map(rewritten))
+            case .set(let items): return .set(items.map(rewritten))
+            default: return value
+            }
+        }
+        return (order.map { rewritten(objects[$0]) },
+                PropertyListDictionary(keys: top.keys, values: top.values.map(rewritten)))
     }
 
     /// Finishes the archive and returns its bytes.
