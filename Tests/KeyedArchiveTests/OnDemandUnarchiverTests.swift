@@ -46,10 +46,52 @@ struct DollarKeys: KeyedArchivable, Equatable {
     }
 }
 
+/// A model that keeps the decoder it was given (which no model should do), to use it after the unarchive.
+final class DecoderKeeper: KeyedArchivable {
+    var text: String
+    var kept: (any ArchiveDecoder)?
+    init(text: String) { self.text = text }
+    init(from decoder: any ArchiveDecoder) throws {
+        text = try decoder.decode(String.self, forKey: "text")
+        kept = decoder
+    }
+    func encode(to encoder: any ArchiveEncoder) throws {
+        try encoder.encode(text, forKey: "text")
+        try encoder.encode(Data(repeating: 7, count: 100_000), forKey: "blob")
+    }
+}
+
 /// The unarchiver reads the archive's bytes on demand (key tables shared by objects with the same keys,
 /// a fast path for objects met again): these pin down the cases where that could differ from reading the
 /// whole tree first.
 @Suite struct OnDemandUnarchiverTests {
+    /// The unarchiver reads the caller's bytes in place, only while it runs: a decoder kept past the
+    /// unarchive (binary, XML or tree input) answers "absent" and throws, and never reads the bytes again.
+    @Test func decoderKeptPastTheUnarchiveNoLongerReads() throws {
+        let data = try KeyedArchiver.archivedData(withRootObject: DecoderKeeper(text: "kept"))
+        let xml = try KeyedArchiver.archivedData(withRootObject: DecoderKeeper(text: "kept"), format: .xml)
+        let tree = try PropertyListValue(propertyListData: data)
+        for model in [try KeyedUnarchiver().decode(DecoderKeeper.self, from: data),
+                      try KeyedUnarchiver().decode(DecoderKeeper.self, from: xml),
+                      try KeyedUnarchiver().decode(DecoderKeeper.self, from: tree)] {
+            #expect(model.text == "kept")
+            let decoder = try #require(model.kept)
+            #expect(decoder.containsValue(forKey: "text") == false)
+            #expect(decoder.containsValue(forKey: "blob") == false)
+            for read in [{ _ = try decoder.decode(String.self, forKey: "text") },
+                         { _ = try decoder.decode(Data.self, forKey: "blob") },
+                         { _ = try decoder.decodeNil(forKey: "text") },
+                         { _ = try decoder.decodeObject(of: DecoderKeeper.self, forKey: "text") },
+                         { _ = try decoder.decodeArray(of: Int.self, forKey: "text") },
+                         { _ = try decoder.decodeFoundationValue(forKey: "blob") }] {
+                let error = #expect(throws: KeyedArchiveError.self) { try read() }
+                #expect(error?.code == .invalidValue)
+                #expect(error?.message.contains("used after its unarchive finished") == true)
+            }
+            model.kept = nil
+        }
+    }
+
     @Test func sharedInstanceOfARegisteredSubclassKeepsItsIdentity() throws {
         let dog = Dog(name: "Rex", barks: 5)
         let data = try KeyedArchiver.archivedData(withRootObject: [Pen(first: dog, second: dog), Pen(first: dog, second: Animal(name: "Tom"))])

@@ -152,6 +152,8 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
     // MARK: ArchiveDecoder: presence
 
     func containsValue(forKey key: String) -> Bool {
+        // A decoder kept past its unarchive answers "absent": the archive's bytes are gone.
+        guard session.isActive else { return false }
         guard let fields else { return true }
         // A damaged key table answers "absent"; reading the field then throws the damage.
         return ((try? stored(fields, key)) ?? nil) != nil

@@ -247,6 +247,9 @@ final class UnarchivingSession {
     @inline(__always) func push(_ component: ArchivePathComponent) { path.append(component) }
     @inline(__always) func pop() { path.removeLast() }
 
+    /// Whether the unarchive is still running (the archive's bytes are only readable until it ends).
+    var isActive: Bool { active }
+
     func checkActive() throws {
         if !active {
             throw KeyedArchiveError(.invalidValue, "a decoder was used after its unarchive finished")

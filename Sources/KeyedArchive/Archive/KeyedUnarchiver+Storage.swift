@@ -32,8 +32,8 @@ enum ArchiveSlotKind {
 /// XML archives and already parsed trees are first written as binary by our writer (so one decoder
 /// serves all three).
 final class ArchiveStorage {
-    private let bytes: UnsafeMutableRawBufferPointer
     /// Read-only after init (a `let`, so reads borrow it instead of copying it); ``value(_:)`` decodes on a copy.
+    /// It reads the caller's bytes in place: a storage is only valid inside the `reading` call that made it.
     let scanner: BinaryPropertyListScanner
     /// The `$top` dictionary.
     let top: ArchiveFields
@@ -43,13 +43,17 @@ final class ArchiveStorage {
     private let objectsStart: Int
     private let refSize: Int
 
-    /// Reads a binary or XML property list and checks that it is a keyed archive.
-    convenience init(data: Data, options: PropertyListReadingOptions) throws {
+    /// Reads a binary or XML property list, checks that it is a keyed archive, and runs `body` with its
+    /// storage. The storage reads `data`'s bytes in place (no copy) and must not be used after `body`
+    /// returns.
+    static func reading<R>(_ data: Data, options: PropertyListReadingOptions, _ body: (ArchiveStorage) throws -> R)
+        throws -> R
+    {
         switch PropertyListValue.detectFormat(of: data) {
         case .binary?:
-            try self.init(binary: data, options: options)
+            return try data.withUnsafeBytes { try body(ArchiveStorage(binary: $0, options: options)) }
         case .xml?:
-            try self.init(tree: try KeyedUnarchiver.readPropertyList(data, options: options), options: options)
+            return try reading(KeyedUnarchiver.readPropertyList(data, options: options), options: options, body)
         case nil:
             throw KeyedArchiveError(.invalidPropertyList, "not a readable property list: not a binary (bplist00) or XML property list",
                                     underlying: PropertyListError(.unknownFormat, "not a binary (bplist00) or XML property list",
@@ -57,39 +61,30 @@ final class ArchiveStorage {
         }
     }
 
-    /// Checks an already parsed archive (written as binary first).
-    convenience init(tree: PropertyListValue, options: PropertyListReadingOptions) throws {
+    /// Checks an already parsed archive (written as binary first) and runs `body` with its storage, which
+    /// must not be used after `body` returns.
+    static func reading<R>(_ tree: PropertyListValue, options: PropertyListReadingOptions,
+                           _ body: (ArchiveStorage) throws -> R) throws -> R {
         // The tree's own shape errors read better than those of its re-encoding.
         _ = try KeyedArchiveEnvelope(tree)
         var options = options
         options.maximumObjectCount = Int.max
-        try self.init(binary: BinaryPropertyListWriter().write(tree), options: options)
+        return try BinaryPropertyListWriter().write(tree).withUnsafeBytes {
+            try body(ArchiveStorage(binary: $0, options: options))
+        }
     }
 
-    private init(binary data: Data, options: PropertyListReadingOptions) throws {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(data.count, 1), alignment: 8)
-        let count = data.copyBytes(to: buffer)
-        let scanner: BinaryPropertyListScanner
-        let envelope: (top: ArchiveFields, objectCount: Int, objectsStart: Int)
-        do {
-            scanner = try Self.wrapping {
-                try BinaryPropertyListScanner(UnsafeRawBufferPointer(rebasing: buffer[0 ..< count]), options: options,
-                                              countingReferences: false)
-            }
-            envelope = try Self.envelope(scanner)
-        } catch {
-            buffer.deallocate()
-            throw error
+    private init(binary bytes: UnsafeRawBufferPointer, options: PropertyListReadingOptions) throws {
+        let scanner = try Self.wrapping {
+            try BinaryPropertyListScanner(bytes, options: options, countingReferences: false)
         }
-        self.bytes = buffer
+        let envelope = try Self.envelope(scanner)
         self.scanner = scanner
         refSize = scanner.refSize
         top = envelope.top
         objectCount = envelope.objectCount
         objectsStart = envelope.objectsStart
     }
-
-    deinit { bytes.deallocate() }
 
     /// Runs `body`, turning a property-list fault into a keyed-archive error.
     @inline(__always)

@@ -129,12 +129,12 @@ public struct KeyedUnarchiver {
     /// The corresponding Foundation API is creating an `NSKeyedUnarchiver(forReadingFrom:)` and calling
     /// `decodeObject(of:forKey:)` on it.
     public func withTopLevelDecoder<R>(_ data: Data, _ body: (any ArchiveDecoder) throws -> R) throws -> R {
-        try run(ArchiveStorage(data: data, options: readingOptions), body)
+        try ArchiveStorage.reading(data, options: readingOptions) { try run($0, body) }
     }
 
     /// Gives `body` a decoder for the `$top` dictionary of a parsed archive.
     public func withTopLevelDecoder<R>(_ archive: PropertyListValue, _ body: (any ArchiveDecoder) throws -> R) throws -> R {
-        try run(ArchiveStorage(tree: archive, options: readingOptions), body)
+        try ArchiveStorage.reading(archive, options: readingOptions) { try run($0, body) }
     }
 
     /// Decodes from checked archive bytes: on the caller's thread, or on a thread with a stack sized for
