@@ -16,7 +16,8 @@ import KeyedArchive
 /// quadratic again (minutes instead of seconds).
 struct ArchiverWorkload: Workload {
     var count = 20_000
-    var largeCount = 200_000
+    /// The growth size: 200,000, or `ARCHIVE_BENCH_GROWTH_COUNT` (to check growth beyond the caches).
+    var largeCount = ProcessInfo.processInfo.environment["ARCHIVE_BENCH_GROWTH_COUNT"].flatMap { Int($0) }.map { max($0, 1) } ?? 200_000
     var name: String { "archiver" }
     var summary: String {
         "\(count.formatted()) linked model objects through KeyedArchiver/KeyedUnarchiver vs NSKeyedArchiver; "
@@ -48,31 +49,31 @@ struct ArchiverWorkload: Workload {
         let n = count.formatted(), big = largeCount.formatted()
         return [
             BenchmarkGroup("archive \(n) objects to bytes", [
-                Operation("KeyedArchiver.archivedData") { try KeyedArchiver.archivedData(withRootObject: people).count },
+                Operation("KeyedArchiver.archivedData") { keep(try KeyedArchiver.archivedData(withRootObject: people)).count },
                 Operation("Foundation NSKeyedArchiver.archivedData") {
-                    try NSKeyedArchiver.archivedData(withRootObject: foundationPeople, requiringSecureCoding: true).count
+                    keep(try NSKeyedArchiver.archivedData(withRootObject: foundationPeople, requiringSecureCoding: true)).count
                 },
-                Operation("floor: our writer alone on the same tree") { try tree.propertyListData(format: .binary).count },
+                Operation("floor: our writer alone on the same tree") { keep(try tree.propertyListData(format: .binary)).count },
             ]),
             BenchmarkGroup("unarchive \(n) objects from bytes", [
-                Operation("KeyedUnarchiver.decode([Person].self)") { try KeyedUnarchiver().decode([BenchPerson].self, from: ours).count },
+                Operation("KeyedUnarchiver.decode([Person].self)") { keep(try KeyedUnarchiver().decode([BenchPerson].self, from: ours)).count },
                 Operation("Foundation NSKeyedUnarchiver.unarchivedObject") {
-                    (try NSKeyedUnarchiver.unarchivedObject(ofClasses: [NSArray.self, FoundationPerson.self], from: theirs) as? NSArray)?.count ?? 0
+                    (keep(try NSKeyedUnarchiver.unarchivedObject(ofClasses: [NSArray.self, FoundationPerson.self], from: theirs)) as? NSArray)?.count ?? 0
                 },
                 Operation("floor: our reader alone on the same bytes") {
-                    try PropertyListValue(propertyListData: ours).dictionaryValue?.count ?? 0
+                    keep(try PropertyListValue(propertyListData: ours)).dictionaryValue?.count ?? 0
                 },
-                Operation("reference: build the same graph in memory") { BenchPerson.graph(count: count).count },
+                Operation("reference: build the same graph in memory") { keep(BenchPerson.graph(count: count)).count },
             ]),
             BenchmarkGroup("growth: archive \(big) objects (compare with \(n) above)", [
-                Operation("KeyedArchiver.archivedData") { try KeyedArchiver.archivedData(withRootObject: large).count },
+                Operation("KeyedArchiver.archivedData") { keep(try KeyedArchiver.archivedData(withRootObject: large)).count },
             ]),
             BenchmarkGroup("growth: unarchive \(big) objects (compare with \(n) above)", [
-                Operation("KeyedUnarchiver.decode([Person].self)") { try KeyedUnarchiver().decode([BenchPerson].self, from: largeData).count },
+                Operation("KeyedUnarchiver.decode([Person].self)") { keep(try KeyedUnarchiver().decode([BenchPerson].self, from: largeData)).count },
                 Operation("floor: our reader alone on the same bytes") {
-                    try PropertyListValue(propertyListData: largeData).dictionaryValue?.count ?? 0
+                    keep(try PropertyListValue(propertyListData: largeData)).dictionaryValue?.count ?? 0
                 },
-                Operation("reference: build the same graph in memory") { BenchPerson.graph(count: largeCount).count },
+                Operation("reference: build the same graph in memory") { keep(BenchPerson.graph(count: largeCount)).count },
             ]),
         ]
     }
@@ -87,10 +88,10 @@ extension ArchiverWorkload {
         let n = count.formatted(), big = largeCount.formatted()
         var groups = [
             BenchmarkGroup("archive \(n) objects to bytes", [
-                Operation("KeyedArchiver.archivedData") { try KeyedArchiver.archivedData(withRootObject: people).count },
+                Operation("KeyedArchiver.archivedData") { keep(try KeyedArchiver.archivedData(withRootObject: people)).count },
             ]),
             BenchmarkGroup("unarchive \(n) objects from bytes", [
-                Operation("KeyedUnarchiver.decode([Person].self)") { try KeyedUnarchiver().decode([BenchPerson].self, from: ours).count },
+                Operation("KeyedUnarchiver.decode([Person].self)") { keep(try KeyedUnarchiver().decode([BenchPerson].self, from: ours)).count },
             ]),
         ]
         if filter.map({ $0.contains(big) }) ?? true {
@@ -98,10 +99,10 @@ extension ArchiverWorkload {
             let largeData = try KeyedArchiver.archivedData(withRootObject: large)
             groups += [
                 BenchmarkGroup("growth: archive \(big) objects (compare with \(n) above)", [
-                    Operation("KeyedArchiver.archivedData") { try KeyedArchiver.archivedData(withRootObject: large).count },
+                    Operation("KeyedArchiver.archivedData") { keep(try KeyedArchiver.archivedData(withRootObject: large)).count },
                 ]),
                 BenchmarkGroup("growth: unarchive \(big) objects (compare with \(n) above)", [
-                    Operation("KeyedUnarchiver.decode([Person].self)") { try KeyedUnarchiver().decode([BenchPerson].self, from: largeData).count },
+                    Operation("KeyedUnarchiver.decode([Person].self)") { keep(try KeyedUnarchiver().decode([BenchPerson].self, from: largeData)).count },
                 ]),
             ]
         }

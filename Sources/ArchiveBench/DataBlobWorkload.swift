@@ -29,18 +29,18 @@ struct DataBlobWorkload: Workload {
         return [
             BenchmarkGroup("read", [
                 Operation("KeyedArchive BinaryPropertyListReader") {
-                    guard case .data(let d) = try BinaryPropertyListReader().read(ourBytes) else { return 0 }
+                    guard case .data(let d) = keep(try BinaryPropertyListReader().read(ourBytes)) else { return 0 }
                     return d.count
                 },
                 Operation("Foundation PropertyListSerialization") {
-                    (try PropertyListSerialization.propertyList(from: foundationBytes, options: [], format: nil) as? Data)?.count ?? 0
+                    (keep(try PropertyListSerialization.propertyList(from: foundationBytes, options: [], format: nil)) as? Data)?.count ?? 0
                 },
                 memcpy,
             ]),
             BenchmarkGroup("write", [
-                Operation("KeyedArchive BinaryPropertyListWriter") { BinaryPropertyListWriter().write(value).count },
+                Operation("KeyedArchive BinaryPropertyListWriter") { keep(BinaryPropertyListWriter().write(value)).count },
                 Operation("Foundation PropertyListSerialization") {
-                    try PropertyListSerialization.data(fromPropertyList: blob, format: .binary, options: 0).count
+                    keep(try PropertyListSerialization.data(fromPropertyList: blob, format: .binary, options: 0)).count
                 },
                 memcpy,
             ]),

@@ -46,21 +46,21 @@ struct SmallDictionariesWorkload: Workload {
         return [
             BenchmarkGroup("read (Foundation's \(foundationBytes.count.formatted())-byte file)", [
                 Operation("KeyedArchive BinaryPropertyListReader") {
-                    try BinaryPropertyListReader().read(foundationBytes).arrayValue?.count ?? 0
+                    keep(try BinaryPropertyListReader().read(foundationBytes)).arrayValue?.count ?? 0
                 },
                 Operation("Foundation PropertyListSerialization") {
-                    (try PropertyListSerialization.propertyList(from: foundationBytes, options: [], format: nil) as? [Any])?.count ?? 0
+                    (keep(try PropertyListSerialization.propertyList(from: foundationBytes, options: [], format: nil)) as? [Any])?.count ?? 0
                 },
                 Operation("Foundation PropertyListDecoder") {
-                    try PropertyListDecoder().decode([Item].self, from: foundationBytes).count
+                    keep(try PropertyListDecoder().decode([Item].self, from: foundationBytes)).count
                 },
             ]),
             BenchmarkGroup("write", [
-                Operation("KeyedArchive BinaryPropertyListWriter") { BinaryPropertyListWriter().write(value).count },
+                Operation("KeyedArchive BinaryPropertyListWriter") { keep(BinaryPropertyListWriter().write(value)).count },
                 Operation("Foundation PropertyListSerialization") {
-                    try PropertyListSerialization.data(fromPropertyList: foundationTree, format: .binary, options: 0).count
+                    keep(try PropertyListSerialization.data(fromPropertyList: foundationTree, format: .binary, options: 0)).count
                 },
-                Operation("Foundation PropertyListEncoder") { try encoder.encode(items).count },
+                Operation("Foundation PropertyListEncoder") { keep(try encoder.encode(items)).count },
             ]),
         ]
     }

@@ -5,7 +5,8 @@
 // To add a workload, conform a type to `Workload` in its own file and add it to this list.
 // For profiling, ARCHIVE_BENCH_OURS_ONLY=1 times only KeyedArchive's operation in each group, and
 // ARCHIVE_BENCH_GROUP=TEXT runs only the groups whose title contains TEXT; ARCHIVE_BENCH_SAMPLES=1 prints
-// every run's CPU time under its median.
+// every run's CPU time under its median; ARCHIVE_BENCH_GROWTH_COUNT=N sets the archiver's growth size
+// (default 200,000).
 import Foundation
 
 #if canImport(Glibc)
