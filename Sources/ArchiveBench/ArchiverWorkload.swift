@@ -63,7 +63,6 @@ struct ArchiverWorkload: Workload {
                 Operation("floor: our reader alone on the same bytes") {
                     keep(try PropertyListValue(propertyListData: ours)).dictionaryValue?.count ?? 0
                 },
-                Operation("reference: build the same graph in memory") { keep(BenchPerson.graph(count: count)).count },
             ]),
             BenchmarkGroup("growth: archive \(big) objects (compare with \(n) above)", [
                 Operation("KeyedArchiver.archivedData") { keep(try KeyedArchiver.archivedData(withRootObject: large)).count },
@@ -73,7 +72,6 @@ struct ArchiverWorkload: Workload {
                 Operation("floor: our reader alone on the same bytes") {
                     keep(try PropertyListValue(propertyListData: largeData)).dictionaryValue?.count ?? 0
                 },
-                Operation("reference: build the same graph in memory") { keep(BenchPerson.graph(count: largeCount)).count },
             ]),
         ]
     }

@@ -71,11 +71,17 @@ func processCPUSeconds() -> Double {
 /// Whether every run's CPU time is printed (`ARCHIVE_BENCH_SAMPLES`), to see the spread behind a median.
 let printsSamples = ProcessInfo.processInfo.environment["ARCHIVE_BENCH_SAMPLES"] != nil
 
-/// Runs `operation` `runs` times and returns the median wall-clock and CPU durations.
+/// Runs `operation` `warmups` times untimed, then `runs` times, and returns the median wall-clock and CPU
+/// durations of the timed runs.
 ///
 /// CPU time is what the ratios use: on a shared machine other processes stretch wall-clock time but not
-/// the CPU time this process spends (every operation here is single-threaded).
-func medianTiming(of operation: Operation, runs: Int) throws -> Timing {
+/// the CPU time this process spends (every operation here runs on one thread at a time). The warm-up
+/// runs take the one-time costs (the heap growing to the operation's size, caches) out of the figures.
+func medianTiming(of operation: Operation, runs: Int, warmups: Int) throws -> Timing {
+    for _ in 0 ..< warmups {
+        benchmarkSink &+= try operation.run()
+        benchmarkResult = nil
+    }
     var walls: [Double] = []
     var cpus: [Double] = []
     for _ in 0 ..< max(1, runs) {

@@ -1,6 +1,6 @@
 // archive-bench: times KeyedArchive against Foundation in one run.
 //
-//     swift run -c release archive-bench [--runs N] [--only NAME] [--help]
+//     swift run -c release archive-bench [--runs N] [--warmup N] [--only NAME] [--help]
 //
 // To add a workload, conform a type to `Workload` in its own file and add it to this list.
 // For profiling, ARCHIVE_BENCH_OURS_ONLY=1 times only KeyedArchive's operation in each group, and
@@ -23,11 +23,13 @@ let workloads: [any Workload] = [
     print("""
     OVERVIEW: Times KeyedArchive's property-list reader and writer against Foundation.
 
-    USAGE: archive-bench [--runs <n>] [--only <name>]
+    USAGE: archive-bench [--runs <n>] [--warmup <n>] [--only <name>]
 
     OPTIONS:
       --runs <n>      Timed runs per operation; the medians of CPU and wall-clock time are
                       reported, and ratios use CPU time (default: 5).
+      --warmup <n>    Untimed runs of each operation before its timed runs (default: 1). The
+                      first run in a process also pays for growing the heap.
       --only <name>   Run only this workload (repeatable). Workloads: \(workloads.map(\.name).joined(separator: ", "))
       -h, --help      Show help information.
 
@@ -38,7 +40,7 @@ let workloads: [any Workload] = [
 func usageError(_ message: String) -> Never {
     FileHandle.standardError.write(Data("""
     Error: \(message)
-    Usage: archive-bench [--runs <n>] [--only <name>]
+    Usage: archive-bench [--runs <n>] [--warmup <n>] [--only <name>]
     See 'archive-bench --help' for more information.
 
     """.utf8))
@@ -46,6 +48,7 @@ func usageError(_ message: String) -> Never {
 }
 
 var runs = 5
+var warmups = 1
 var only: Set<String> = []
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
@@ -56,6 +59,9 @@ while let argument = arguments.popFirst() {
     case "--runs":
         guard let text = arguments.popFirst(), let n = Int(text), n > 0 else { usageError("--runs needs a positive integer") }
         runs = n
+    case "--warmup":
+        guard let text = arguments.popFirst(), let n = Int(text), n >= 0 else { usageError("--warmup needs a non-negative integer") }
+        warmups = n
     case "--only":
         guard let name = arguments.popFirst() else { usageError("--only needs a workload name") }
         guard workloads.contains(where: { $0.name == name }) else {
@@ -70,7 +76,8 @@ while let argument = arguments.popFirst() {
 #if DEBUG
 print("warning: this is a debug build; use `swift run -c release archive-bench` for meaningful figures")
 #endif
-print("archive-bench: medians of \(runs) run\(runs == 1 ? "" : "s") (CPU time of this process, wall-clock time); 'x faster' compares CPU-time medians")
+print("archive-bench: medians of \(runs) run\(runs == 1 ? "" : "s") after \(warmups) untimed warm-up run\(warmups == 1 ? "" : "s") "
+      + "(CPU time of this process, wall-clock time); 'x faster' compares CPU-time medians")
 
 func format(_ seconds: Double) -> String {
     seconds >= 1 ? String(format: "%8.3f s ", seconds) : String(format: "%8.2f ms", seconds * 1000)
@@ -86,7 +93,7 @@ do {
             var reference: Double?
             let oursOnly = ProcessInfo.processInfo.environment["ARCHIVE_BENCH_OURS_ONLY"] != nil
             for operation in oursOnly ? Array(group.operations.prefix(1)) : group.operations {
-                let timing = try medianTiming(of: operation, runs: runs)
+                let timing = try medianTiming(of: operation, runs: runs, warmups: warmups)
                 let label = operation.label.padding(toLength: 44, withPad: " ", startingAt: 0)
                 let times = "cpu \(format(timing.cpu))  wall \(format(timing.wall))"
                 if let reference {
