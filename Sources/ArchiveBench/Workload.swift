@@ -30,13 +30,33 @@ struct BenchmarkGroup {
 /// cannot be optimised away.
 struct Operation {
     var label: String
+    /// A name other operations' ``growthOf`` can refer to.
+    var id: String?
+    /// The id of a smaller operation and what it did (`"20,000 objects"`): the report shows how many times
+    /// that operation's time this one took, instead of comparing it with the group's first operation.
+    var growthOf: (id: String, description: String)?
+    /// Runs before each run, outside the clock.
+    var beforeEachRun: (() -> Void)?
     var run: () throws -> Int
 
-    init(_ label: String, _ run: @escaping () throws -> Int) {
+    init(_ label: String, id: String? = nil, growthOf: (id: String, description: String)? = nil,
+         beforeEachRun: (() -> Void)? = nil, _ run: @escaping () throws -> Int) {
         self.label = label
+        self.id = id
+        self.growthOf = growthOf
+        self.beforeEachRun = beforeEachRun
         self.run = run
     }
 }
+
+/// Evicts the caches (writes a buffer twice the size of this machine's last-level cache, 32 MiB here),
+/// so that the next run finds none of its data in them, as a run on a larger input does.
+func flushCaches() {
+    let stride = 64
+    for i in Swift.stride(from: 0, to: cacheFlushBuffer.count, by: stride) { cacheFlushBuffer[i] &+= 1 }
+}
+
+nonisolated(unsafe) var cacheFlushBuffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64 << 20)
 
 /// Accumulates results so the optimiser keeps the work.
 nonisolated(unsafe) var benchmarkSink = 0
@@ -85,6 +105,7 @@ func medianTiming(of operation: Operation, runs: Int, warmups: Int) throws -> Ti
     var walls: [Double] = []
     var cpus: [Double] = []
     for _ in 0 ..< max(1, runs) {
+        operation.beforeEachRun?()
         let wallStart = DispatchTime.now().uptimeNanoseconds
         let cpuStart = processCPUSeconds()
         let result = try operation.run()

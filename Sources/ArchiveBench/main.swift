@@ -83,6 +83,9 @@ func format(_ seconds: Double) -> String {
     seconds >= 1 ? String(format: "%8.3f s ", seconds) : String(format: "%8.2f ms", seconds * 1000)
 }
 
+/// Medians of the operations with an id, for growth lines.
+var timingsByID: [String: Timing] = [:]
+
 do {
     for workload in workloads where only.isEmpty || only.contains(workload.name) {
         print("\n== \(workload.name): \(workload.summary)")
@@ -96,7 +99,11 @@ do {
                 let timing = try medianTiming(of: operation, runs: runs, warmups: warmups)
                 let label = operation.label.padding(toLength: 44, withPad: " ", startingAt: 0)
                 let times = "cpu \(format(timing.cpu))  wall \(format(timing.wall))"
-                if let reference {
+                if let id = operation.id { timingsByID[id] = timing }
+                if let (id, description) = operation.growthOf {
+                    let base = timingsByID[id].map { String(format: "%.2fx", timing.cpu / $0.cpu) } ?? "(not measured)"
+                    print("    \(label)\(times)   \(base) the time for \(description)")
+                } else if let reference {
                     print("    \(label)\(times)   KeyedArchive is \(String(format: "%.2f", timing.cpu / reference))x faster")
                 } else {
                     reference = timing.cpu
