@@ -87,11 +87,14 @@ private struct Failing: KeyedArchivable {
     }
 
     @Test func emittedBytesEqualTheTreePathForEveryKindOfField() throws {
-        try expectSameArchive { try $0.encode(EveryField(), forKey: "root") }
+        // One value for both archivers: two equal sets (or dictionaries) may iterate in different orders
+        // (Swift seeds each instance's hashing apart), and the archive is written in iteration order.
+        let plain = EveryField()
+        try expectSameArchive { try $0.encode(plain, forKey: "root") }
         var model = EveryField()
         model.optionalAbsent = 5
         model.string = "plain"
-        try expectSameArchive { try $0.encode([model, EveryField(), model], forKey: "root") }
+        try expectSameArchive { try $0.encode([model, plain, model], forKey: "root") }
     }
 
     @Test func emittedBytesEqualTheTreePathForSharedAndCyclicGraphs() throws {
