@@ -28,7 +28,7 @@ let workloads: [any Workload] = [
     OPTIONS:
       --runs <n>      Timed runs per operation; the medians of CPU and wall-clock time are
                       reported, and ratios use CPU time (default: 5).
-      --warmup <n>    Untimed runs of each operation before its timed runs (default: 1). The
+      --warmup <n>    Untimed runs of each operation before its timed runs (default: 3). The
                       first run in a process also pays for growing the heap.
       --only <name>   Run only this workload (repeatable). Workloads: \(workloads.map(\.name).joined(separator: ", "))
       -h, --help      Show help information.
@@ -48,7 +48,7 @@ func usageError(_ message: String) -> Never {
 }
 
 var runs = 5
-var warmups = 1
+var warmups = 3
 var only: Set<String> = []
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
