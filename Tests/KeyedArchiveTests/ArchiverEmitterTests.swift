@@ -120,6 +120,7 @@ private struct Failing: KeyedArchivable {
             .string("list"): .array([.integer(1), .real(2.5), .bool(true), .null, .string("s"), .data(Data([1]))]),
             .string("when"): .date(Date(timeIntervalSinceReferenceDate: 5)),
             .integer(7): .orderedSet([.uuid(UUID(uuid: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)))]),
+            .string("set"): .set([.integer(3), .string("b"), .integer(1), .string("b")]),
             .string("url"): .url(URL(string: "a/b", relativeTo: URL(string: "https://example.com/x/"))!),
         ])
         try expectSameArchive { try $0.encode(value, forKey: "root") }
@@ -263,6 +264,20 @@ private struct Failing: KeyedArchivable {
         }
         #expect(visited == 100_000)
         ListNode.dismantle(head)
+    }
+
+    /// `FoundationValue.set` is written as an NSSet of its distinct elements in stored order (not through a
+    /// `Set`, whose order can differ between equal instances): the same value gives the same bytes, and it
+    /// reads back in that order.
+    @Test func foundationSetsAreWrittenInStoredOrder() throws {
+        let elements: [FoundationValue] = (0 ..< 50).map { .string("element \($0)") }
+        let value = FoundationValue.set(elements + [elements[7], elements[0]])
+        let archives = try (0 ..< 5).map { _ in try KeyedArchiver.archivedData(withRootObject: value) }
+        #expect(Set(archives).count == 1)
+        #expect(try KeyedUnarchiver().decode(FoundationValue.self, from: archives[0]) == .set(elements))
+        let foundation = try NSKeyedUnarchiver.unarchivedObject(ofClasses: [NSSet.self, NSString.self], from: archives[0]) as? NSSet
+        #expect(foundation?.count == 50)
+        #expect(foundation?.contains("element 49") == true)
     }
 
     @Test func outputIsDeterministic() throws {

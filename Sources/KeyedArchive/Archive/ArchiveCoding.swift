@@ -128,11 +128,19 @@ public protocol ArchiveEncoder: AnyObject {
     /// Writes elements in order as an ordered set (an NSOrderedSet). The default implementation writes
     /// an array, for encoders that have no ordered-set form.
     func encodeOrderedSet<T: ArchiveValue>(_ elements: [T], forKey key: String) throws
+    /// Writes the distinct elements of `elements` as a set (an NSSet), in the order given (the first of
+    /// equal elements is kept), so that the same elements always give the same bytes; a `Set`'s own
+    /// order can differ between two equal sets. The default implementation writes `Set(elements)`.
+    func encodeSet<T: ArchiveValue & Hashable>(orderedElements elements: [T], forKey key: String) throws
 }
 
 extension ArchiveEncoder {
     public func encodeOrderedSet<T: ArchiveValue>(_ elements: [T], forKey key: String) throws {
         try encodeArray(elements, forKey: key)
+    }
+
+    public func encodeSet<T: ArchiveValue & Hashable>(orderedElements elements: [T], forKey key: String) throws {
+        try encodeSet(Set(elements), forKey: key)
     }
 
     /// Writes any ``ArchiveValue`` under `key`: scalars, strings, models, optionals and collections.
@@ -443,7 +451,7 @@ public indirect enum FoundationValue: Hashable, Sendable, ArchiveValue {
         case .url(let u): try encoder.encode(u, forKey: key)
         case .array(let a): try encoder.encodeArray(a, forKey: key)
         case .orderedSet(let a): try encoder.encodeOrderedSet(a, forKey: key)
-        case .set(let a): try encoder.encodeSet(Set(a), forKey: key)
+        case .set(let a): try encoder.encodeSet(orderedElements: a, forKey: key)
         case .dictionary(let d): try encoder.encodeDictionary(d, forKey: key)
         }
     }

@@ -551,8 +551,10 @@ public final class KeyedArchiver: ArchiveEncoder {
         try encodeList(elements, as: .orderedSet, forKey: key)
     }
 
-    /// An `NSArray` or `NSOrderedSet` of `elements`.
-    private func encodeList<T: ArchiveValue>(_ elements: [T], as builtin: BuiltinClass, forKey key: String) throws {
+    /// An `NSArray`, `NSOrderedSet` or `NSSet` of `elements`, in their order.
+    private func encodeList<S: Sequence>(_ elements: S, as builtin: BuiltinClass, forKey key: String) throws
+        where S.Element: ArchiveValue
+    {
         try checkOpen()
         let asElement = takeCapture()
         let (uid, object) = s.emitter.appendContainerElement()
@@ -567,17 +569,13 @@ public final class KeyedArchiver: ArchiveEncoder {
     }
 
     public func encodeSet<T: ArchiveValue & Hashable>(_ elements: Set<T>, forKey key: String) throws {
-        try checkOpen()
-        let asElement = takeCapture()
-        let (uid, object) = s.emitter.appendContainerElement()
-        let base = s.elementRefs.count
-        defer { s.elementRefs.removeLast(s.elementRefs.count - base) }
-        _ = try appendElementRefs(elements)
-        let array = s.emitter.newContainer()
-        s.emitter.completeArray(array, s.elementRefs, from: base)
-        s.emitter.completeDictionary(object, classKey, classRef(.set), objectsKey, KeyedArchiveEmitter.ref(container: array))
-        put(reference: uid, asElement: asElement, forKey: key)
-        if s.currentContainer < 0 && !asElement { try drain() }
+        try encodeList(elements, as: .set, forKey: key)
+    }
+
+    /// Writes the distinct elements of `elements` in the order given as an `NSSet` (`NS.objects`).
+    public func encodeSet<T: ArchiveValue & Hashable>(orderedElements elements: [T], forKey key: String) throws {
+        var seen = Set<T>(minimumCapacity: elements.count)
+        try encodeList(elements.filter { seen.insert($0).inserted }, as: .set, forKey: key)
     }
 
     public func encodeDictionary<K: ArchiveValue & Hashable, V: ArchiveValue>(_ dictionary: [K: V], forKey key: String) throws {

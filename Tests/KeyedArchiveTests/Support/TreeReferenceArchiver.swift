@@ -526,6 +526,20 @@ final class TreeReferenceArchiver: ArchiveEncoder {
         if currentUID < 0 && !asElement { try drain() }
     }
 
+    /// Added with the same method of `KeyedArchiver`: distinct elements, first kept, in the order given.
+    func encodeSet<T: ArchiveValue & Hashable>(orderedElements elements: [T], forKey key: String) throws {
+        var seen = Set<T>()
+        let distinct = elements.filter { seen.insert($0).inserted }
+        try checkOpen()
+        let asElement = takeCapture()
+        let uid = append(.string("$placeholder"))
+        var refs: [PropertyListValue] = []
+        for element in distinct { refs.append(try reference(for: element)) }
+        objects[uid] = builtinObject(.set, "NS.objects", .array(refs))
+        put(reference: uid, asElement: asElement, forKey: key)
+        if currentUID < 0 && !asElement { try drain() }
+    }
+
     func encodeDictionary<K: ArchiveValue & Hashable, V: ArchiveValue>(_ dictionary: [K: V], forKey key: String) throws {
         try checkOpen()
         let asElement = takeCapture()
