@@ -68,8 +68,8 @@ nonisolated(unsafe) var benchmarkResult: Any?
 ///
 /// A reader or unarchiver is timed making its result, not freeing it: the caller keeps the result, and
 /// when it lets it go is the caller's business. (Freeing a 200,000-object graph, in an order unrelated to
-/// the order it was allocated in, costs as much as a third of decoding it.) Every workload keeps the
-/// results of its reading operations, ours and Foundation's alike.
+/// the order it was allocated in, takes a large share of what decoding it takes.) Every operation of every
+/// workload keeps its result, ours and Foundation's alike.
 func keep<T>(_ result: T) -> T {
     benchmarkResult = result
     return result
