@@ -529,15 +529,7 @@ final class TreeReferenceArchiver: ArchiveEncoder {
     /// Added with the same method of `KeyedArchiver`: distinct elements, first kept, in the order given.
     func encodeSet<T: ArchiveValue & Hashable>(orderedElements elements: [T], forKey key: String) throws {
         var seen = Set<T>()
-        let distinct = elements.filter { seen.insert($0).inserted }
-        try checkOpen()
-        let asElement = takeCapture()
-        let uid = append(.string("$placeholder"))
-        var refs: [PropertyListValue] = []
-        for element in distinct { refs.append(try reference(for: element)) }
-        objects[uid] = builtinObject(.set, "NS.objects", .array(refs))
-        put(reference: uid, asElement: asElement, forKey: key)
-        if currentUID < 0 && !asElement { try drain() }
+        try encodeList(elements.filter { seen.insert($0).inserted }, as: .set, forKey: key)
     }
 
     func encodeDictionary<K: ArchiveValue & Hashable, V: ArchiveValue>(_ dictionary: [K: V], forKey key: String) throws {
