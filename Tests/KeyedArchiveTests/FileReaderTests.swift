@@ -62,17 +62,33 @@ import Darwin
         defer { withExtendedLifetime(dir) {} }
         let path = dir.file("mapped-and-released")
         try FileTestSupport.create(path, FileTestSupport.pseudoRandomBytes(count: 2 << 20, seed: 3))
-        func isMapped() -> Bool {
-            ((try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? "").contains(path)
+        // /proc/self/maps is produced a page at a time; when other tests' threads map or unmap
+        // memory meanwhile, one reading can skip a line. So "mapped" needs the line in one of
+        // several readings, and "released" needs it absent from all of them.
+        // Readings are taken as raw bytes: a mapped file's name need not be UTF-8.
+        func readingsShowingTheMapping() -> (showing: Int, unreadable: Int) {
+            var showing = 0, unreadable = 0
+            for _ in 0..<8 {
+                guard let maps = try? FileReader(options: .init(mapping: .never)).read(atPath: "/proc/self/maps") else {
+                    unreadable += 1
+                    continue
+                }
+                if maps.firstRange(of: Data(path.utf8)) != nil { showing += 1 }
+            }
+            return (showing, unreadable)
         }
+        let log = HookLog()
         do {
-            let data = try FileReader().read(atPath: path)
+            let data = try read(path, hooks: countingMaps(log)).get()
             let slice = data[1000..<2000]
-            #expect(isMapped())
+            #expect(log.value("mmap") == 1)
+            let whileHeld = readingsShowingTheMapping()
+            #expect(whileHeld.showing > 0, "\(whileHeld.unreadable) of 8 readings of /proc/self/maps failed")
             #expect(slice.count == 1000)
             withExtendedLifetime(data) {}
         }
-        #expect(!isMapped())
+        let afterRelease = readingsShowingTheMapping()
+        #expect(afterRelease.showing == 0 && afterRelease.unreadable < 8)
     }
     @Test func procFileWithZeroSizeIsReadToTheEnd() throws {
         // /proc files say they are empty regular files; their contents appear only when read.
