@@ -218,7 +218,14 @@ enum SystemCalls {
     }
 
     static func munmap(_ pointer: UnsafeMutableRawPointer, _ length: Int) {
-        _ = system_munmap(pointer, length)
+        #if DEBUG
+        if let hook = SystemCallHooks.current?.munmap { _ = hook(pointer, length); return }
+        #endif
+        _ = realMunmap(pointer, length)
+    }
+
+    static func realMunmap(_ pointer: UnsafeMutableRawPointer, _ length: Int) -> Int32 {
+        system_munmap(pointer, length)
     }
 
     /// The current `errno`.
@@ -285,6 +292,7 @@ struct SystemCallHooks: Sendable {
     var linkat: (@Sendable (_ fromDirectory: Int32, _ from: String, _ toDirectory: Int32, _ to: String) -> Int32)?
     var unlinkat: (@Sendable (_ directory: Int32, _ path: String) -> Int32)?
     var mmap: (@Sendable (_ fd: Int32, _ length: Int) -> UnsafeMutableRawPointer?)?
+    var munmap: (@Sendable (_ pointer: UnsafeMutableRawPointer, _ length: Int) -> Int32)?
 
     init() {}
 
