@@ -280,6 +280,97 @@ private struct Failing: KeyedArchivable {
         #expect(foundation?.contains("element 49") == true)
     }
 
+    /// A model whose fields are native sets and dictionaries of `Comparable` elements and keys.
+    struct Catalog: KeyedArchivable, Equatable {
+        var names: Set<String>
+        var codes: Set<Int>
+        var counts: [String: Int]
+        var labels: [Int: String]
+        var nested: [String: Set<String>]
+        init(names: Set<String>, codes: Set<Int>, counts: [String: Int], labels: [Int: String], nested: [String: Set<String>]) {
+            (self.names, self.codes, self.counts, self.labels, self.nested) = (names, codes, counts, labels, nested)
+        }
+        init(from decoder: any ArchiveDecoder) throws {
+            names = try decoder.decode(Set<String>.self, forKey: "names")
+            codes = try decoder.decode(Set<Int>.self, forKey: "codes")
+            counts = try decoder.decode([String: Int].self, forKey: "counts")
+            labels = try decoder.decode([Int: String].self, forKey: "labels")
+            nested = try decoder.decode([String: Set<String>].self, forKey: "nested")
+        }
+        func encode(to encoder: any ArchiveEncoder) throws {
+            try encoder.encode(names, forKey: "names")
+            try encoder.encode(codes, forKey: "codes")
+            try encoder.encode(counts, forKey: "counts")
+            try encoder.encode(labels, forKey: "labels")
+            try encoder.encode(nested, forKey: "nested")
+        }
+    }
+
+    @Test func comparableSetsAndDictionariesAreWrittenAscending() throws {
+        let words = (0 ..< 60).map { "word \($0 * 7919 % 60)" }
+        // Equal values built in different orders and with different capacities: their iteration
+        // orders differ (Swift seeds each instance's hashing separately).
+        func catalog(_ order: [Int], capacity: Int) -> Catalog {
+            var names = Set<String>(minimumCapacity: capacity), codes = Set<Int>(minimumCapacity: capacity)
+            var counts = [String: Int](minimumCapacity: capacity), labels = [Int: String](minimumCapacity: capacity)
+            var nested = [String: Set<String>](minimumCapacity: capacity)
+            for i in order {
+                names.insert(words[i]); codes.insert(i * 1_000_003 % 97 - 40)
+                counts[words[i]] = i; labels[i - 30] = words[i]
+                nested[words[i], default: []].formUnion(words[(i * 13) % 60 ..< (i * 13) % 60 + 1] + [words[i]])
+            }
+            return Catalog(names: names, codes: codes, counts: counts, labels: labels, nested: nested)
+        }
+        let values = [catalog(Array(0 ..< 60), capacity: 0), catalog(Array((0 ..< 60).reversed()), capacity: 500),
+                      catalog((0 ..< 60).map { $0 * 37 % 60 }, capacity: 61), catalog(Array(0 ..< 60), capacity: 200)]
+        #expect(values.allSatisfy { $0 == values[0] })
+        let archives = try values.map { try KeyedArchiver.archivedData(withRootObject: $0) }
+        #expect(Set(archives).count == 1, "\(Set(archives).count) different archives of one value")
+        #expect(try KeyedUnarchiver().decode(Catalog.self, from: archives[0]) == values[0])
+        // The tree path orders the same way, byte for byte.
+        try expectSameArchive { try $0.encode(values[1], forKey: "root") }
+
+        // In the archive itself: NS.objects of the sets and NS.keys of the dictionaries ascend.
+        let archive = try PropertyListValue(propertyListData: archives[0])
+        let objects = try #require(archive.dictionaryValue?["$objects"]?.arrayValue)
+        func object(_ reference: PropertyListValue?) throws -> PropertyListValue {
+            let uid = try #require(reference?.uidValue)
+            return try #require(objects.indices.contains(Int(uid.value)) ? objects[Int(uid.value)] : nil)
+        }
+        func elements(_ reference: PropertyListValue?, _ key: String) throws -> [PropertyListValue] {
+            try #require(try object(reference).dictionaryValue?[key]?.arrayValue).map { try object($0) }
+        }
+        let top = try #require(archive.dictionaryValue?["$top"]?.dictionaryValue)
+        let root = try #require(try object(top["root"]).dictionaryValue)
+        #expect(try elements(root["names"], "NS.objects").compactMap(\.stringValue) == values[0].names.sorted())
+        #expect(try elements(root["codes"], "NS.objects").compactMap { $0.integerValue?.int64Value.map(Int.init) }
+                == values[0].codes.sorted())
+        #expect(try elements(root["counts"], "NS.keys").compactMap(\.stringValue) == values[0].counts.keys.sorted())
+        #expect(try elements(root["counts"], "NS.objects").compactMap { $0.integerValue?.int64Value.map(Int.init) }
+                == values[0].counts.keys.sorted().compactMap { values[0].counts[$0] })
+        #expect(try elements(root["labels"], "NS.keys").compactMap { $0.integerValue?.int64Value.map(Int.init) }
+                == values[0].labels.keys.sorted())
+
+        // A FoundationValue dictionary with string keys is ordered too; one with other keys is not
+        // required to be, but still round-trips.
+        let pairs = (0 ..< 40).map { (FoundationValue.string("k\($0 * 7 % 40)"), FoundationValue.integer(PropertyListInteger(Int64($0)))) }
+        var forward = [FoundationValue: FoundationValue](), backward = [FoundationValue: FoundationValue](minimumCapacity: 300)
+        for (k, v) in pairs { forward[k] = v }
+        for (k, v) in pairs.reversed() { backward[k] = v }
+        let foundationArchives = try [forward, backward].map { try KeyedArchiver.archivedData(withRootObject: FoundationValue.dictionary($0)) }
+        #expect(foundationArchives[0] == foundationArchives[1])
+        #expect(try KeyedUnarchiver().decode(FoundationValue.self, from: foundationArchives[1]) == .dictionary(forward))
+        try expectSameArchive { try $0.encode(FoundationValue.dictionary(backward), forKey: "root") }
+        let mixed = FoundationValue.dictionary([.string("a"): .null, .integer(1): .string("one"), .bool(true): .real(2)])
+        #expect(try KeyedUnarchiver().decode(FoundationValue.self, from: KeyedArchiver.archivedData(withRootObject: mixed)) == mixed)
+
+        // Foundation reads a sorted dictionary with each key still paired with its value.
+        let counts = try KeyedArchiver.archivedData(withRootObject: values[2].counts)
+        let countsInFoundation = try #require(try NSKeyedUnarchiver.unarchivedObject(
+            ofClasses: [NSDictionary.self, NSString.self, NSNumber.self], from: counts) as? [String: Int])
+        #expect(countsInFoundation == values[0].counts)
+    }
+
     @Test func outputIsDeterministic() throws {
         let a = Book(title: "A", pages: 10)
         let library = Library(name: "City", books: [a, Book(title: "B", pages: 2)], byCode: ["x": a],

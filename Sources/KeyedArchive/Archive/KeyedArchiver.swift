@@ -31,7 +31,11 @@ import Foundation
 ///
 /// **Output.** The archiver emits binary property-list objects as it encodes (no intermediate tree); the
 /// bytes are exactly those ``BinaryPropertyListWriter`` writes for the archive's tree (``finishEncoding()``),
-/// so they are deterministic and as small as the format allows.
+/// so they are deterministic and as small as the format allows. Sets whose elements and dictionaries whose
+/// keys are `Comparable` (strings, numbers, dates, UUIDs...) are written in ascending order, so equal values
+/// give equal bytes in any process (so are ``FoundationValue`` dictionaries whose keys are all strings);
+/// other sets and dictionaries are written in their own iteration order,
+/// which Swift's per-process hashing seed can change.
 ///
 /// Use ``archivedData(withRootObject:format:)`` for one root, or create an archiver, ``encode(_:forKey:)``
 /// several top-level values and call ``encodedData(format:)``.
@@ -568,8 +572,10 @@ public final class KeyedArchiver: ArchiveEncoder {
         if s.currentContainer < 0 && !asElement { try drain() }
     }
 
+    /// Writes `elements` as an `NSSet` (`NS.objects`): in ascending order when `T` is `Comparable`
+    /// (so that equal sets give equal bytes), otherwise in the set's own order.
     public func encodeSet<T: ArchiveValue & Hashable>(_ elements: Set<T>, forKey key: String) throws {
-        try encodeList(elements, as: .set, forKey: key)
+        try encodeList(CanonicalOrder.elements(of: elements), as: .set, forKey: key)
     }
 
     /// Writes the distinct elements of `elements` in the order given as an `NSSet` (`NS.objects`).
@@ -578,6 +584,8 @@ public final class KeyedArchiver: ArchiveEncoder {
         try encodeList(elements.filter { seen.insert($0).inserted }, as: .set, forKey: key)
     }
 
+    /// Writes `dictionary` as an `NSDictionary` (`NS.keys`, `NS.objects`): ascending by key when `K` is
+    /// `Comparable` (so that equal dictionaries give equal bytes), otherwise in the dictionary's own order.
     public func encodeDictionary<K: ArchiveValue & Hashable, V: ArchiveValue>(_ dictionary: [K: V], forKey key: String) throws {
         try checkOpen()
         let asElement = takeCapture()
@@ -585,7 +593,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         let base = s.elementRefs.count
         defer { s.elementRefs.removeLast(s.elementRefs.count - base) }
         // Keys and values interleaved; split into the two arrays below.
-        for (k, v) in dictionary {
+        for (k, v) in CanonicalOrder.entries(of: dictionary) {
             s.elementRefs.append(KeyedArchiveEmitter.uid(try reference(for: k)))
             s.elementRefs.append(KeyedArchiveEmitter.uid(try reference(for: v)))
         }

@@ -520,7 +520,7 @@ final class TreeReferenceArchiver: ArchiveEncoder {
         let uid = append(.string("$placeholder"))
         var refs: [PropertyListValue] = []
         refs.reserveCapacity(elements.count)
-        for element in elements { refs.append(try reference(for: element)) }
+        for element in Self.ascendingWhenComparable(Array(elements)) { refs.append(try reference(for: element)) }
         objects[uid] = builtinObject(.set, "NS.objects", .array(refs))
         put(reference: uid, asElement: asElement, forKey: key)
         if currentUID < 0 && !asElement { try drain() }
@@ -532,6 +532,23 @@ final class TreeReferenceArchiver: ArchiveEncoder {
         try encodeList(elements.filter { seen.insert($0).inserted }, as: .set, forKey: key)
     }
 
+    /// The archiver's rule for sets and dictionaries, written independently: `Comparable` elements (keys)
+    /// ascending with `<`, anything else in the collection's order.
+    static func ascendingWhenComparable<T>(_ items: [T]) -> [T] {
+        if let values = items as? [FoundationValue] {
+            let strings = values.compactMap { if case .string(let s) = $0 { s } else { nil } }
+            guard strings.count == values.count else { return items }
+            return strings.sorted().map { FoundationValue.string($0) as! T }
+        }
+        guard items.first is any Comparable else { return items }
+        return items.sorted { a, b in
+            let first: any Comparable = a as! any Comparable
+            return Self.isLess(first, b)
+        }
+    }
+
+    private static func isLess<C: Comparable>(_ a: C, _ b: Any) -> Bool { a < (b as! C) }
+
     func encodeDictionary<K: ArchiveValue & Hashable, V: ArchiveValue>(_ dictionary: [K: V], forKey key: String) throws {
         try checkOpen()
         let asElement = takeCapture()
@@ -540,7 +557,9 @@ final class TreeReferenceArchiver: ArchiveEncoder {
         var valueRefs: [PropertyListValue] = []
         keyRefs.reserveCapacity(dictionary.count)
         valueRefs.reserveCapacity(dictionary.count)
-        for (k, v) in dictionary {
+        let keys = Self.ascendingWhenComparable(Array(dictionary.keys))
+        for k in keys {
+            guard let v = dictionary[k] else { continue }
             keyRefs.append(try reference(for: k))
             valueRefs.append(try reference(for: v))
         }
