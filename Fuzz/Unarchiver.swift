@@ -6,7 +6,8 @@
 // `decodeObjectReference`, written with `encodeConditionalObject`) and a `next` link that may form rings.
 //
 // Property checked: whatever the unarchiver decodes, the archiver re-archives, and unarchiving that gives
-// the same field values and the same object identities (shared objects stay shared, rings stay rings).
+// the same field values and the same object identities (shared objects stay shared, rings stay rings);
+// the decoded graph and that copy of it archive to the same bytes.
 // Errors must be thrown, never trapped; an error that is not a KeyedArchiveError is a finding.
 //
 // Build and run with Scripts/fuzz.sh unarchiver SECONDS.
@@ -57,8 +58,9 @@ final class FuzzBook: KeyedArchivable {
     }
 }
 
-struct FuzzTag: KeyedArchivable, Hashable {
+struct FuzzTag: KeyedArchivable, Hashable, Comparable {
     static var archivedClassName: String { "KeyedArchiveTests.Tag" }
+    static func < (a: FuzzTag, b: FuzzTag) -> Bool { a.label < b.label }
     var label: String
     init(from decoder: any ArchiveDecoder) throws { label = try decoder.decode(String.self, forKey: "label") }
     func encode(to encoder: any ArchiveEncoder) throws { try encoder.encode(label, forKey: "label") }
@@ -374,6 +376,21 @@ func decodeAgain<T: KeyedArchivable>(_ value: T, format: PropertyListFormat) -> 
     }
 }
 
+/// Requires that `value` and `again`, a graph decoded from `value`'s archive, archive to the same bytes:
+/// the archiver's output depends only on the graph (every set and dictionary here has `Comparable`
+/// elements or keys, which are written in ascending order).
+func expectSameArchive<T: KeyedArchivable>(_ value: T, _ again: T) {
+    do {
+        let first = try KeyedArchiver.archivedData(withRootObject: value)
+        let second = try KeyedArchiver.archivedData(withRootObject: again)
+        if first != second {
+            fuzzViolation("a \(T.self) and its decoded copy archive to different bytes (\(first.count) and \(second.count))")
+        }
+    } catch {
+        fuzzViolation("re-archiving a decoded \(T.self) failed: \(error)")
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzUnarchiver(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     let data = bytes.map { Data(bytes: $0, count: count) } ?? Data()
@@ -390,19 +407,27 @@ public func fuzzUnarchiver(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int3
         var comparison = GraphComparison()
         switch decoded {
         case let root as FuzzLibrary:
-            if let again = decodeAgain(root, format: format) { comparison.compare(root, again, path: "root") }
+            if let again = decodeAgain(root, format: format) {
+                comparison.compare(root, again, path: "root")
+                if format == .binary { expectSameArchive(root, again) }
+            }
         case let root as FuzzNode:
             if let again = decodeAgain(root, format: format) {
                 comparison.compare(root, again)
+                if format == .binary { expectSameArchive(root, again) }
                 dismantle(again)
             }
         case let root as FuzzListNode:
             if let again = decodeAgain(root, format: format) {
                 comparison.compare(root, again)
+                if format == .binary { expectSameArchive(root, again) }
                 dismantle(again)
             }
         case let root as FuzzEveryField:
-            if let again = decodeAgain(root, format: format) { comparison.compare(root, again) }
+            if let again = decodeAgain(root, format: format) {
+                comparison.compare(root, again)
+                if format == .binary { expectSameArchive(root, again) }
+            }
         default:
             fuzzViolation("the unarchiver returned a type that was not allowed: \(type(of: decoded))")
         }
