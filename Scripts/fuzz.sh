@@ -12,6 +12,7 @@
 #   xml-reader     Fuzz/XMLReader.swift     XML plist read -> write -> read is equal (when representable)
 #   unarchiver     Fuzz/Unarchiver.swift    KeyedUnarchiver with an allow-list of models (one with a
 #                                           cyclic back-reference); re-archived models decode equal
+#                                           and archive to the same bytes again
 #   dump           Fuzz/Dump.swift          archive-dump in every mode never traps; raw graph round-trips
 #
 # Environment:
