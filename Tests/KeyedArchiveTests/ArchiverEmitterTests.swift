@@ -280,29 +280,85 @@ private struct Failing: KeyedArchivable {
         #expect(foundation?.contains("element 49") == true)
     }
 
+    /// A `Comparable` model, sorted through its own `<` (the archiver's generic path).
+    struct Rank: KeyedArchivable, Hashable, Comparable {
+        var level: Int
+        var name: String
+        static func < (a: Rank, b: Rank) -> Bool { (a.level, a.name) < (b.level, b.name) }
+        init(_ level: Int, _ name: String) { (self.level, self.name) = (level, name) }
+        init(from decoder: any ArchiveDecoder) throws {
+            level = try decoder.decode(Int.self, forKey: "level")
+            name = try decoder.decode(String.self, forKey: "name")
+        }
+        func encode(to encoder: any ArchiveEncoder) throws {
+            try encoder.encode(level, forKey: "level")
+            try encoder.encode(name, forKey: "name")
+        }
+    }
+
     /// A model whose fields are native sets and dictionaries of `Comparable` elements and keys.
     struct Catalog: KeyedArchivable, Equatable {
         var names: Set<String>
         var codes: Set<Int>
+        var small: Set<UInt32>
+        var ranks: Set<Rank>
         var counts: [String: Int]
         var labels: [Int: String]
         var nested: [String: Set<String>]
-        init(names: Set<String>, codes: Set<Int>, counts: [String: Int], labels: [Int: String], nested: [String: Set<String>]) {
-            (self.names, self.codes, self.counts, self.labels, self.nested) = (names, codes, counts, labels, nested)
-        }
         init(from decoder: any ArchiveDecoder) throws {
             names = try decoder.decode(Set<String>.self, forKey: "names")
             codes = try decoder.decode(Set<Int>.self, forKey: "codes")
+            small = try decoder.decode(Set<UInt32>.self, forKey: "small")
+            ranks = try decoder.decode(Set<Rank>.self, forKey: "ranks")
             counts = try decoder.decode([String: Int].self, forKey: "counts")
             labels = try decoder.decode([Int: String].self, forKey: "labels")
             nested = try decoder.decode([String: Set<String>].self, forKey: "nested")
         }
+        init(order: [Int], capacity: Int, words: [String]) {
+            names = Set(minimumCapacity: capacity); codes = Set(minimumCapacity: capacity)
+            small = Set(minimumCapacity: capacity); ranks = Set(minimumCapacity: capacity)
+            counts = Dictionary(minimumCapacity: capacity); labels = Dictionary(minimumCapacity: capacity)
+            nested = Dictionary(minimumCapacity: capacity)
+            for i in order {
+                names.insert(words[i]); codes.insert(i * 1_000_003 % 97 - 40); small.insert(UInt32(i * 7919 % 1000))
+                ranks.insert(Rank(i % 5, words[i]))
+                counts[words[i]] = i; labels[i - 30] = words[i]
+                nested[words[i % 10], default: []].insert(words[i])
+            }
+        }
         func encode(to encoder: any ArchiveEncoder) throws {
             try encoder.encode(names, forKey: "names")
             try encoder.encode(codes, forKey: "codes")
+            try encoder.encode(small, forKey: "small")
+            try encoder.encode(ranks, forKey: "ranks")
             try encoder.encode(counts, forKey: "counts")
             try encoder.encode(labels, forKey: "labels")
             try encoder.encode(nested, forKey: "nested")
+        }
+    }
+
+    /// Reads an archive's objects by hand: the object a UID refers to, and the objects an
+    /// `NS.objects` / `NS.keys` array refers to.
+    struct ArchiveObjects {
+        let objects: [PropertyListValue]
+        let top: PropertyListDictionary
+        init(_ data: Data) throws {
+            let archive = try PropertyListValue(propertyListData: data)
+            objects = try #require(archive.dictionaryValue?["$objects"]?.arrayValue)
+            top = try #require(archive.dictionaryValue?["$top"]?.dictionaryValue)
+        }
+        func object(_ reference: PropertyListValue?) throws -> PropertyListValue {
+            let uid = try #require(reference?.uidValue)
+            return try #require(objects.indices.contains(Int(uid.value)) ? objects[Int(uid.value)] : nil)
+        }
+        func elements(_ reference: PropertyListValue?, _ key: String) throws -> [PropertyListValue] {
+            try #require(try object(reference).dictionaryValue?[key]?.arrayValue).map { try object($0) }
+        }
+        func strings(_ reference: PropertyListValue?, _ key: String) throws -> [String] {
+            try elements(reference, key).map { try #require($0.stringValue) }
+        }
+        func integers(_ reference: PropertyListValue?, _ key: String) throws -> [Int] {
+            try elements(reference, key).map { try #require($0.integerValue?.int64Value.map(Int.init)) }
         }
     }
 
@@ -310,19 +366,10 @@ private struct Failing: KeyedArchivable {
         let words = (0 ..< 60).map { "word \($0 * 7919 % 60)" }
         // Equal values built in different orders and with different capacities: their iteration
         // orders differ (Swift seeds each instance's hashing separately).
-        func catalog(_ order: [Int], capacity: Int) -> Catalog {
-            var names = Set<String>(minimumCapacity: capacity), codes = Set<Int>(minimumCapacity: capacity)
-            var counts = [String: Int](minimumCapacity: capacity), labels = [Int: String](minimumCapacity: capacity)
-            var nested = [String: Set<String>](minimumCapacity: capacity)
-            for i in order {
-                names.insert(words[i]); codes.insert(i * 1_000_003 % 97 - 40)
-                counts[words[i]] = i; labels[i - 30] = words[i]
-                nested[words[i], default: []].formUnion(words[(i * 13) % 60 ..< (i * 13) % 60 + 1] + [words[i]])
-            }
-            return Catalog(names: names, codes: codes, counts: counts, labels: labels, nested: nested)
-        }
-        let values = [catalog(Array(0 ..< 60), capacity: 0), catalog(Array((0 ..< 60).reversed()), capacity: 500),
-                      catalog((0 ..< 60).map { $0 * 37 % 60 }, capacity: 61), catalog(Array(0 ..< 60), capacity: 200)]
+        let values = [Catalog(order: Array(0 ..< 60), capacity: 0, words: words),
+                      Catalog(order: Array((0 ..< 60).reversed()), capacity: 500, words: words),
+                      Catalog(order: (0 ..< 60).map { $0 * 37 % 60 }, capacity: 61, words: words),
+                      Catalog(order: Array(0 ..< 60), capacity: 200, words: words)]
         #expect(values.allSatisfy { $0 == values[0] })
         let archives = try values.map { try KeyedArchiver.archivedData(withRootObject: $0) }
         #expect(Set(archives).count == 1, "\(Set(archives).count) different archives of one value")
@@ -331,44 +378,79 @@ private struct Failing: KeyedArchivable {
         try expectSameArchive { try $0.encode(values[1], forKey: "root") }
 
         // In the archive itself: NS.objects of the sets and NS.keys of the dictionaries ascend.
-        let archive = try PropertyListValue(propertyListData: archives[0])
-        let objects = try #require(archive.dictionaryValue?["$objects"]?.arrayValue)
-        func object(_ reference: PropertyListValue?) throws -> PropertyListValue {
-            let uid = try #require(reference?.uidValue)
-            return try #require(objects.indices.contains(Int(uid.value)) ? objects[Int(uid.value)] : nil)
+        let archive = try ArchiveObjects(archives[0])
+        let root = try #require(try archive.object(archive.top["root"]).dictionaryValue)
+        let value = values[0]
+        #expect(try archive.strings(root["names"], "NS.objects") == value.names.sorted())
+        #expect(try archive.integers(root["codes"], "NS.objects") == value.codes.sorted())
+        #expect(try archive.integers(root["small"], "NS.objects") == value.small.sorted().map(Int.init))
+        let ranks = try archive.elements(root["ranks"], "NS.objects").map { rank in
+            try #require(try archive.object(rank.dictionaryValue?["name"]).stringValue)
         }
-        func elements(_ reference: PropertyListValue?, _ key: String) throws -> [PropertyListValue] {
-            try #require(try object(reference).dictionaryValue?[key]?.arrayValue).map { try object($0) }
-        }
-        let top = try #require(archive.dictionaryValue?["$top"]?.dictionaryValue)
-        let root = try #require(try object(top["root"]).dictionaryValue)
-        #expect(try elements(root["names"], "NS.objects").compactMap(\.stringValue) == values[0].names.sorted())
-        #expect(try elements(root["codes"], "NS.objects").compactMap { $0.integerValue?.int64Value.map(Int.init) }
-                == values[0].codes.sorted())
-        #expect(try elements(root["counts"], "NS.keys").compactMap(\.stringValue) == values[0].counts.keys.sorted())
-        #expect(try elements(root["counts"], "NS.objects").compactMap { $0.integerValue?.int64Value.map(Int.init) }
-                == values[0].counts.keys.sorted().compactMap { values[0].counts[$0] })
-        #expect(try elements(root["labels"], "NS.keys").compactMap { $0.integerValue?.int64Value.map(Int.init) }
-                == values[0].labels.keys.sorted())
-
-        // A FoundationValue dictionary with string keys is ordered too; one with other keys is not
-        // required to be, but still round-trips.
-        let pairs = (0 ..< 40).map { (FoundationValue.string("k\($0 * 7 % 40)"), FoundationValue.integer(PropertyListInteger(Int64($0)))) }
-        var forward = [FoundationValue: FoundationValue](), backward = [FoundationValue: FoundationValue](minimumCapacity: 300)
-        for (k, v) in pairs { forward[k] = v }
-        for (k, v) in pairs.reversed() { backward[k] = v }
-        let foundationArchives = try [forward, backward].map { try KeyedArchiver.archivedData(withRootObject: FoundationValue.dictionary($0)) }
-        #expect(foundationArchives[0] == foundationArchives[1])
-        #expect(try KeyedUnarchiver().decode(FoundationValue.self, from: foundationArchives[1]) == .dictionary(forward))
-        try expectSameArchive { try $0.encode(FoundationValue.dictionary(backward), forKey: "root") }
-        let mixed = FoundationValue.dictionary([.string("a"): .null, .integer(1): .string("one"), .bool(true): .real(2)])
-        #expect(try KeyedUnarchiver().decode(FoundationValue.self, from: KeyedArchiver.archivedData(withRootObject: mixed)) == mixed)
+        #expect(ranks == value.ranks.sorted().map(\.name))
+        #expect(try archive.strings(root["counts"], "NS.keys") == value.counts.keys.sorted())
+        #expect(try archive.integers(root["counts"], "NS.objects") == value.counts.keys.sorted().compactMap { value.counts[$0] })
+        #expect(try archive.integers(root["labels"], "NS.keys") == value.labels.keys.sorted())
+        #expect(try archive.strings(root["nested"], "NS.keys") == value.nested.keys.sorted())
 
         // Foundation reads a sorted dictionary with each key still paired with its value.
         let counts = try KeyedArchiver.archivedData(withRootObject: values[2].counts)
         let countsInFoundation = try #require(try NSKeyedUnarchiver.unarchivedObject(
             ofClasses: [NSDictionary.self, NSString.self, NSNumber.self], from: counts) as? [String: Int])
-        #expect(countsInFoundation == values[0].counts)
+        #expect(countsInFoundation == value.counts)
+    }
+
+    @Test func floatingPointSetsUseTheTotalOrder() throws {
+        // NaN compares false with everything under `<`; the IEEE 754 total order places it last.
+        let reals: [Double] = [3, .nan, 1, -0.0, .infinity, -.infinity, -2.5, 1e-300]
+        let expected: [Double] = [-.infinity, -2.5, -0.0, 1e-300, 1, 3, .infinity, .nan]
+        var forward = Set<Double>(), backward = Set<Double>(minimumCapacity: 100)
+        for x in reals { forward.insert(x) }
+        for x in reals.reversed() { backward.insert(x) }
+        let archives = try [forward, backward].map { try KeyedArchiver.archivedData(withRootObject: $0) }
+        #expect(archives[0] == archives[1])
+        try expectSameArchive { try $0.encode(backward, forKey: "root") }
+        let archive = try ArchiveObjects(archives[0])
+        let written = try archive.elements(archive.top["root"], "NS.objects").map { element -> Double in
+            guard case .real(let x) = element else { throw KeyedArchiveError(.typeMismatch, "not a real: \(element)") }
+            return x
+        }
+        #expect(written.map(\.bitPattern) == expected.map(\.bitPattern))
+
+        let floats: Set<Float> = [2, .nan, -1, 0.5]
+        try expectSameArchive { try $0.encode(floats, forKey: "root") }
+        let dates = Set((0 ..< 30).map { Date(timeIntervalSinceReferenceDate: Double($0 * 7 % 30) * 3600) })
+        let dateArchive = try ArchiveObjects(KeyedArchiver.archivedData(withRootObject: dates))
+        let times = try dateArchive.elements(dateArchive.top["root"], "NS.objects").map { date in
+            try #require(date.dictionaryValue?["NS.time"].flatMap { value -> Double? in
+                if case .real(let x) = value { x } else { nil }
+            })
+        }
+        #expect(times == dates.map(\.timeIntervalSinceReferenceDate).sorted())
+    }
+
+    @Test func foundationValueCollectionsOfStringsAreWrittenAscending() throws {
+        let pairs = (0 ..< 40).map { (FoundationValue.string("k\($0 * 7 % 40)"), FoundationValue.integer(PropertyListInteger(Int64($0)))) }
+        var forward = [FoundationValue: FoundationValue](), backward = [FoundationValue: FoundationValue](minimumCapacity: 300)
+        for (k, v) in pairs { forward[k] = v }
+        for (k, v) in pairs.reversed() { backward[k] = v }
+        let archives = try [forward, backward].map { try KeyedArchiver.archivedData(withRootObject: FoundationValue.dictionary($0)) }
+        #expect(archives[0] == archives[1])
+        #expect(try KeyedUnarchiver().decode(FoundationValue.self, from: archives[1]) == .dictionary(forward))
+        try expectSameArchive { try $0.encode(FoundationValue.dictionary(backward), forKey: "root") }
+        let archive = try ArchiveObjects(archives[0])
+        #expect(try archive.strings(archive.top["root"], "NS.keys") == (0 ..< 40).map { "k\($0)" }.sorted())
+
+        // A native Set of FoundationValue strings is ordered the same way.
+        let set = Set((0 ..< 25).map { FoundationValue.string("s\($0)") })
+        let setArchive = try ArchiveObjects(KeyedArchiver.archivedData(withRootObject: set))
+        #expect(try setArchive.strings(setArchive.top["root"], "NS.objects") == (0 ..< 25).map { "s\($0)" }.sorted())
+        try expectSameArchive { try $0.encode(set, forKey: "root") }
+
+        // Keys that are not all strings keep the dictionary's order, and still round-trip.
+        let mixed = FoundationValue.dictionary([.string("a"): .null, .integer(1): .string("one"), .bool(true): .real(2)])
+        #expect(try KeyedUnarchiver().decode(FoundationValue.self, from: KeyedArchiver.archivedData(withRootObject: mixed)) == mixed)
+        try expectSameArchive { try $0.encode(mixed, forKey: "root") }
     }
 
     @Test func outputIsDeterministic() throws {

@@ -32,10 +32,11 @@ import Foundation
 /// **Output.** The archiver emits binary property-list objects as it encodes (no intermediate tree); the
 /// bytes are exactly those ``BinaryPropertyListWriter`` writes for the archive's tree (``finishEncoding()``),
 /// so they are deterministic and as small as the format allows. Sets whose elements and dictionaries whose
-/// keys are `Comparable` (strings, numbers, dates, UUIDs...) are written in ascending order, so equal values
-/// give equal bytes in any process (so are ``FoundationValue`` dictionaries whose keys are all strings);
-/// other sets and dictionaries are written in their own iteration order,
-/// which Swift's per-process hashing seed can change.
+/// keys are `Comparable` (strings, numbers, dates, UUIDs...) are written in ascending order, so the same
+/// value gives the same bytes in any process (so are ``FoundationValue`` sets and dictionaries whose
+/// elements or keys are all strings); other sets and dictionaries are written in their own iteration order,
+/// which Swift's hashing seed (per process and per instance) decides. (`UUID` is `Comparable` on Linux and
+/// from macOS 14 / iOS 17.)
 ///
 /// Use ``archivedData(withRootObject:format:)`` for one root, or create an archiver, ``encode(_:forKey:)``
 /// several top-level values and call ``encodedData(format:)``.
@@ -572,8 +573,8 @@ public final class KeyedArchiver: ArchiveEncoder {
         if s.currentContainer < 0 && !asElement { try drain() }
     }
 
-    /// Writes `elements` as an `NSSet` (`NS.objects`): in ascending order when `T` is `Comparable`
-    /// (so that equal sets give equal bytes), otherwise in the set's own order.
+    /// Writes `elements` as an `NSSet` (`NS.objects`): in ascending order when `T` is `Comparable` (so that
+    /// the same set gives the same bytes; see the type's notes on output), otherwise in the set's own order.
     public func encodeSet<T: ArchiveValue & Hashable>(_ elements: Set<T>, forKey key: String) throws {
         try encodeList(CanonicalOrder.elements(of: elements), as: .set, forKey: key)
     }
@@ -585,7 +586,8 @@ public final class KeyedArchiver: ArchiveEncoder {
     }
 
     /// Writes `dictionary` as an `NSDictionary` (`NS.keys`, `NS.objects`): ascending by key when `K` is
-    /// `Comparable` (so that equal dictionaries give equal bytes), otherwise in the dictionary's own order.
+    /// `Comparable` (so that the same dictionary gives the same bytes; see the type's notes on output),
+    /// otherwise in the dictionary's own order.
     public func encodeDictionary<K: ArchiveValue & Hashable, V: ArchiveValue>(_ dictionary: [K: V], forKey key: String) throws {
         try checkOpen()
         let asElement = takeCapture()
@@ -593,9 +595,14 @@ public final class KeyedArchiver: ArchiveEncoder {
         let base = s.elementRefs.count
         defer { s.elementRefs.removeLast(s.elementRefs.count - base) }
         // Keys and values interleaved; split into the two arrays below.
-        for (k, v) in CanonicalOrder.entries(of: dictionary) {
+        func append(_ k: K, _ v: V) throws {
             s.elementRefs.append(KeyedArchiveEmitter.uid(try reference(for: k)))
             s.elementRefs.append(KeyedArchiveEmitter.uid(try reference(for: v)))
+        }
+        if let entries = CanonicalOrder.orderedEntries(of: dictionary) {
+            for (k, v) in entries { try append(k, v) }
+        } else {
+            for (k, v) in dictionary { try append(k, v) }
         }
         let keys = s.emitter.newContainer()
         s.emitter.completeArray(keys, s.elementRefs, from: base, stride: 2)

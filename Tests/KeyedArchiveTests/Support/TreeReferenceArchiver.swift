@@ -532,22 +532,35 @@ final class TreeReferenceArchiver: ArchiveEncoder {
         try encodeList(elements.filter { seen.insert($0).inserted }, as: .set, forKey: key)
     }
 
-    /// The archiver's rule for sets and dictionaries, written independently: `Comparable` elements (keys)
-    /// ascending with `<`, anything else in the collection's order.
-    static func ascendingWhenComparable<T>(_ items: [T]) -> [T] {
-        if let values = items as? [FoundationValue] {
-            let strings = values.compactMap { if case .string(let s) = $0 { s } else { nil } }
-            guard strings.count == values.count else { return items }
-            return strings.sorted().map { FoundationValue.string($0) as! T }
+    /// The archiver's rule for sets and dictionaries, written independently: elements (keys) of a
+    /// `Comparable` type ascending (`Double`, `Float` and `Date` in the IEEE 754 total order, others with
+    /// `<`), `FoundationValue`s that are all strings as strings, anything else in the collection's order.
+    static func ascending<T, Key>(_ items: [T], by key: (T) -> Key) -> [T] {
+        if Key.self == FoundationValue.self {
+            let strings = items.map { item -> String? in
+                if case .string(let s) = key(item) as? FoundationValue { s } else { nil }
+            }
+            guard strings.allSatisfy({ $0 != nil }) else { return items }
+            return zip(items, strings).sorted { $0.1! < $1.1! }.map(\.0)
         }
-        guard items.first is any Comparable else { return items }
+        guard Key.self is any Comparable.Type else { return items }
         return items.sorted { a, b in
-            let first: any Comparable = a as! any Comparable
-            return Self.isLess(first, b)
+            let first: any Comparable = key(a) as! any Comparable
+            return Self.isLess(first, key(b))
         }
     }
 
-    private static func isLess<C: Comparable>(_ a: C, _ b: Any) -> Bool { a < (b as! C) }
+    static func ascendingWhenComparable<T>(_ items: [T]) -> [T] { ascending(items) { $0 } }
+
+    private static func isLess<C: Comparable>(_ a: C, _ b: Any) -> Bool {
+        let b = b as! C
+        if let x = a as? Double, let y = b as? Double { return x.isTotallyOrdered(belowOrEqualTo: y) && !y.isTotallyOrdered(belowOrEqualTo: x) }
+        if let x = a as? Float, let y = b as? Float { return x.isTotallyOrdered(belowOrEqualTo: y) && !y.isTotallyOrdered(belowOrEqualTo: x) }
+        if let x = a as? Date, let y = b as? Date {
+            return Self.isLess(x.timeIntervalSinceReferenceDate, y.timeIntervalSinceReferenceDate)
+        }
+        return a < b
+    }
 
     func encodeDictionary<K: ArchiveValue & Hashable, V: ArchiveValue>(_ dictionary: [K: V], forKey key: String) throws {
         try checkOpen()
@@ -557,9 +570,7 @@ final class TreeReferenceArchiver: ArchiveEncoder {
         var valueRefs: [PropertyListValue] = []
         keyRefs.reserveCapacity(dictionary.count)
         valueRefs.reserveCapacity(dictionary.count)
-        let keys = Self.ascendingWhenComparable(Array(dictionary.keys))
-        for k in keys {
-            guard let v = dictionary[k] else { continue }
+        for (k, v) in Self.ascending(Array(dictionary), by: \.key) {
             keyRefs.append(try reference(for: k))
             valueRefs.append(try reference(for: v))
         }
