@@ -74,10 +74,12 @@ enum CanonicalOrder {
         values.indices.sorted { values[$0] < values[$1] }
     }
 
-    /// The elements of `set`, ascending when they may be ordered, otherwise in the set's order.
-    static func elements<Element>(of set: Set<Element>) -> [Element] {
+    /// The elements of `set` in ascending order, or `nil` when they are not ordered (see
+    /// ``ascendingPositions(of:)``): the caller then iterates the set itself, without copying it.
+    static func orderedElements<Element>(of set: Set<Element>) -> [Element]? {
+        guard set.count > 1, mayOrder(Element.self) else { return nil }
         let items = Array(set)
-        guard let order = ascendingPositions(of: items) else { return items }
+        guard let order = ascendingPositions(of: items) else { return nil }
         return order.map { items[$0] }
     }
 

@@ -576,7 +576,11 @@ public final class KeyedArchiver: ArchiveEncoder {
     /// Writes `elements` as an `NSSet` (`NS.objects`): in ascending order when `T` is `Comparable` (so that
     /// the same set gives the same bytes; see the type's notes on output), otherwise in the set's own order.
     public func encodeSet<T: ArchiveValue & Hashable>(_ elements: Set<T>, forKey key: String) throws {
-        try encodeList(CanonicalOrder.elements(of: elements), as: .set, forKey: key)
+        if let ordered = CanonicalOrder.orderedElements(of: elements) {
+            try encodeList(ordered, as: .set, forKey: key)
+        } else {
+            try encodeList(elements, as: .set, forKey: key)
+        }
     }
 
     /// Writes the distinct elements of `elements` in the order given as an `NSSet` (`NS.objects`).
