@@ -11,6 +11,7 @@ private struct Fields: KeyedArchivable {
     enum Value {
         case int(Int), int8(Int8), uint64(UInt64), double(Double), float(Float), bool(Bool), string(String)
         case data(Data), nilValue, strings([String]), object(Book), conditional(Book?)
+        case integerObject(Int64), realObject(Double)
     }
     var entries: [(String, Value)]
     init(_ entries: [(String, Value)]) { self.entries = entries }
@@ -30,6 +31,8 @@ private struct Fields: KeyedArchivable {
             case .strings(let v): try encoder.encode(v, forKey: key)
             case .object(let v): try encoder.encode(v, forKey: key)
             case .conditional(let v): try encoder.encodeConditionalObject(v, forKey: key)
+            case .integerObject(let v): try encoder.encodeIntegerObject(v, forKey: key)
+            case .realObject(let v): try encoder.encodeRealObject(v, forKey: key)
             }
         }
     }
@@ -95,6 +98,43 @@ private struct Failing: KeyedArchivable {
         model.optionalAbsent = 5
         model.string = "plain"
         try expectSameArchive { try $0.encode([model, plain, model], forKey: "root") }
+    }
+
+    @Test func numbersWrittenAsObjectsAreReferencedByUIDAndReadBack() throws {
+        let fields = Fields([("location", .integerObject(7)), ("length", .integerObject(7)), ("scale", .realObject(2.5)),
+                             ("inline", .int(7))])
+        try expectSameArchive { try $0.encode(fields, forKey: "root") }
+        let archive = try KeyedArchiver.archivedPropertyList(withRootObject: fields)
+        guard case .dictionary(let envelope) = archive, case .array(let objects)? = envelope["$objects"],
+              case .dictionary(let top)? = envelope["$top"], case .uid(let root)? = top["root"],
+              case .dictionary(let object) = objects[Int(root.value)] else {
+            Issue.record("unexpected archive shape: \(archive)")
+            return
+        }
+        // Each number written as an object is its own $objects entry (as each string is); the inline field is not.
+        guard case .uid(let location)? = object["location"], case .uid(let length)? = object["length"],
+              case .uid(let scale)? = object["scale"] else {
+            Issue.record("number members are not UIDs: \(object)")
+            return
+        }
+        #expect(location != length)
+        #expect(objects[Int(length.value)] == PropertyListValue.integer(PropertyListInteger(7)))
+        #expect(objects[Int(location.value)] == PropertyListValue.integer(PropertyListInteger(7)))
+        #expect(objects[Int(scale.value)] == PropertyListValue.real(2.5))
+        #expect(object["inline"] == PropertyListValue.integer(PropertyListInteger(7)))
+
+        struct Reader: KeyedArchivable {
+            var location: Int, scale: Double
+            init(from decoder: any ArchiveDecoder) throws {
+                location = try decoder.decode(Int.self, forKey: "location")
+                scale = try decoder.decode(Double.self, forKey: "scale")
+            }
+            func encode(to encoder: any ArchiveEncoder) throws {}
+            static var archivedClassName: String { Fields.archivedClassName }
+        }
+        let decoded = try KeyedUnarchiver.unarchivedObject(ofClass: Reader.self, from: try KeyedArchiver.archivedData(withRootObject: fields))
+        #expect(decoded.location == 7)
+        #expect(decoded.scale == 2.5)
     }
 
     @Test func emittedBytesEqualTheTreePathForSharedAndCyclicGraphs() throws {

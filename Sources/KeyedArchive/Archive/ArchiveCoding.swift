@@ -113,6 +113,15 @@ public protocol ArchiveEncoder: AnyObject {
     func encode(_ value: URL, forKey key: String) throws
     /// Writes nil (`$null`).
     func encodeNil(forKey key: String) throws
+    /// Writes an integer as its own NSNumber object in `$objects`, referenced by UID, instead of inline.
+    ///
+    /// Apple stores some members this way (NSValue's `NS.rangeval.location`). Decoding is the same as for
+    /// an inline integer: ``ArchiveDecoder/decodeInteger(_:forKey:)`` follows the UID. The default
+    /// implementation writes the integer inline, for encoders that have no object table.
+    func encodeIntegerObject<T: FixedWidthInteger>(_ value: T, forKey key: String) throws
+    /// Writes a `Double` as its own NSNumber object in `$objects`, referenced by UID, instead of inline.
+    /// The default implementation writes it inline.
+    func encodeRealObject(_ value: Double, forKey key: String) throws
     /// Writes a reference to an object. A class instance encoded several times is stored once.
     func encodeObject<T: KeyedArchivable>(_ object: T, forKey key: String) throws
     /// Writes a reference to `object` only if some other place encodes it unconditionally; otherwise nil.
@@ -135,6 +144,14 @@ public protocol ArchiveEncoder: AnyObject {
 }
 
 extension ArchiveEncoder {
+    public func encodeIntegerObject<T: FixedWidthInteger>(_ value: T, forKey key: String) throws {
+        try encodeInteger(value, forKey: key)
+    }
+
+    public func encodeRealObject(_ value: Double, forKey key: String) throws {
+        try encode(value, forKey: key)
+    }
+
     public func encodeOrderedSet<T: ArchiveValue>(_ elements: [T], forKey key: String) throws {
         try encodeArray(elements, forKey: key)
     }

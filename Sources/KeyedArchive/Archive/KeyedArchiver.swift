@@ -484,6 +484,23 @@ public final class KeyedArchiver: ArchiveEncoder {
         return uid
     }
 
+    /// Writes an integer as its own NSNumber object, referenced by UID (as Apple writes NSValue's range members).
+    public func encodeIntegerObject<T: FixedWidthInteger>(_ value: T, forKey key: String) throws {
+        try checkOpen()
+        guard let integer = PropertyListInteger(exactly: value) else {
+            throw KeyedArchiveError(.invalidValue, "integer \(value) does not fit in 64 bits", keyPath: key)
+        }
+        let asElement = takeCapture()
+        put(reference: s.emitter.appendElement(s.emitter.integer(integer)), asElement: asElement, forKey: key)
+    }
+
+    /// Writes a `Double` as its own NSNumber object, referenced by UID.
+    public func encodeRealObject(_ value: Double, forKey key: String) throws {
+        try checkOpen()
+        let asElement = takeCapture()
+        put(reference: s.emitter.appendElement(s.emitter.real(value)), asElement: asElement, forKey: key)
+    }
+
     public func encodeNil(forKey key: String) throws {
         try checkOpen()
         if takeCapture() {

@@ -402,6 +402,21 @@ final class TreeReferenceArchiver: ArchiveEncoder {
         put(inline: .real(value), forKey: key)
     }
 
+    func encodeIntegerObject<T: FixedWidthInteger>(_ value: T, forKey key: String) throws {
+        try checkOpen()
+        guard let integer = PropertyListInteger(exactly: value) else {
+            throw KeyedArchiveError(.invalidValue, "integer \(value) does not fit in 64 bits", keyPath: key)
+        }
+        let asElement = takeCapture()
+        put(reference: append(.integer(integer)), asElement: asElement, forKey: key)
+    }
+
+    func encodeRealObject(_ value: Double, forKey key: String) throws {
+        try checkOpen()
+        let asElement = takeCapture()
+        put(reference: append(.real(value)), asElement: asElement, forKey: key)
+    }
+
     func encode(_ value: String, forKey key: String) throws {
         try checkOpen()
         let asElement = takeCapture()
