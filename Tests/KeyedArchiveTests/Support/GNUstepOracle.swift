@@ -1,0 +1,202 @@
+import Foundation
+
+/// GNUstep's Objective-C Foundation as an interop oracle: an independent NSKeyedArchiver/NSKeyedUnarchiver.
+///
+/// The oracle is the small program in `Tests/GNUstepOracle/oracle.m`, built (once per test process, and
+/// cached under `.build/gnustep-oracle/`) by `Scripts/gnustep-oracle.sh`. Its two modes:
+///
+/// - ``decode(_:)``: GNUstep unarchives our bytes and prints a canonical description of the root
+///   (the format is documented at the top of oracle.m; ``Description`` builds the same text in Swift);
+/// - ``encode(_:format:)``: GNUstep archives one of its named sample values and returns the bytes.
+///
+/// Tests gate on ``isAvailable`` with a condition trait, so a machine without GNUstep reports them as
+/// skipped (CI installs GNUstep and fails on any skip):
+///
+/// ```swift
+/// @Suite(.enabled(if: GNUstepOracle.isAvailable, "GNUstep (gobjc, libgnustep-base-dev) not installed"))
+/// struct GNUstepInteropTests { ... }
+/// ```
+enum GNUstepOracle {
+    /// What one oracle run printed.
+    struct Run {
+        /// The exit status (or the signal number, when ``crashed``).
+        var status: Int32
+        /// Whether the process died from a signal (GNUstep segfaults on some inputs).
+        var crashed: Bool
+        var stdout: String
+        var stderr: String
+
+        /// stdout without its final newline: the canonical description in `decode` mode.
+        var line: String { stdout.hasSuffix("\n") ? String(stdout.dropLast()) : stdout }
+    }
+
+    /// An oracle failure: the program could not be built or run, or GNUstep rejected the input.
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The built oracle binary, or why there is none (computed once per process).
+    static let binary: Result<URL, Failure> = {
+        let script = Corpus.packageRoot.appendingPathComponent("Scripts/gnustep-oracle.sh")
+        guard let run = try? execute(URL(fileURLWithPath: "/bin/bash"), [script.path]) else {
+            return .failure(Failure(description: "cannot run \(script.path)"))
+        }
+        let path = run.line.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard run.status == 0, !run.crashed, !path.isEmpty else {
+            return .failure(Failure(description: "gnustep-oracle.sh failed (\(run.status)): \(run.stderr)"))
+        }
+        return .success(URL(fileURLWithPath: path))
+    }()
+
+    /// Whether GNUstep is installed and the oracle builds: the condition for the interop tests.
+    static var isAvailable: Bool {
+        if case .success = binary { return true }
+        return false
+    }
+
+    /// Runs the oracle with `arguments`.
+    static func run(_ arguments: [String]) throws -> Run {
+        try execute(binary.get(), arguments)
+    }
+
+    /// GNUstep's canonical description of the root object of `archive`.
+    ///
+    /// - Throws: ``Failure`` naming GNUstep's exception (or the signal) when it cannot unarchive the bytes.
+    static func decode(_ archive: Data) throws -> String {
+        let run = try withTemporaryFile(archive) { try self.run(["decode", $0.path]) }
+        guard run.status == 0, !run.crashed else {
+            throw Failure(description: "GNUstep could not unarchive (\(run.crashed ? "signal" : "status") \(run.status)): "
+                + run.stderr.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        return run.line
+    }
+
+    /// GNUstep's archive of its sample value `name` (binary, or XML when `format` is `.xml`).
+    ///
+    /// - Throws: ``Failure`` when GNUstep does not know the name or fails (or crashes) while archiving it.
+    static func encode(_ name: String, format: PropertyListFormat = .binary) throws -> Data {
+        let url = temporaryURL()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let run = try self.run(["encode", name, url.path] + (format == .xml ? ["xml"] : []))
+        guard run.status == 0, !run.crashed else {
+            throw Failure(description: "GNUstep could not archive \(name) (\(run.crashed ? "signal" : "status") \(run.status)): "
+                + run.stderr.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        return try Data(contentsOf: url)
+    }
+
+    // MARK: - Plumbing
+
+    private static func temporaryURL() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("gnustep-oracle-\(UUID().uuidString).archive")
+    }
+
+    private static func withTemporaryFile<T>(_ bytes: Data, _ body: (URL) throws -> T) throws -> T {
+        let url = temporaryURL()
+        try bytes.write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        return try body(url)
+    }
+
+    /// Runs `executable` with `arguments`; collects stdout and stderr (stderr on another thread, so neither
+    /// pipe can fill up and block the child).
+    private static func execute(_ executable: URL, _ arguments: [String]) throws -> Run {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let outPipe = Pipe()
+        let errPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let errBox = DataBox()
+        let errThread = Thread { errBox.data = errPipe.fileHandleForReading.readDataToEndOfFile(); errBox.done.signal() }
+        errThread.start()
+        let out = outPipe.fileHandleForReading.readDataToEndOfFile()
+        errBox.done.wait()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, crashed: process.terminationReason == .uncaughtSignal,
+                   stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: errBox.data, as: UTF8.self))
+    }
+
+    private final class DataBox: @unchecked Sendable {
+        var data = Data()
+        let done = DispatchSemaphore(value: 0)
+    }
+}
+
+extension GNUstepOracle {
+    /// Builds the oracle's canonical descriptions in Swift (the format is documented in oracle.m), so a test
+    /// states what GNUstep must print: `Description.number("i", 42)` is `{"NSNumber":{"type":"i","value":42}}`.
+    enum Description {
+        /// A JSON string literal, escaped as oracle.m escapes it (`"`, `\` and control characters only).
+        static func quoted(_ s: String) -> String {
+            var out = "\""
+            for scalar in s.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out + "\""
+        }
+
+        /// A real number as C's `%.17g` prints it.
+        static func real(_ d: Double) -> String { String(format: "%.17g", d) }
+
+        static func tagged(_ tag: String, _ payload: String) -> String { "{\"\(tag)\":\(payload)}" }
+
+        /// An NSNumber as GNUstep reports it. GNUstep's types for what it reads from a property list:
+        /// `C` for a plist boolean, `i` for an integer that fits in 32 bits, `q` for a wider one,
+        /// `d` for an 8-byte real and `f` for a 4-byte real.
+        static func number(_ type: String, _ value: String) -> String {
+            tagged("NSNumber", "{\"type\":\"\(type)\",\"value\":\(value)}")
+        }
+        static func integer(_ i: Int64) -> String { number(Int64(Int32.min)...Int64(Int32.max) ~= i ? "i" : "q", "\(i)") }
+        static func bool(_ b: Bool) -> String { number("C", b ? "1" : "0") }
+        static func double(_ d: Double) -> String { number("d", real(d)) }
+        static func float(_ f: Float) -> String { number("f", real(Double(f))) }
+        static func string(_ s: String) -> String { tagged("NSString", quoted(s)) }
+        static func data(_ d: Data) -> String { tagged("NSData", quoted(d.map { String(format: "%02x", $0) }.joined())) }
+        static func date(_ d: Date) -> String { tagged("NSDate", real(d.timeIntervalSinceReferenceDate)) }
+        static func uuid(_ u: UUID) -> String { tagged("NSUUID", quoted(u.uuidString)) }
+        static let null = tagged("NSNull", "null")
+        static func url(_ u: URL) -> String {
+            tagged("NSURL", "{\"relative\":\(quoted(u.relativeString)),\"base\":\(u.baseURL.map(url) ?? "null"),"
+                + "\"absolute\":\(quoted(u.absoluteString))}")
+        }
+        static func array(_ elements: [String]) -> String { tagged("NSArray", list(elements)) }
+        static func orderedSet(_ elements: [String]) -> String { tagged("NSOrderedSet", list(elements)) }
+        /// A set: elements sorted bytewise by their description, as oracle.m sorts them.
+        static func set(_ elements: [String]) -> String { tagged("NSSet", list(sortedBytewise(elements))) }
+        /// A dictionary: `[key,value]` pairs sorted bytewise by the key's description.
+        static func dictionary(_ pairs: [(String, String)]) -> String {
+            let sorted = pairs.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
+            return tagged("NSDictionary", list(sorted.map { "[\($0.0),\($0.1)]" }))
+        }
+        static func indexSet(_ ranges: [(Int, Int)]) -> String { tagged("NSIndexSet", list(ranges.map { "[\($0.0),\($0.1)]" })) }
+        static func countedSet(_ counts: [(String, Int)]) -> String {
+            tagged("NSCountedSet", list(sortedBytewise(counts.map { "[\($0.0),\($0.1)]" })))
+        }
+        static func timeZone(_ name: String) -> String { tagged("NSTimeZone", quoted(name)) }
+        static func locale(_ identifier: String) -> String { tagged("NSLocale", quoted(identifier)) }
+        static func attributedString(_ string: String, runs: [(Int, Int, String)]) -> String {
+            tagged("NSAttributedString", "{\"string\":\(quoted(string)),\"runs\":\(list(runs.map { "[\($0.0),\($0.1),\($0.2)]" }))}")
+        }
+        /// A `KATestModel` printed for the first time, with its id (1, 2, ... in order of first appearance).
+        static func model(id: Int, title: String, count: Int64, ratio: Double, flag: Bool, child: String?, items: String) -> String {
+            tagged("KATestModel", "{\"id\":\(id),\"title\":\(string(title)),\"count\":\(count),\"ratio\":\(real(ratio)),"
+                + "\"flag\":\(flag),\"child\":\(child ?? "null"),\"items\":\(items)}")
+        }
+        /// A `KATestModel` already printed: a shared or cyclic reference.
+        static func modelReference(_ id: Int) -> String { tagged("KATestModel", "{\"ref\":\(id)}") }
+
+        private static func list(_ elements: [String]) -> String { "[" + elements.joined(separator: ",") + "]" }
+        private static func sortedBytewise(_ elements: [String]) -> [String] {
+            elements.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        }
+    }
+}
