@@ -1,4 +1,5 @@
 import Foundation
+@testable import KeyedArchive
 
 /// GNUstep's Objective-C Foundation as an interop oracle: an independent NSKeyedArchiver/NSKeyedUnarchiver.
 ///

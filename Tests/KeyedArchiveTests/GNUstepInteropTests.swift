@@ -1,0 +1,369 @@
+import Foundation
+import Testing
+@testable import KeyedArchive
+
+// Interop with GNUstep's NSKeyedArchiver/NSKeyedUnarchiver (an Objective-C Foundation written independently
+// of Apple's and of ours), in both directions, through the oracle program in Tests/GNUstepOracle/oracle.m.
+//
+// Where GNUstep (Base 1.28 as packaged by Debian) differs from Apple, the test says so at the place it bites.
+// Each deviation below was observed by running the oracle, on our archives and on Apple's own fixtures
+// (corpus/corelibs-foundation):
+//
+// 1. NSUUID: GNUstep writes and reads the 16 bytes under `uuid`; Apple uses `NS.uuidbytes`. GNUstep reads
+//    Apple's NSKeyedUnarchiver-UUIDTest.plist as nil, and we cannot read GNUstep's NSUUID.
+// 2. 16-byte integers: GNUstep's property-list reader rejects them, so it cannot read an unsigned value above
+//    Int64.max the way Apple writes it (and we do). GNUstep itself writes UInt64.max as the 8-byte integer -1.
+// 3. NSValue: GNUstep's archiver throws "this archiver cannote encode structs" for any NSValue (and then
+//    crashes while releasing the archiver), and its unarchiver throws on Apple's NS.special/NS.rangeval form
+//    (NSKeyedUnarchiver-RangeTest.plist and -RectTest.plist). No NSValue travels either way.
+// 4. NSCountedSet: GNUstep writes `$0` (element count) and `$1`, `$2`, ... (object, count, object, count);
+//    Apple writes `NS.count`, `NS.objectN`, `NS.countN`. GNUstep reads Apple's NSCountedSet fixture as an
+//    empty set, and reading its own archive it returns counts whose upper 32 bits are garbage
+//    (2 came back as 140638704107522 = 0x7FE9_0000_0002).
+// 5. NSDate: GNUstep writes a date as an inline property-list date, where Apple writes an NSDate object
+//    with `NS.time`. NSTimeZone and NSLocale keep their name under `$0`, not `NS.name` / `NS.identifier`.
+// 6. NSOrderedSet: GNUstep writes `NS.objects` but reads Apple's `NS.object.N` as well.
+
+/// The model both sides know: GNUstep's `KATestModel` class in oracle.m has the same fields and keys.
+final class GNUstepTestModel: KeyedArchivable {
+    static var archivedClassName: String { "KATestModel" }
+    var title: String
+    var count: Int64
+    var ratio: Double
+    var flag: Bool
+    var child: GNUstepTestModel?
+    var items: [FoundationValue]
+
+    init(title: String, count: Int64, ratio: Double, flag: Bool, child: GNUstepTestModel? = nil, items: [FoundationValue] = []) {
+        self.title = title
+        self.count = count
+        self.ratio = ratio
+        self.flag = flag
+        self.child = child
+        self.items = items
+    }
+
+    init(from decoder: any ArchiveDecoder) throws {
+        title = try decoder.decode(String.self, forKey: "title")
+        count = try decoder.decode(Int64.self, forKey: "count")
+        ratio = try decoder.decode(Double.self, forKey: "ratio")
+        flag = try decoder.decode(Bool.self, forKey: "flag")
+        items = try decoder.decode([FoundationValue].self, forKey: "items")
+        try decoder.decodeObjectReference(of: GNUstepTestModel.self, forKey: "child") { [unowned self] in self.child = $0 }
+    }
+
+    func encode(to encoder: any ArchiveEncoder) throws {
+        try encoder.encode(title, forKey: "title")
+        try encoder.encode(count, forKey: "count")
+        try encoder.encode(ratio, forKey: "ratio")
+        try encoder.encode(flag, forKey: "flag")
+        try encoder.encode(child, forKey: "child")
+        try encoder.encode(items, forKey: "items")
+    }
+}
+
+/// One value we archive, and what GNUstep must print for it.
+struct OutgoingSample: Sendable, CustomTestStringConvertible {
+    var name: String
+    var format: PropertyListFormat
+    var archive: @Sendable () throws -> Data
+    var expected: String
+    var testDescription: String { format == .xml ? "\(name) (XML)" : name }
+}
+
+private typealias D = GNUstepOracle.Description
+
+@Suite(.enabled(if: GNUstepOracle.isAvailable, "GNUstep not installed (apt-get install gobjc libgnustep-base-dev gnustep-base-runtime)"))
+struct GNUstepInteropTests {
+    // MARK: - Ours -> GNUstep
+
+    static let uuid = UUID(uuid: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16))
+    static let date = Date(timeIntervalSinceReferenceDate: 123_456.75)
+    static let url = URL(string: "https://example.com/a?b=c")!
+    static let relativeURL = URL(string: "docs/page.html", relativeTo: URL(string: "https://example.com/base/")!)!
+
+    static func sample(_ name: String, _ value: FoundationValue, _ expected: String, format: PropertyListFormat = .binary) -> OutgoingSample {
+        OutgoingSample(name: name, format: format, archive: { try KeyedArchiver.archivedData(withRootObject: value, format: format) },
+                       expected: expected)
+    }
+
+    /// Object roots: every FoundationValue kind whose NS class GNUstep reads like Apple's.
+    static let outgoing: [OutgoingSample] = [
+        sample("string", .string("héllo, wörld ✓ \"quoted\" \\ \n"), D.string("héllo, wörld ✓ \"quoted\" \\ \n")),
+        sample("emptyString", .string(""), D.string("")),
+        sample("data", .data(Data([0, 1, 2, 255])), D.data(Data([0, 1, 2, 255]))),
+        sample("emptyData", .data(Data()), D.data(Data())),
+        sample("date", .date(date), D.date(date)),
+        sample("url", .url(url), D.url(url)),
+        sample("relativeURL", .url(relativeURL), D.url(relativeURL)),
+        sample("null", .null, D.null),
+        sample("array", .array([.integer(1), .string("two"), .bool(false), .real(2.5), .integer(-5_000_000_000)]),
+               D.array([D.integer(1), D.string("two"), D.bool(false), D.double(2.5), D.integer(-5_000_000_000)])),
+        sample("emptyArray", .array([]), D.array([])),
+        sample("dictionary", .dictionary([.string("name"): .string("n"), .string("count"): .integer(3)]),
+               D.dictionary([(D.string("name"), D.string("n")), (D.string("count"), D.integer(3))])),
+        sample("set", .set([.string("a"), .string("b"), .string("c")]), D.set([D.string("a"), D.string("b"), D.string("c")])),
+        // GNUstep reads both our NS.objects form and Apple's NS.object.N form (deviation 6), so this passes
+        // before and after the archiver switches to Apple's form.
+        sample("orderedSet", .orderedSet([.string("z"), .string("a"), .string("m")]),
+               D.orderedSet([D.string("z"), D.string("a"), D.string("m")])),
+        sample("nested", .dictionary([
+            .string("lists"): .array([.array([.integer(1)]), .array([]), .array([.integer(2), .integer(3)])]),
+            .string("map"): .dictionary([.string("k"): .array([.string("v")])]),
+            .string("nothing"): .null,
+            .string("when"): .set([.date(date), .url(url)]),
+        ]), D.dictionary([
+            (D.string("lists"), D.array([D.array([D.integer(1)]), D.array([]), D.array([D.integer(2), D.integer(3)])])),
+            (D.string("map"), D.dictionary([(D.string("k"), D.array([D.string("v")]))])),
+            (D.string("nothing"), D.null),
+            (D.string("when"), D.set([D.date(date), D.url(url)])),
+        ])),
+        sample("string", .string("xml ✓ <&>"), D.string("xml ✓ <&>"), format: .xml),
+        sample("nested", .dictionary([.string("a"): .array([.real(-0.1), .bool(true), .data(Data([7]))])]),
+               D.dictionary([(D.string("a"), D.array([D.double(-0.1), D.bool(true), D.data(Data([7]))]))]), format: .xml),
+    ] + modelSamples(.binary) + modelSamples(.xml)
+
+    static func modelSamples(_ format: PropertyListFormat) -> [OutgoingSample] {
+        [
+            OutgoingSample(name: "model", format: format, archive: {
+                let root = GNUstepTestModel(title: "root", count: 7, ratio: 0.5, flag: true,
+                                            child: GNUstepTestModel(title: "leaf", count: -3, ratio: 2.25, flag: false),
+                                            items: [.string("a"), .integer(1)])
+                return try KeyedArchiver.archivedData(withRootObject: root, format: format)
+            }, expected: D.model(id: 1, title: "root", count: 7, ratio: 0.5, flag: true,
+                                 child: D.model(id: 2, title: "leaf", count: -3, ratio: 2.25, flag: false, child: nil, items: D.array([])),
+                                 items: D.array([D.string("a"), D.integer(1)]))),
+            OutgoingSample(name: "sharedModel", format: format, archive: {
+                let shared = GNUstepTestModel(title: "shared", count: Int64.min, ratio: -1e300, flag: true)
+                return try KeyedArchiver.archivedData(withRootObject: [shared, shared], format: format)
+            }, expected: D.array([D.model(id: 1, title: "shared", count: Int64.min, ratio: -1e300, flag: true, child: nil, items: D.array([])),
+                                  D.modelReference(1)])),
+            OutgoingSample(name: "cyclicModel", format: format, archive: {
+                let a = GNUstepTestModel(title: "a", count: 1, ratio: 0, flag: true)
+                let b = GNUstepTestModel(title: "b", count: 2, ratio: 0, flag: false, child: a)
+                a.child = b
+                defer { a.child = nil }
+                return try KeyedArchiver.archivedData(withRootObject: a, format: format)
+            }, expected: D.model(id: 1, title: "a", count: 1, ratio: 0, flag: true,
+                                 child: D.model(id: 2, title: "b", count: 2, ratio: 0, flag: false, child: D.modelReference(1), items: D.array([])),
+                                 items: D.array([]))),
+        ]
+    }
+
+    @Test("GNUstep reads what we archive", arguments: outgoing)
+    func gnustepReadsOurArchive(_ sample: OutgoingSample) throws {
+        let archive = try sample.archive()
+        #expect(try GNUstepOracle.decode(archive) == sample.expected)
+    }
+
+    /// Scalar roots: Apple stores the number in `$objects` and `$top.root` is a UID to it; GNUstep (like Apple)
+    /// only reads a UID there. Fails while our archiver writes the scalar inline in `$top` (fixed on the
+    /// `catalogue` branch: "root as UID").
+    static let scalarRoots: [OutgoingSample] = [
+        OutgoingSample(name: "Int", format: .binary, archive: { try KeyedArchiver.archivedData(withRootObject: 42) },
+                       expected: D.integer(42)),
+        OutgoingSample(name: "Int64 wider than 32 bits", format: .binary,
+                       archive: { try KeyedArchiver.archivedData(withRootObject: Int64(-5_000_000_000)) },
+                       expected: D.integer(-5_000_000_000)),
+        OutgoingSample(name: "Bool", format: .binary, archive: { try KeyedArchiver.archivedData(withRootObject: true) },
+                       expected: D.bool(true)),
+        OutgoingSample(name: "Double", format: .binary, archive: { try KeyedArchiver.archivedData(withRootObject: -0.1) },
+                       expected: D.double(-0.1)),
+        OutgoingSample(name: "Float", format: .binary, archive: { try KeyedArchiver.archivedData(withRootObject: Float(1.25)) },
+                       expected: D.float(1.25)),
+        OutgoingSample(name: "FoundationValue.integer", format: .binary,
+                       archive: { try KeyedArchiver.archivedData(withRootObject: FoundationValue.integer(7)) },
+                       expected: D.integer(7)),
+        OutgoingSample(name: "Int (XML)", format: .xml, archive: { try KeyedArchiver.archivedData(withRootObject: 42, format: .xml) },
+                       expected: D.integer(42)),
+    ]
+
+    @Test("GNUstep reads a scalar root", arguments: scalarRoots)
+    func gnustepReadsScalarRoot(_ sample: OutgoingSample) throws {
+        let archive = try sample.archive()
+        #expect(try GNUstepOracle.decode(archive) == sample.expected)
+    }
+
+    @Test func gnustepReadsFloatsAsFourByteReals() throws {
+        // Our Float is a 4-byte real like Apple's; GNUstep reports it as `f`, a Double as `d`.
+        let archive = try KeyedArchiver.archivedData(withRootObject: [Float(1.25)])
+        #expect(try GNUstepOracle.decode(archive) == D.array([D.float(1.25)]))
+    }
+
+    @Test func gnustepCannotReadSixteenByteIntegers() throws {
+        // Deviation 2: an unsigned value above Int64.max is a 16-byte integer (Apple writes it so, and so do
+        // we); GNUstep's reader rejects the whole archive.
+        let archive = try KeyedArchiver.archivedData(withRootObject: FoundationValue.array([.integer(PropertyListInteger(UInt64.max))]))
+        withKnownIssue("GNUstep's property-list reader has no 16-byte integers") {
+            let line = try GNUstepOracle.decode(archive)
+            #expect(line == D.array([D.number("Q", "18446744073709551615")]))
+        }
+        // Values that fit in 8 bytes are fine.
+        let fits = try KeyedArchiver.archivedData(withRootObject: FoundationValue.array([.integer(PropertyListInteger(Int64.max))]))
+        #expect(try GNUstepOracle.decode(fits) == D.array([D.integer(Int64.max)]))
+    }
+
+    @Test func gnustepCannotReadOurUUID() throws {
+        // Deviation 1: we write NS.uuidbytes as Apple does; GNUstep looks for `uuid` and decodes nil.
+        let archive = try KeyedArchiver.archivedData(withRootObject: FoundationValue.uuid(Self.uuid))
+        withKnownIssue("GNUstep's NSUUID reads its own `uuid` key, not Apple's NS.uuidbytes") {
+            let line = try GNUstepOracle.decode(archive)
+            #expect(line == D.uuid(Self.uuid))
+        }
+    }
+
+    // MARK: - GNUstep -> ours
+
+    /// GNUstep's samples (oracle.m) that are plain Foundation values, and what we must read from its binary
+    /// archive (and from its XML archive, where that differs).
+    static let incoming: [(name: String, binary: FoundationValue, xml: FoundationValue?)] = [
+        ("int", .integer(42), nil),
+        ("largeInt", .integer(-5_000_000_000), nil),
+        // GNUstep's binary writer stores UInt64.max as the 8-byte integer -1 (deviation 2), so -1 is what the
+        // archive holds; its XML writer prints 18446744073709551615.
+        ("uint64Max", .integer(-1), .integer(PropertyListInteger(UInt64.max))),
+        ("bool", .bool(true), nil),
+        ("double", .real(-0.1), nil),
+        ("float", .real(1.25), nil),
+        ("string", .string("héllo, wörld ✓"), nil),
+        ("emptyString", .string(""), nil),
+        ("mutableString", .string("grow"), nil),
+        ("data", .data(Data([0, 1, 2, 255])), nil),
+        // GNUstep writes an inline property-list date here (deviation 5). XML dates hold whole seconds
+        // (`2001-01-02T10:17:36Z`), as in Apple's XML property lists, so the .75 s is lost there.
+        ("date", .date(date), .date(Date(timeIntervalSinceReferenceDate: 123_456))),
+        ("url", .url(url), nil),
+        ("relativeURL", .url(relativeURL), nil),
+        ("null", .null, nil),
+        ("array", .array([.integer(1), .string("two"), .bool(false)]), nil),
+        ("dictionary", .dictionary([.string("name"): .string("n"), .string("count"): .integer(3)]), nil),
+        ("set", .set([.string("a"), .string("b"), .string("c")]), nil),
+        ("orderedSet", .orderedSet([.string("z"), .string("a"), .string("m")]), nil),
+        ("nested", .dictionary([
+            .string("lists"): .array([.array([.integer(1)]), .array([]), .array([.integer(2), .integer(3)])]),
+            .string("map"): .dictionary([.string("k"): .array([.string("v")])]),
+            .string("nothing"): .null,
+        ]), nil),
+    ]
+
+    static let incomingNames = incoming.map(\.name)
+
+    @Test("We read GNUstep's archive of a plain value", arguments: incomingNames, [PropertyListFormat.binary, .xml])
+    func weReadGNUstepValue(_ name: String, _ format: PropertyListFormat) throws {
+        let sample = try #require(Self.incoming.first { $0.name == name })
+        let expected = format == .xml ? sample.xml ?? sample.binary : sample.binary
+        let archive = try GNUstepOracle.encode(name, format: format)
+        let value = try KeyedUnarchiver().decode(FoundationValue.self, from: archive)
+        #expect(Self.unordered(value) == Self.unordered(expected))
+    }
+
+    /// `value` with every set's elements in one fixed order, so that sets compare without order
+    /// (`FoundationValue.set` keeps the archive's order; GNUstep's set order is its hash order).
+    static func unordered(_ value: FoundationValue) -> FoundationValue {
+        switch value {
+        case .array(let a): return .array(a.map(unordered))
+        case .orderedSet(let a): return .orderedSet(a.map(unordered))
+        case .set(let a): return .set(a.map(unordered).sorted { String(reflecting: $0) < String(reflecting: $1) })
+        case .dictionary(let d): return .dictionary(Dictionary(uniqueKeysWithValues: d.map { (unordered($0.key), unordered($0.value)) }))
+        default: return value
+        }
+    }
+
+    @Test func weReadGNUstepUUIDOnlyIfWeKnowItsKey() throws {
+        // Deviation 1: GNUstep's NSUUID keeps its bytes under `uuid`; we (like Apple) read NS.uuidbytes.
+        let archive = try GNUstepOracle.encode("uuid")
+        let graph = try ArchivedObjectGraph(data: archive)
+        let root = try #require(graph.topReference().flatMap { graph.object($0)?.instance })
+        #expect(root.className == "NSUUID")
+        #expect(root["uuid"] != nil)
+        #expect(root["NS.uuidbytes"] == nil)
+        withKnownIssue("GNUstep writes NSUUID under `uuid`, Apple under NS.uuidbytes") {
+            let value = try KeyedUnarchiver().decode(FoundationValue.self, from: archive)
+            #expect(value == .uuid(Self.uuid))
+        }
+    }
+
+    @Test("We read GNUstep's model", arguments: [PropertyListFormat.binary, .xml])
+    func weReadGNUstepModel(_ format: PropertyListFormat) throws {
+        let root = try KeyedUnarchiver().decode(GNUstepTestModel.self, from: GNUstepOracle.encode("model", format: format))
+        #expect(root.title == "root")
+        #expect(root.count == 7)
+        #expect(root.ratio == 0.5)
+        #expect(root.flag == true)
+        #expect(root.items == [.string("a"), .string("b")])
+        let leaf = try #require(root.child)
+        #expect(leaf.title == "leaf")
+        #expect(leaf.count == -3)
+        #expect(leaf.ratio == 2.25)
+        #expect(leaf.flag == false)
+        #expect(leaf.items == [])
+        #expect(leaf.child == nil)
+    }
+
+    @Test func gnustepSharedModelComesBackAsOneInstance() throws {
+        let back = try KeyedUnarchiver().decode([GNUstepTestModel].self, from: GNUstepOracle.encode("sharedModel"))
+        #expect(back.count == 2)
+        #expect(back.first === back.last)
+        #expect(back.first.map { [$0.title, "\($0.count)", "\($0.ratio)", "\($0.flag)"] } == ["shared", "1", "1.0", "true"])
+        #expect(back.first?.child == nil)
+    }
+
+    @Test func gnustepCyclicModelKeepsItsCycle() throws {
+        let a = try KeyedUnarchiver().decode(GNUstepTestModel.self, from: GNUstepOracle.encode("cyclicModel"))
+        defer { a.child = nil }
+        let b = try #require(a.child)
+        #expect([a.title, b.title] == ["a", "b"])
+        #expect([a.count, b.count] == [1, 2])
+        #expect([a.flag, b.flag] == [true, false])
+        #expect(b.child === a)
+    }
+
+    /// Every sample GNUstep can archive, including the catalogue classes we have no Swift type for here.
+    static let allArchivable = incomingNames + ["uuid", "model", "sharedModel", "cyclicModel",
+                                                "indexSet", "timeZone", "locale", "attributedString", "countedSet"]
+
+    @Test("The raw model opens GNUstep's archive", arguments: allArchivable, [PropertyListFormat.binary, .xml])
+    func rawModelOpensGNUstepArchive(_ name: String, _ format: PropertyListFormat) throws {
+        let archive = try GNUstepOracle.encode(name, format: format)
+        let graph = try ArchivedObjectGraph(data: archive)
+        let root = try #require(graph.topReference(), "no $top.root")
+        #expect(graph.object(root) != nil)
+        // The raw graph writes back bytes that GNUstep reads as the same value. Not for the counted set:
+        // GNUstep's counts differ from run to run (deviation 4), so there we compare the graphs.
+        let rewritten = try graph.archivedData(format: format)
+        if name == "countedSet" {
+            #expect(try ArchivedObjectGraph(data: rewritten) == graph)
+        } else {
+            #expect(try GNUstepOracle.decode(rewritten) == GNUstepOracle.decode(archive))
+        }
+    }
+
+    @Test func gnustepCatalogueArchivesNameTheirClasses() throws {
+        let expected = ["indexSet": "NSMutableIndexSet", "timeZone": "NSTimeZone", "locale": "NSLocale",
+                        "attributedString": "NSAttributedString", "countedSet": "NSCountedSet",
+                        "uuid": "NSUUID", "url": "NSURL", "model": "KATestModel"]
+        for (name, className) in expected {
+            let graph = try ArchivedObjectGraph(data: GNUstepOracle.encode(name))
+            #expect(graph.topReference().flatMap(graph.className(of:)) == className, "\(name)")
+        }
+    }
+
+    @Test func gnustepCannotArchiveNSValue() throws {
+        // Deviation 3: GNUstep's keyed archiver refuses every NSValue, so no range/point/rect sample exists
+        // in that direction (and the other way its unarchiver rejects Apple's NS.special form).
+        let run = try GNUstepOracle.run(["encode", "range", FileManager.default.temporaryDirectory
+            .appendingPathComponent("gnustep-range-\(UUID().uuidString)").path])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("cannote encode structs"))
+    }
+
+    @Test func gnustepCountedSetCountsAreUnreliable() throws {
+        // Deviation 4: reading its own NSCountedSet archive, GNUstep returns counts whose upper 32 bits are
+        // uninitialized, so counts cannot be compared through GNUstep; the elements can.
+        let line = try GNUstepOracle.decode(GNUstepOracle.encode("countedSet"))
+        withKnownIssue("GNUstep's NSCountedSet reader fills only 32 bits of each count", isIntermittent: true) {
+            #expect(line == D.countedSet([(D.string("a"), 2), (D.string("b"), 1)]))
+        }
+        #expect(line.hasPrefix("{\"NSCountedSet\":[[\(D.string("a")),"))
+    }
+}
