@@ -75,6 +75,8 @@ public final class KeyedArchiver: ArchiveEncoder {
         var builtinClassUIDs: [Int] = Array(repeating: -1, count: BuiltinClass.allCases.count)
         var classKinds: [ObjectIdentifier: Bool] = [:]
         var lastKind: (ObjectIdentifier, Bool)?
+        /// Interned `NS.object.0`, `NS.object.1`, ... (an ordered set's member keys), grown on demand.
+        var elementKeys: [Ref] = []
     }
 
     private let state: UnsafeMutablePointer<State>
@@ -273,12 +275,15 @@ public final class KeyedArchiver: ArchiveEncoder {
         }
     }
 
-    /// Stores the scalar `value` as the field `key`, or as the captured element (a scalar element is its
-    /// own `$objects` entry: an NSNumber object).
+    /// Stores the scalar `value` as the field `key`, or as the captured element. A scalar element, and a
+    /// scalar under a `$top` key, is its own `$objects` entry (an NSNumber object) referenced by UID: Apple
+    /// always writes `$top`'s values as UIDs, and Foundation's unarchiver rejects anything else there.
     @inline(__always)
     private func put(inline value: Ref, forKey key: String) {
         if takeCapture() {
             s.captured = s.emitter.appendElement(value)
+        } else if s.currentContainer < 0 {
+            setField(key, KeyedArchiveEmitter.uid(s.emitter.appendElement(value)))
         } else {
             setField(key, value)
         }
@@ -567,7 +572,8 @@ public final class KeyedArchiver: ArchiveEncoder {
         try encodeList(elements, as: .array, forKey: key)
     }
 
-    /// Writes `elements` in order as an `NSOrderedSet` (`NS.objects`). The corresponding Foundation API is
+    /// Writes `elements` in order as an `NSOrderedSet` (`NS.object.0`, `NS.object.1`, ...: one UID member per
+    /// element, as Apple writes it). The corresponding Foundation API is
     /// `NSCoder.encode(_:forKey:)` with an `NSOrderedSet`.
     public func encodeOrderedSet<T: ArchiveValue>(_ elements: [T], forKey key: String) throws {
         try encodeList(elements, as: .orderedSet, forKey: key)
@@ -583,6 +589,19 @@ public final class KeyedArchiver: ArchiveEncoder {
         let base = s.elementRefs.count
         defer { s.elementRefs.removeLast(s.elementRefs.count - base) }
         _ = try appendElementRefs(elements)
+        if builtin == .orderedSet {
+            // Apple's layout: one member per element, `NS.object.<index>` = UID.
+            let count = s.elementRefs.count - base
+            while s.elementKeys.count < count { s.elementKeys.append(s.emitter.string("NS.object.\(s.elementKeys.count)")) }
+            var keys = [classKey]
+            keys.append(contentsOf: s.elementKeys[0 ..< count])
+            var values = [classRef(builtin)]
+            values.append(contentsOf: s.elementRefs[base...])
+            s.emitter.completeDictionary(object, keys: keys, values: values)
+            put(reference: uid, asElement: asElement, forKey: key)
+            if s.currentContainer < 0 && !asElement { try drain() }
+            return
+        }
         let array = s.emitter.newContainer()
         s.emitter.completeArray(array, s.elementRefs, from: base)
         s.emitter.completeDictionary(object, classKey, classRef(builtin), objectsKey, KeyedArchiveEmitter.ref(container: array))

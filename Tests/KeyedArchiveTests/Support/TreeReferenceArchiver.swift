@@ -248,6 +248,9 @@ final class TreeReferenceArchiver: ArchiveEncoder {
     private func put(inline value: PropertyListValue, forKey key: String) {
         if takeCapture() {
             captured = .uid(UID(UInt64(append(value))))
+        } else if currentUID < 0 {
+            // Added with the same rule of `KeyedArchiver`: a `$top` value is always a UID.
+            setField(key, .uid(UID(UInt64(append(value)))))
         } else {
             setField(key, value)
         }
@@ -524,7 +527,14 @@ final class TreeReferenceArchiver: ArchiveEncoder {
         var refs: [PropertyListValue] = []
         refs.reserveCapacity(elements.count)
         for element in elements { refs.append(try reference(for: element)) }
-        objects[uid] = builtinObject(builtin, "NS.objects", .array(refs))
+        if builtin == .orderedSet {
+            // Added with the same layout of `KeyedArchiver`: NS.object.<index> members, Apple's layout.
+            objects[uid] = .dictionary(PropertyListDictionary(
+                distinctKeys: ["$class"] + refs.indices.map { "NS.object.\($0)" },
+                values: [.uid(UID(UInt64(classUID(builtin))))] + refs))
+        } else {
+            objects[uid] = builtinObject(builtin, "NS.objects", .array(refs))
+        }
         put(reference: uid, asElement: asElement, forKey: key)
         if currentUID < 0 && !asElement { try drain() }
     }
