@@ -367,3 +367,45 @@ struct GNUstepInteropTests {
         #expect(line.hasPrefix("{\"NSCountedSet\":[[\(D.string("a")),"))
     }
 }
+
+/// Apple's own archives (corpus/corelibs-foundation, written on macOS) read by GNUstep: the third corner of
+/// the triangle, and the evidence for the deviations listed at the top of this file.
+@Suite(.enabled(if: GNUstepOracle.isAvailable && Corpus.isPresent, "needs GNUstep and ../shared/corpus"))
+struct GNUstepAppleFixtureTests {
+    static let fixtures = [
+        "corelibs-foundation/Resources/NSKeyedUnarchiver-ArrayTest.plist",
+        "corelibs-foundation/Resources/NSKeyedUnarchiver-OrderedSetTest.plist",
+        "corelibs-foundation/Resources/NSKeyedUnarchiver-URLTest.plist",
+        "corelibs-foundation/Fixtures/macOS-10.14/NSSet-Empty.archive",
+        "corelibs-foundation/Fixtures/macOS-10.14/NSSet-Numbers.archive",
+        "corelibs-foundation/Fixtures/macOS-10.14/NSMutableSet-Numbers.archive",
+        "corelibs-foundation/Fixtures/macOS-10.14/NSOrderedSet-Empty.archive",
+        "corelibs-foundation/Fixtures/macOS-10.14/NSOrderedSet-Numbers.archive",
+        "corelibs-foundation/Fixtures/macOS-10.14/NSMutableOrderedSet-Numbers.archive",
+    ]
+
+    @Test("Apple -> ours -> GNUstep reads as Apple -> GNUstep", arguments: fixtures)
+    func ourRewriteOfAppleArchiveReadsTheSameInGNUstep(_ fixture: String) throws {
+        let apple = try Corpus.data(fixture)
+        let value = try KeyedUnarchiver().decode(FoundationValue.self, from: apple)
+        let ours = try KeyedArchiver.archivedData(withRootObject: value)
+        let direct = try GNUstepOracle.decode(apple)
+        #expect(try GNUstepOracle.decode(ours) == direct)
+    }
+
+    @Test func gnustepDeviationsShowOnAppleArchives() throws {
+        // Deviation 1: Apple's NS.uuidbytes is not GNUstep's `uuid` key, so the UUID reads as nil.
+        #expect(try GNUstepOracle.decode(Corpus.data("corelibs-foundation/Resources/NSKeyedUnarchiver-UUIDTest.plist")) == "null")
+        // Deviation 3: Apple's NSValue forms (NS.special with NS.rangeval / NS.rectval / NS.edgeval) are rejected.
+        for name in ["RangeTest", "RectTest", "EdgeInsetsTest"] {
+            let data = try Corpus.data("corelibs-foundation/Resources/NSKeyedUnarchiver-\(name).plist")
+            #expect(throws: GNUstepOracle.Failure.self, "\(name)") { try GNUstepOracle.decode(data) }
+        }
+        // Deviation 4: Apple's NS.count / NS.objectN / NS.countN are not GNUstep's `$0`, `$1`...: an empty set.
+        let counted = try Corpus.data("corelibs-foundation/Fixtures/macOS-10.14/NSCountedSet-NumbersAppearingSeveralTimes.archive")
+        #expect(try GNUstepOracle.decode(counted) == GNUstepOracle.Description.countedSet([]))
+        // Deviation 6: GNUstep reads Apple's NS.object.N ordered set.
+        let ordered = try Corpus.data("corelibs-foundation/Resources/NSKeyedUnarchiver-OrderedSetTest.plist")
+        #expect(try GNUstepOracle.decode(ordered) == GNUstepOracle.Description.orderedSet(["valgeir", "nico", "puzzle"].map(GNUstepOracle.Description.string)))
+    }
+}

@@ -36,28 +36,30 @@ enum GNUstepOracle {
         var description: String
     }
 
-    /// The built oracle binary, or why there is none (computed once per process).
-    static let binary: Result<URL, Failure> = {
+    /// The built oracle binary, or why there is none, and whether GNUstep is installed at all
+    /// (computed once per process).
+    static let build: (binary: Result<URL, Failure>, installed: Bool) = {
         let script = Corpus.packageRoot.appendingPathComponent("Scripts/gnustep-oracle.sh")
         guard let run = try? execute(URL(fileURLWithPath: "/bin/bash"), [script.path]) else {
-            return .failure(Failure(description: "cannot run \(script.path)"))
+            return (.failure(Failure(description: "cannot run \(script.path)")), false)
         }
         let path = run.line.trimmingCharacters(in: .whitespacesAndNewlines)
         guard run.status == 0, !run.crashed, !path.isEmpty else {
-            return .failure(Failure(description: "gnustep-oracle.sh failed (\(run.status)): \(run.stderr)"))
+            // Status 3: GNUstep is not installed. Anything else is a build failure, which tests must report.
+            return (.failure(Failure(description: "gnustep-oracle.sh failed (\(run.status)): \(run.stderr)")),
+                    run.crashed || run.status != 3)
         }
-        return .success(URL(fileURLWithPath: path))
+        return (.success(URL(fileURLWithPath: path)), true)
     }()
 
-    /// Whether GNUstep is installed and the oracle builds: the condition for the interop tests.
-    static var isAvailable: Bool {
-        if case .success = binary { return true }
-        return false
-    }
+    /// Whether GNUstep is installed: the condition for the interop tests. When it is installed but the
+    /// oracle does not build, this is still `true`, so that the tests fail with the build error
+    /// instead of being skipped.
+    static var isAvailable: Bool { build.installed }
 
     /// Runs the oracle with `arguments`.
     static func run(_ arguments: [String]) throws -> Run {
-        try execute(binary.get(), arguments)
+        try execute(build.binary.get(), arguments)
     }
 
     /// GNUstep's canonical description of the root object of `archive`.
