@@ -37,4 +37,6 @@ if [[ ! -x "$binary" ]]; then
     fi
     mv -f "$partial" "$binary"
 fi
+# Builds of earlier versions of oracle.m are no longer needed.
+find "$cache" -maxdepth 1 -name 'oracle-*' ! -name "oracle-$hash" -delete
 echo "$binary"

@@ -152,13 +152,18 @@ extension GNUstepOracle {
 
         static func tagged(_ tag: String, _ payload: String) -> String { "{\"\(tag)\":\(payload)}" }
 
-        /// An NSNumber as GNUstep reports it. GNUstep's types for what it reads from a property list:
-        /// `C` for a plist boolean, `i` for an integer that fits in 32 bits, `q` for a wider one,
-        /// `d` for an 8-byte real and `f` for a 4-byte real.
+        /// An NSNumber as GNUstep reports it. GNUstep's types for what it reads from a property list (seen by
+        /// feeding it every boundary value): `C` for a plist boolean; `i` for an integer strictly between
+        /// Int32.min and Int32.max (the limits themselves are `q`); `q` for a wider one, except that its XML
+        /// reader makes Int64.max (and anything larger, clamped to Int64.max) a `Q`; `d` for an 8-byte real
+        /// and `f` for a 4-byte real.
         static func number(_ type: String, _ value: String) -> String {
             tagged("NSNumber", "{\"type\":\"\(type)\",\"value\":\(value)}")
         }
-        static func integer(_ i: Int64) -> String { number(Int64(Int32.min)...Int64(Int32.max) ~= i ? "i" : "q", "\(i)") }
+        static func integer(_ i: Int64, format: PropertyListFormat = .binary) -> String {
+            let type = Int64(Int32.min) < i && i < Int64(Int32.max) ? "i" : (format == .xml && i == .max ? "Q" : "q")
+            return number(type, "\(i)")
+        }
         static func bool(_ b: Bool) -> String { number("C", b ? "1" : "0") }
         static func double(_ d: Double) -> String { number("d", real(d)) }
         static func float(_ f: Float) -> String { number("f", real(Double(f))) }
