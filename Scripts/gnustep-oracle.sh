@@ -28,7 +28,7 @@ if [[ ! -x "$binary" ]]; then
     # Build into a per-process name, then rename: concurrent test processes never see a half-written file.
     partial="$cache/.oracle-$hash.$$"
     # shellcheck disable=SC2046  # gnustep-config prints several flags that must be split
-    if ! gcc $(gnustep-config --objc-flags) -MF /dev/null -w "$source" -o "$partial" $(gnustep-config --base-libs) \
+    if ! gcc $(gnustep-config --objc-flags) -MF /dev/null "$source" -o "$partial" $(gnustep-config --base-libs) \
             >"$cache/build.log" 2>&1; then
         echo "gnustep-oracle: compiling $source failed:" >&2
         cat "$cache/build.log" >&2
