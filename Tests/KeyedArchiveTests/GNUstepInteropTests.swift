@@ -22,7 +22,9 @@ import Testing
 //    empty set, and reading its own archive it returns counts whose upper 32 bits are garbage
 //    (2 came back as 140638704107522 = 0x7FE9_0000_0002).
 // 5. NSDate: GNUstep writes a date as an inline property-list date, where Apple writes an NSDate object
-//    with `NS.time`. NSTimeZone and NSLocale keep their name under `$0`, not `NS.name` / `NS.identifier`.
+//    with `NS.time` (it reads that form too). NSTimeZone and NSLocale keep their name under `$0`, not
+//    `NS.name` / `NS.identifier`; GNUstep reads an NS.name time zone as nil and an NS.identifier locale as
+//    its default locale, en_US_POSIX.
 // 6. NSOrderedSet: GNUstep writes `NS.objects` but reads Apple's `NS.object.N` as well.
 
 /// The model both sides know: GNUstep's `KATestModel` class in oracle.m has the same fields and keys.
