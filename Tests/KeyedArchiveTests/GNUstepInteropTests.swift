@@ -260,6 +260,24 @@ struct GNUstepInteropTests {
         }
     }
 
+    @Test func gnustepIgnoresAppleTimeZoneAndLocaleKeys() throws {
+        // Deviation 5, shown with hand-built archives in the NS.name / NS.identifier form: GNUstep reads the
+        // time zone as nil and the locale as its default locale instead of fr_FR.
+        func archive(_ className: String, _ key: String, _ name: String) throws -> Data {
+            try ArchiveFixture.archive([
+                "$null",
+                .dictionary(["$class": ArchiveFixture.uid(3), key: ArchiveFixture.uid(2)]),
+                .string(name),
+                ArchiveFixture.classDict(className),
+            ]).propertyListData()
+        }
+        #expect(try GNUstepOracle.decode(archive("NSTimeZone", "NS.name", "Europe/Paris")) == "null")
+        #expect(try GNUstepOracle.decode(archive("NSLocale", "NS.identifier", "fr_FR")) == D.locale("en_US_POSIX"))
+        // The same archives with GNUstep's own `$0` key read as intended.
+        #expect(try GNUstepOracle.decode(archive("NSTimeZone", "$0", "Europe/Paris")) == D.timeZone("Europe/Paris"))
+        #expect(try GNUstepOracle.decode(archive("NSLocale", "$0", "fr_FR")) == D.locale("fr_FR"))
+    }
+
     // MARK: - GNUstep -> ours
 
     /// GNUstep's samples (oracle.m) that are plain Foundation values, and what we must read from its binary
