@@ -191,6 +191,9 @@ public struct TreeRenderer {
             case .nsNull: out.write(id + " \(name)\n"); return
             case .range(let l, let n): out.write(id + " \(name) range {location = \(l), length = \(n)}\n"); return
             case .geometry(let s): out.write(id + " \(name) " + ValueFormatting.printable(s) + "\n"); return
+            case .decoded(_, let description, _):
+                out.write(id + " \(name) " + ValueFormatting.printable(description) + "\n")
+                return
             case .list(let items):
                 head = "\(name) " + Self.count(items.count, "item")
                 children = .archivedArray(items)

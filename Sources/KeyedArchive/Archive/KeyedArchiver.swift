@@ -92,19 +92,20 @@ public final class KeyedArchiver: ArchiveEncoder {
     /// The root container once the archive is complete.
     private var finishedRoot: Int?
     /// Interned keys the archiver writes itself.
-    private let classKey, timeKey, uuidBytesKey, baseKey, relativeKey, objectsKey, keysKey: Ref
+    private let classKey, timeKey, uuidBytesKey, baseKey, relativeKey, objectsKey, keysKey, dictionaryObjectsKey: Ref
 
     /// Creates an empty archiver.
     public init() {
         var initial = State()
         _ = initial.emitter.appendElement(initial.emitter.string("$null"))
         classKey = initial.emitter.string("$class")
-        timeKey = initial.emitter.string("NS.time")
-        uuidBytesKey = initial.emitter.string("NS.uuidbytes")
-        baseKey = initial.emitter.string("NS.base")
-        relativeKey = initial.emitter.string("NS.relative")
-        objectsKey = initial.emitter.string("NS.objects")
-        keysKey = initial.emitter.string("NS.keys")
+        timeKey = initial.emitter.string(MemberKeys.time)
+        uuidBytesKey = initial.emitter.string(MemberKeys.uuidBytes)
+        baseKey = initial.emitter.string(MemberKeys.base)
+        relativeKey = initial.emitter.string(MemberKeys.relative)
+        objectsKey = initial.emitter.string(MemberKeys.objects)
+        keysKey = initial.emitter.string(MemberKeys.keys)
+        dictionaryObjectsKey = initial.emitter.string(MemberKeys.dictionaryObjects)
         state = .allocate(capacity: 1)
         state.initialize(to: initial)
     }
@@ -242,20 +243,35 @@ public final class KeyedArchiver: ArchiveEncoder {
         return false
     }
 
-    /// The Foundation classes the archiver writes itself, with cached class-dictionary UIDs.
+    /// The Foundation classes the archiver writes itself, with cached class-dictionary UIDs. Names,
+    /// chains and member keys come from ``FoundationClassCatalogue``.
     private enum BuiltinClass: Int, CaseIterable {
         case date, uuid, url, array, set, dictionary, orderedSet
-        var chain: [String] {
+        /// The `$classes` chains, by raw value (resolved once).
+        static let chains: [[String]] = allCases.map { $0.entry.chain }
+        var entry: FoundationClass {
             switch self {
-            case .date: return ["NSDate", "NSObject"]
-            case .uuid: return ["NSUUID", "NSObject"]
-            case .url: return ["NSURL", "NSObject"]
-            case .array: return ["NSArray", "NSObject"]
-            case .orderedSet: return ["NSOrderedSet", "NSObject"]
-            case .set: return ["NSSet", "NSObject"]
-            case .dictionary: return ["NSDictionary", "NSObject"]
+            case .date: return FoundationClassCatalogue.date
+            case .uuid: return FoundationClassCatalogue.uuid
+            case .url: return FoundationClassCatalogue.url
+            case .array: return FoundationClassCatalogue.array
+            case .orderedSet: return FoundationClassCatalogue.orderedSet
+            case .set: return FoundationClassCatalogue.set
+            case .dictionary: return FoundationClassCatalogue.dictionary
             }
         }
+    }
+
+    /// The member keys the archiver writes (resolved from the catalogue once).
+    private enum MemberKeys {
+        static let time = FoundationClassCatalogue.date.key(.time)
+        static let uuidBytes = FoundationClassCatalogue.uuid.key(.uuidBytes)
+        static let base = FoundationClassCatalogue.url.key(.base)
+        static let relative = FoundationClassCatalogue.url.key(.relative)
+        static let objects = FoundationClassCatalogue.array.key(.elements)
+        static let keys = FoundationClassCatalogue.dictionary.key(.keys)
+        static let dictionaryObjects = FoundationClassCatalogue.dictionary.key(.elements)
+        static let orderedSetPrefix = FoundationClassCatalogue.orderedSet.key(.elements)
     }
 
     /// The UID ref of a Foundation class's class dictionary.
@@ -263,7 +279,7 @@ public final class KeyedArchiver: ArchiveEncoder {
     private func classRef(_ builtin: BuiltinClass) -> Ref {
         let cached = s.builtinClassUIDs[builtin.rawValue]
         if cached >= 0 { return KeyedArchiveEmitter.uid(cached) }
-        let chain = builtin.chain
+        let chain = BuiltinClass.chains[builtin.rawValue]
         let uid = classUID(forBuiltin: chain[0], chain: chain)
         s.builtinClassUIDs[builtin.rawValue] = uid
         return KeyedArchiveEmitter.uid(uid)
@@ -592,7 +608,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         if builtin == .orderedSet {
             // Apple's layout: one member per element, `NS.object.<index>` = UID.
             let count = s.elementRefs.count - base
-            while s.elementKeys.count < count { s.elementKeys.append(s.emitter.string("NS.object.\(s.elementKeys.count)")) }
+            while s.elementKeys.count < count { s.elementKeys.append(s.emitter.string(MemberKeys.orderedSetPrefix + String(s.elementKeys.count))) }
             var keys = [classKey]
             keys.append(contentsOf: s.elementKeys[0 ..< count])
             var values = [classRef(builtin)]
@@ -649,7 +665,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         let values = s.emitter.newContainer()
         s.emitter.completeArray(values, s.elementRefs, from: base + 1, stride: 2)
         s.emitter.completeDictionary(object, classKey, classRef(.dictionary), keysKey, KeyedArchiveEmitter.ref(container: keys),
-                                   objectsKey, KeyedArchiveEmitter.ref(container: values))
+                                   dictionaryObjectsKey, KeyedArchiveEmitter.ref(container: values))
         put(reference: uid, asElement: asElement, forKey: key)
         if s.currentContainer < 0 && !asElement { try drain() }
     }

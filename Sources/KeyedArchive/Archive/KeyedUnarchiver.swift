@@ -185,6 +185,21 @@ public struct KeyedUnarchiver {
         try KeyedUnarchiver().decodeObject(ofTypes: types, from: data)
     }
 
+    /// Decodes the one object at `uid` of `graph` as `type` (nothing else is allowed at that point), with
+    /// this unarchiver's limits and registry: how the raw model shows catalogued classes implemented by
+    /// ``KeyedArchivable`` value types.
+    func decodeObject(at uid: UID, ofType type: any KeyedArchivable.Type, in graph: ArchivedObjectGraph) throws
+        -> any KeyedArchivable
+    {
+        let archive: PropertyListValue = .dictionary([
+            "$archiver": .string("NSKeyedArchiver"),
+            "$version": .integer(100000),
+            "$top": .dictionary(["root": .uid(uid)]),
+            "$objects": .array(graph.storage),
+        ])
+        return try decodeObject(ofTypes: [type], forKey: "root", from: archive)
+    }
+
     static func readPropertyList(_ data: Data, options: PropertyListReadingOptions) throws -> PropertyListValue {
         do {
             return try PropertyListValue(propertyListData: data, options: options)
