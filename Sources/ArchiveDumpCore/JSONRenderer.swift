@@ -25,6 +25,10 @@ public struct JSONRenderer {
     /// A renderer with an optional depth limit.
     public init(maxDepth: Int? = nil) { self.maxDepth = maxDepth }
 
+    /// How an object is interpreted: the raw model's resolved view with the package's catalogue of
+    /// Foundation classes (tests substitute a catalogue with extra value types).
+    var resolve: @Sendable (ArchivedObjectGraph, UID) -> ResolvedArchivedObject? = { $0.resolvedObject($1) }
+
     private struct Frame {
         var children: ChildList
         var next = 0
@@ -131,7 +135,7 @@ public struct JSONRenderer {
         }
 
         private mutating func emitObject(_ uid: UID, depth: Int) {
-            guard let graph, let object = graph.resolvedObject(uid) else {
+            guard let graph, let object = renderer.resolve(graph, uid) else {
                 out.write("{\"$uid\":\(uid.value)}")
                 return
             }

@@ -9,6 +9,8 @@ enum FoundationMemberStorage: Hashable, Sendable {
     /// One UID member per element, named by the member's key plus the element's index (`NS.object.0`,
     /// `NS.object.1`, ...), in any stored order.
     case referencePerIndex
+    /// One inline value per element, named like ``referencePerIndex`` (NSCountedSet's `NS.count0`, ...).
+    case inlinePerIndex
 }
 
 /// What a member of a catalogued class means (how the code that reads or writes the class finds it).
@@ -29,6 +31,10 @@ enum FoundationMemberRole: Hashable, Sendable {
     case elements
     /// A dictionary's keys, parallel to its values (`NS.keys`).
     case keys
+    /// The number of elements (NSCountedSet's `NS.count`).
+    case count
+    /// How many times each element occurs (NSCountedSet's `NS.count0`, `NS.count1`, ...).
+    case elementCounts
 }
 
 /// One member of a catalogued class: its key, how it is stored and what it means.
@@ -71,7 +77,8 @@ enum FoundationClassFamily: @unchecked Sendable {
     case orderedSet
     /// NSSet: `Set<T>`.
     case set
-    /// NSCountedSet: shown by the raw model as the list of its distinct elements (read only).
+    /// NSCountedSet: shown by the raw model as the list of its distinct elements (read only; a value type
+    /// in `FoundationTypes/` may take it over as an `.archivable` entry).
     case countedSet
     /// NSDictionary: `[K: V]`.
     case dictionary
@@ -117,6 +124,9 @@ struct FoundationClass: Sendable {
         if className == mutableName { return [className] + chain }
         return nil
     }
+
+    /// The members with `role` (a counted set's `NS.count` and `NS.count<i>` share a key).
+    func members(_ role: FoundationMemberRole) -> [FoundationMember] { members.filter { $0.role == role } }
 
     /// The member with `role`. Only asked for roles the class's entry has (a programming error otherwise,
     /// reached only from the static tables below, never from input).
@@ -189,8 +199,13 @@ struct FoundationClassCatalogue: Sendable {
                                             .orderedSet)
     static let set = FoundationClass("NSSet", mutable: "NSMutableSet",
                                      members: [FoundationMember("NS.objects", .referenceArray, .elements, optional: true)], .set)
+    /// Apple's layout (macOS-10.14 NSCountedSet fixtures): `NS.count`, then `NS.object<i>` and `NS.count<i>`
+    /// (no dot before the index). The raw model also accepts an `NS.objects` array.
     static let countedSet = FoundationClass("NSCountedSet", chain: ["NSCountedSet", "NSMutableSet", "NSSet", "NSObject"],
-                                            members: [FoundationMember("NS.objects", .referenceArray, .elements)], .countedSet)
+                                            members: [FoundationMember("NS.count", .inline, .count),
+                                                      FoundationMember("NS.object", .referencePerIndex, .elements, optional: true),
+                                                      FoundationMember("NS.count", .inlinePerIndex, .elementCounts, optional: true)],
+                                            .countedSet)
     static let dictionary = FoundationClass("NSDictionary", mutable: "NSMutableDictionary",
                                             members: [FoundationMember("NS.keys", .referenceArray, .keys, optional: true),
                                                       FoundationMember("NS.objects", .referenceArray, .elements, optional: true)],
@@ -219,11 +234,11 @@ struct FoundationClassCatalogue: Sendable {
     /// The positions of elements stored one key per element: given the stored keys (any order), the
     /// position of `NS.object.0`, `NS.object.1`, ... in that list; nil when the indices have a gap or a
     /// repeat (or a key starts with the prefix but has no valid index), which is not a list.
-    static func indexedElementPositions(keys: some Sequence<String>) -> [Int]? {
+    static func indexedElementPositions(keys: some Sequence<String>, prefix: String = elementPerIndexPrefix) -> [Int]? {
         var positions: [Int] = []
         var found: [Int: Int] = [:]
-        for (position, key) in keys.enumerated() where key.hasPrefix(elementPerIndexPrefix) {
-            guard let index = elementIndex(inKey: key.dropFirst(elementPerIndexPrefix.utf8.count)),
+        for (position, key) in keys.enumerated() where key.hasPrefix(prefix) {
+            guard let index = elementIndex(inKey: key.dropFirst(prefix.utf8.count)),
                   found.updateValue(position, forKey: index) == nil else { return nil }
         }
         positions.reserveCapacity(found.count)

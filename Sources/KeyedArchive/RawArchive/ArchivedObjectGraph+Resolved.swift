@@ -110,7 +110,15 @@ extension ArchivedObjectGraph {
         case .array, .set, .orderedSet:
             return elementList(instance, allowsEmpty: true).map { .list($0) }
         case .countedSet:
-            return elementList(instance, allowsEmpty: false).map { .list($0) }
+            if instance[FoundationClassCatalogue.elementArrayKey] != nil {
+                return elementList(instance, allowsEmpty: false).map { .list($0) }
+            }
+            // Apple's layout: NS.count distinct elements, NS.object<i> each (and NS.count<i> occurrences).
+            guard let count = instance[entry.key(.count)].flatMap(inlineValue)?.integerValue?.int64Value,
+                  let items = indexedElements(instance, prefix: entry.key(.elements)), Int64(items.count) == count else {
+                return nil
+            }
+            return .list(items)
         case .dictionary:
             let keysKey = entry.key(.keys), valuesKey = entry.key(.elements)
             guard let keysValue = instance[keysKey], let valuesValue = instance[valuesKey] else {
@@ -170,7 +178,14 @@ extension ArchivedObjectGraph {
         if let objects = instance[FoundationClassCatalogue.elementArrayKey] { return referenceList(objects) }
         let prefix = FoundationClassCatalogue.elementPerIndexPrefix
         guard instance.fields.contains(where: { $0.key.hasPrefix(prefix) }) else { return allowsEmpty ? [] : nil }
-        guard let positions = FoundationClassCatalogue.indexedElementPositions(keys: instance.fields.lazy.map(\.key)) else {
+        return indexedElements(instance, prefix: prefix)
+    }
+
+    /// The `<prefix><index>` members of `instance` in index order; nil when the indices have a gap or a
+    /// repeat, or a member is not a reference.
+    private func indexedElements(_ instance: ArchivedInstance, prefix: String) -> [ArchivedValue]? {
+        guard let positions = FoundationClassCatalogue.indexedElementPositions(keys: instance.fields.lazy.map(\.key),
+                                                                             prefix: prefix) else {
             return nil
         }
         var items: [ArchivedValue] = []
