@@ -250,6 +250,64 @@ public protocol ArchiveDecoder: AnyObject {
     /// class is ``KeyedArchiveError/Code/classNotAllowed``. The default implementation throws
     /// ``KeyedArchiveError/Code/typeMismatch`` (a decoder that cannot tell classes apart).
     func decodeFoundationValue(forKey key: String) throws -> FoundationValue
+
+    // MARK: Heterogeneous values
+
+    /// Reads the value under `key` as whichever of `types` its stored class calls for: one call for a
+    /// field that may hold, say, a `String`, a model object or a number.
+    ///
+    /// The stored class (see ``storedClassName(forKey:)``) is matched against the allowed types *before*
+    /// anything is decoded: ``KeyedArchivable`` types by their archived and legacy names (and names the
+    /// unarchiver's registry maps to them or their subclasses), `String` by NSString/NSMutableString, `Data`
+    /// by NSData/NSMutableData, `Date`, `UUID`, `URL` by NSDate/NSUUID/NSURL, arrays, sets and dictionaries
+    /// by their collection classes, ``FoundationValue`` by any Foundation value class, and number types by
+    /// NSNumber (the first listed type of the stored kind wins: `Bool` for a Boolean, an integer type for
+    /// an integer, `Double`/`Float` for a real). The first matching type decodes the value, with its own
+    /// checks (an array's elements must still be its element type). Nothing outside `types` is ever
+    /// instantiated.
+    ///
+    /// ```swift
+    /// let body = try decoder.decodeValue(ofAnyOf: [String.self, RichText.self], forKey: "body")
+    /// switch body {
+    /// case let text as String: ...
+    /// case let rich as RichText: ...
+    /// default: ...
+    /// }
+    /// ```
+    ///
+    /// The corresponding Foundation API is `NSCoder.decodeObject(of:forKey:)` with several classes
+    /// (`[NSString.self, NSAttributedString.self]`).
+    /// - Throws: ``KeyedArchiveError/Code/keyNotFound`` when the key is absent, ``KeyedArchiveError/Code/valueNotFound``
+    ///   for nil, ``KeyedArchiveError/Code/classNotAllowed`` when no type of `types` may be read from the
+    ///   stored class, or what the chosen type's decoding throws.
+    func decodeValue(ofAnyOf types: [any ArchiveValue.Type], forKey key: String) throws -> any ArchiveValue
+    /// The class stored under `key`, without decoding or instantiating anything: `"NSString"` for an
+    /// inline string, `"NSNumber"` for a number or Boolean, `"NSData"` for inline data, the object's
+    /// `$classname` otherwise (`"NSMutableString"`, `"NSArray"`, `"Note"`); nil when the key is absent or
+    /// holds nil. In an array element's decoder (inside ``ArchiveValue/decode(from:forKey:)``) any key
+    /// names the element. Use it to choose how to read a field whose class varies.
+    ///
+    /// The corresponding Foundation idiom is decoding with several classes and testing the result's
+    /// class; this answers before anything is created. The default implementation returns nil.
+    /// - Throws: ``KeyedArchiveError`` when the stored reference is damaged (out of range).
+    func storedClassName(forKey key: String) throws -> String?
+    /// Reads a number as it was stored: Boolean, integer, 4-byte or 8-byte real (see ``ArchivedNumber``).
+    ///
+    /// The corresponding Foundation API is `decodeObject(of: NSNumber.self, forKey:)` and `NSNumber.objCType`.
+    /// The default implementation throws ``KeyedArchiveError/Code/typeMismatch``.
+    /// - Throws: ``KeyedArchiveError/Code/typeMismatch`` when the value is not a number.
+    func decodeNumber(forKey key: String) throws -> ArchivedNumber
+    /// Reads an array (NSArray, NSMutableArray or NSOrderedSet) whose elements may each be any of `types`,
+    /// each read as ``decodeValue(ofAnyOf:forKey:)`` reads one value (nothing outside `types` is
+    /// instantiated). The corresponding Foundation API is `NSCoder.decodeArrayOfObjects(ofClasses:forKey:)`.
+    /// The default implementation throws ``KeyedArchiveError/Code/typeMismatch``.
+    func decodeArray(ofAnyOf types: [any ArchiveValue.Type], forKey key: String) throws -> [any ArchiveValue]
+    /// Reads a dictionary (NSDictionary or NSMutableDictionary) whose keys are `K` and whose values may
+    /// each be any of `types` (see ``decodeValue(ofAnyOf:forKey:)``). The corresponding Foundation API is
+    /// `NSCoder.decodeDictionary(withKeysOfClasses:objectsOfClasses:forKey:)`. The default implementation
+    /// throws ``KeyedArchiveError/Code/typeMismatch``.
+    func decodeDictionary<K: ArchiveValue & Hashable>(keyType: K.Type, valuesOfAnyOf types: [any ArchiveValue.Type],
+                                                      forKey key: String) throws -> [K: any ArchiveValue]
 }
 
 extension ArchiveDecoder {

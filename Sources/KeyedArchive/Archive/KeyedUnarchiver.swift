@@ -123,6 +123,18 @@ public struct KeyedUnarchiver {
         return box.value
     }
 
+    /// Reads the archive and decodes the top-level value under `key` as whichever of `types` its stored
+    /// class calls for (see ``ArchiveDecoder/decodeValue(ofAnyOf:forKey:)``); nothing outside `types` is
+    /// instantiated.
+    ///
+    /// The corresponding Foundation API is `NSKeyedUnarchiver.unarchivedObject(ofClasses:from:)` with
+    /// value classes and model classes mixed.
+    /// - Throws: ``KeyedArchiveError``, or an error thrown by a model's `init(from:)`.
+    public func decodeValue(ofAnyOf types: [any ArchiveValue.Type], forKey key: String = "root",
+                            from data: Data) throws -> any ArchiveValue {
+        try withTopLevelDecoder(data) { try $0.decodeValue(ofAnyOf: types, forKey: key) }
+    }
+
     /// Reads the archive and gives `body` a decoder for the `$top` dictionary, for archives with several
     /// top-level keys. `body` runs on the decoding thread; back-references are delivered after it returns.
     ///
