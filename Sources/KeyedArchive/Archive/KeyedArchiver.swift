@@ -192,6 +192,26 @@ public final class KeyedArchiver: ArchiveEncoder {
         return try archiver.finishEncoding()
     }
 
+    /// A deep copy of `value` made through an archive round trip: the NSCopying idiom
+    /// (`NSKeyedUnarchiver.unarchivedObject(ofClass:from: NSKeyedArchiver.archivedData(withRootObject:))`).
+    ///
+    /// Identity inside the copied graph is kept: an instance referenced from several places is one
+    /// instance in the copy, cycles (read back with ``ArchiveDecoder/decodeObjectReference(of:forKey:assign:)``)
+    /// close on the copies, and the copy shares no class instance with the original. Conditional references
+    /// (``ArchiveEncoder/encodeConditionalObject(_:forKey:)``) to objects outside the copied graph become nil.
+    /// Structs are copied field by field as their `encode(to:)` and `init(from:)` say.
+    ///
+    /// - Parameters:
+    ///   - value: the root of the graph to copy (a model, or any ``ArchiveValue`` such as `[Note]`).
+    ///   - unarchiver: reads the copy back: its registry (subclasses, legacy names) and limits apply. The
+    ///     default limits allow 10,000 levels of nesting; pass an unarchiver with a higher
+    ///     ``KeyedUnarchiver/Limits/maximumDepth`` to copy longer chains.
+    /// - Throws: ``KeyedArchiveError`` when the value cannot be archived or read back (a type whose
+    ///   `init(from:)` does not read what its `encode(to:)` wrote), or an error a model throws.
+    public static func deepCopy<T: ArchiveValue>(of value: T, using unarchiver: KeyedUnarchiver = KeyedUnarchiver()) throws -> T {
+        try unarchiver.decode(T.self, from: archivedData(withRootObject: value))
+    }
+
     /// Writes the queued objects, resolves conditional references and completes `$top`, `$objects` and the
     /// root (once); returns the root's container.
     private func finishArchive() throws -> Int {
