@@ -11,9 +11,12 @@ import Foundation
 /// - the envelope is `{"$archiver": "NSKeyedArchiver", "$version": 100000, "$top": {...}, "$objects": ["$null", ...]}`;
 /// - `Bool`, integers, `Float` and `Double` fields are inline in their object, as `encodeBool`/`encodeInt64`/... write them;
 /// - strings and `Data` are inline scalars in `$objects` referenced by UID (NSString / NSData);
+/// - every `$top` value is a UID, as Apple writes it: a number or Boolean encoded at the top level (such
+///   as `archivedData(withRootObject: 42)`) is its own `$objects` entry (an NSNumber);
 /// - `Date`, `UUID`, `URL`, arrays, sets and dictionaries are written as `NSDate` (`NS.time`), `NSUUID`
-///   (`NS.uuidbytes`), `NSURL` (`NS.base`, `NS.relative`), `NSArray`/`NSSet` (`NS.objects`) and
-///   `NSDictionary` (`NS.keys`, `NS.objects`);
+///   (`NS.uuidbytes`), `NSURL` (`NS.base`, `NS.relative`), `NSArray`/`NSSet` (`NS.objects`),
+///   `NSOrderedSet` (`NS.object.0`, `NS.object.1`, ...) and `NSDictionary` (`NS.keys`, `NS.objects`), with
+///   the class names, chains and keys of the package's catalogue of Foundation classes;
 /// - each ``KeyedArchivable`` value is an object with a `$class` shared by all instances of its class;
 /// - keys that start with `$` are escaped by adding another `$`.
 ///
