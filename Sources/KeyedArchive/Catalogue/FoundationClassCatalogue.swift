@@ -35,6 +35,12 @@ enum FoundationMemberRole: Hashable, Sendable {
     case count
     /// How many times each element occurs (NSCountedSet's `NS.count0`, `NS.count1`, ...).
     case elementCounts
+    /// Which kind of value an NSValue holds (`NS.special`: 1 point, 2 size, 3 rect, 4 range, 12 edge insets).
+    case special
+    /// An NSValue range's location and length (`NS.rangeval.location`, `NS.rangeval.length`: UIDs to NSNumbers).
+    case rangeLocation, rangeLength
+    /// An NSValue point, size or rect as its string (`NS.pointval`, `NS.sizeval`, `NS.rectval`).
+    case point, size, rect
 }
 
 /// One member of a catalogued class: its key, how it is stored and what it means.
@@ -210,7 +216,16 @@ struct FoundationClassCatalogue: Sendable {
                                             members: [FoundationMember("NS.keys", .referenceArray, .keys, optional: true),
                                                       FoundationMember("NS.objects", .referenceArray, .elements, optional: true)],
                                             .dictionary)
-    static let specialValue = FoundationClass("NSValue", .specialValue)
+    /// NSValue holding a range, point, size or rect (Darwin RangeTest / RectTest; FORMAT-NOTES). Other
+    /// NSValue layouts (edge insets, `$0`/`$1` Objective-C types) are left raw.
+    static let specialValue = FoundationClass("NSValue", members: [
+        FoundationMember("NS.special", .inline, .special),
+        FoundationMember("NS.rangeval.location", .reference, .rangeLocation, optional: true),
+        FoundationMember("NS.rangeval.length", .reference, .rangeLength, optional: true),
+        FoundationMember("NS.pointval", .reference, .point, optional: true),
+        FoundationMember("NS.sizeval", .reference, .size, optional: true),
+        FoundationMember("NS.rectval", .reference, .rect, optional: true),
+    ], .specialValue)
 
     /// The classes the package reads and writes. Value types implemented in `FoundationTypes/` join here
     /// as `.archivable` entries.

@@ -153,15 +153,15 @@ extension ArchivedObjectGraph {
         case .number:
             return nil
         case .specialValue:
-            guard case .integer(let special)?? = instance["NS.special"].map(inlineValue) else { return nil }
+            guard case .integer(let special)?? = instance[entry.key(.special)].map(inlineValue) else { return nil }
             switch special.int64Value {
             case 4?:
-                guard let l = instance["NS.rangeval.location"].flatMap(inlineValue)?.integerValue,
-                      let n = instance["NS.rangeval.length"].flatMap(inlineValue)?.integerValue else { return nil }
+                guard let l = instance[entry.key(.rangeLocation)].flatMap(inlineValue)?.integerValue,
+                      let n = instance[entry.key(.rangeLength)].flatMap(inlineValue)?.integerValue else { return nil }
                 return .range(location: l, length: n)
             case 1?, 2?, 3?:
-                let key = ["NS.pointval", "NS.sizeval", "NS.rectval"][Int(special.int64Value ?? 1) - 1]
-                guard let v = instance[key], case .string(let s)? = inlineValue(v) else { return nil }
+                let role: FoundationMemberRole = special.int64Value == 1 ? .point : special.int64Value == 2 ? .size : .rect
+                guard let v = instance[entry.key(role)], case .string(let s)? = inlineValue(v) else { return nil }
                 return .geometry(s)
             default:
                 return nil
