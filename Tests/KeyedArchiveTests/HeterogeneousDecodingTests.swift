@@ -205,6 +205,8 @@ enum MixedItem: ArchiveValue, Equatable {
         let text = try KeyedUnarchiver().decodeValue(ofAnyOf: [String.self, MixedNote.self],
                                                      from: KeyedArchiver.archivedData(withRootObject: "plain"))
         #expect(text as? String == "plain")
+        let tree = try KeyedArchiver.archivedPropertyList(withRootObject: 12)
+        #expect(try KeyedUnarchiver().decodeValue(ofAnyOf: [String.self, Int.self], from: tree) as? Int == 12)
     }
 
     @Test func missingAndNilValuesSayWhat() throws {

@@ -440,8 +440,8 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
 
     /// The element references of an array, set or ordered set: `NS.objects` (an array of UIDs) or one UID
     /// member per element, `NS.object.0`, `NS.object.1`, ... in any stored order (Apple's ordered-set
-    /// layout; also accepted for arrays and sets). Indices with a gap or a repeat are rejected, not read as
-    /// a shorter list. `member` names the array-of-UIDs member to read (`NS.keys` for dictionary keys).
+    /// layout; also accepted for arrays and sets). Indices with a gap are rejected, not read as a shorter
+    /// list; a key stored twice counts once (its last value), as the raw model reads it. `member` names the array-of-UIDs member to read (`NS.keys` for dictionary keys).
     private func elements(_ dict: ArchiveFields, _ uid: Int, _ cls: ArchivedClass, key: String,
                           member name: String = Catalogue.elementArrayKey) throws -> [Int] {
         if let list = try session.lookup(dict, name, key: pathKey(key), uid: uid) {
@@ -466,7 +466,7 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         }
         guard keys.contains(where: { $0.hasPrefix(prefix) }) else { return [] }
         guard let positions = FoundationClassCatalogue.indexedElementPositions(keys: keys) else {
-            throw fail(.dataCorrupted, "\(cls.name)'s \(prefix)<index> members must be numbered 0, 1, 2, ... without a gap or a repeat",
+            throw fail(.dataCorrupted, "\(cls.name)'s \(prefix)<index> members must be numbered 0, 1, 2, ... without a gap",
                        key, uid: uid, className: cls.name)
         }
         var refs: [Int] = []

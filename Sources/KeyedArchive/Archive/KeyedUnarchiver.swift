@@ -135,6 +135,13 @@ public struct KeyedUnarchiver {
         try withTopLevelDecoder(data) { try $0.decodeValue(ofAnyOf: types, forKey: key) }
     }
 
+    /// Decodes the top-level value under `key` of a parsed archive as whichever of `types` its stored class
+    /// calls for (see ``decodeValue(ofAnyOf:forKey:from:)-swift.method``).
+    public func decodeValue(ofAnyOf types: [any ArchiveValue.Type], forKey key: String = "root",
+                            from archive: PropertyListValue) throws -> any ArchiveValue {
+        try withTopLevelDecoder(archive) { try $0.decodeValue(ofAnyOf: types, forKey: key) }
+    }
+
     /// Reads the archive and gives `body` a decoder for the `$top` dictionary, for archives with several
     /// top-level keys. `body` runs on the decoding thread; back-references are delivered after it returns.
     ///

@@ -247,14 +247,16 @@ struct FoundationClassCatalogue: Sendable {
     }
 
     /// The positions of elements stored one key per element: given the stored keys (any order), the
-    /// position of `NS.object.0`, `NS.object.1`, ... in that list; nil when the indices have a gap or a
-    /// repeat (or a key starts with the prefix but has no valid index), which is not a list.
+    /// position of `NS.object.0`, `NS.object.1`, ... in that list; nil when the indices have a gap (or a key
+    /// starts with the prefix but has no valid index: a sign, a leading zero, a non-digit), which is not a
+    /// list. A key stored twice counts once, at its last position (a repeated key's last value wins, as
+    /// everywhere in this package); distinct keys cannot share an index.
     static func indexedElementPositions(keys: some Sequence<String>, prefix: String = elementPerIndexPrefix) -> [Int]? {
         var positions: [Int] = []
         var found: [Int: Int] = [:]
         for (position, key) in keys.enumerated() where key.hasPrefix(prefix) {
-            guard let index = elementIndex(inKey: key.dropFirst(prefix.utf8.count)),
-                  found.updateValue(position, forKey: index) == nil else { return nil }
+            guard let index = elementIndex(inKey: key.dropFirst(prefix.utf8.count)) else { return nil }
+            found[index] = position
         }
         positions.reserveCapacity(found.count)
         for index in 0 ..< found.count {

@@ -69,7 +69,7 @@ extension ArchivedObjectGraph {
     /// Interpreted (by `$classname` only, with the layouts of the package's catalogue of Foundation
     /// classes): NSArray/NSMutableArray/NSSet/NSMutableSet/NSCountedSet/NSOrderedSet/NSMutableOrderedSet
     /// (list; elements as an `NS.objects` array or one `NS.object.<index>` member each, in any stored order,
-    /// indices without gaps or repeats), NSDictionary/NSMutableDictionary (map), NSDate, NSUUID, NSURL,
+    /// indices without gaps), NSDictionary/NSMutableDictionary (map), NSDate, NSUUID, NSURL,
     /// NSNull, NSString/NSMutableString with `NS.string`, NSData/NSMutableData with `NS.data`, and NSValue
     /// holding a range, point, size or rect. Classes implemented by a ``KeyedArchivable`` value type are
     /// decoded with it (``ResolvedArchivedObject/Kind/decoded(typeName:description:json:)``).
@@ -172,7 +172,7 @@ extension ArchivedObjectGraph {
     }
 
     /// The elements of an array, set or ordered set: its `NS.objects` array of references, or its
-    /// `NS.object.<index>` members in index order (any stored order; a gap or repeat is not a list: nil).
+    /// `NS.object.<index>` members in index order (any stored order; a gap or a bad index is not a list: nil).
     /// With neither, an empty list when `allowsEmpty`. The typed decoder reads the same layouts.
     private func elementList(_ instance: ArchivedInstance, allowsEmpty: Bool) -> [ArchivedValue]? {
         if let objects = instance[FoundationClassCatalogue.elementArrayKey] { return referenceList(objects) }
@@ -181,8 +181,8 @@ extension ArchivedObjectGraph {
         return indexedElements(instance, prefix: prefix)
     }
 
-    /// The `<prefix><index>` members of `instance` in index order; nil when the indices have a gap or a
-    /// repeat, or a member is not a reference.
+    /// The `<prefix><index>` members of `instance` in index order; nil when the indices have a gap, a key
+    /// has no valid index, or a member is not a reference.
     private func indexedElements(_ instance: ArchivedInstance, prefix: String) -> [ArchivedValue]? {
         guard let positions = FoundationClassCatalogue.indexedElementPositions(keys: instance.fields.lazy.map(\.key),
                                                                              prefix: prefix) else {
