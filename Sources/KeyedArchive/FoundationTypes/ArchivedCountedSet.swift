@@ -43,6 +43,10 @@ public struct ArchivedCountedSet: KeyedArchivable, Hashable, Sendable, Codable, 
     /// - Throws: ``KeyedArchiveError`` naming `NSCountedSet` and the key when a member is missing or of the
     ///   wrong kind, `NS.count` is negative, a count is not positive, or two entries' counts overflow.
     public init(from decoder: any ArchiveDecoder) throws {
+        self = try namingClass(Self.archivedClassName) { try Self(reading: decoder) }
+    }
+
+    private init(reading decoder: any ArchiveDecoder) throws {
         let className = Self.archivedClassName
         let n = try decoder.decode(Int.self, forKey: "NS.count")
         guard n >= 0 else {

@@ -35,6 +35,10 @@ public struct ArchivedIndexPath: KeyedArchivable, Hashable, Sendable, Codable, C
     /// - Throws: ``KeyedArchiveError`` naming `NSIndexPath` and the key when a member is missing or of the
     ///   wrong kind, the length is negative or does not match the data, or a varint is truncated or too long.
     public init(from decoder: any ArchiveDecoder) throws {
+        self = try namingClass(Self.archivedClassName) { try Self(reading: decoder) }
+    }
+
+    private init(reading decoder: any ArchiveDecoder) throws {
         let className = Self.archivedClassName
         let length = try decoder.decode(Int.self, forKey: "NSIndexPathLength")
         guard length >= 0 else {

@@ -50,6 +50,10 @@ public struct ArchivedIndexSet: KeyedArchivable, Hashable, Sendable, Codable, Cu
     ///   wrong kind, a count is negative or does not match the data, a varint is truncated or too long,
     ///   or a range is negative or ends past `Int.max`.
     public init(from decoder: any ArchiveDecoder) throws {
+        self = try namingClass(Self.archivedClassName) { try Self(reading: decoder) }
+    }
+
+    private init(reading decoder: any ArchiveDecoder) throws {
         let className = Self.archivedClassName
         let count = try decoder.decode(Int.self, forKey: "NSRangeCount")
         guard count >= 0 else {

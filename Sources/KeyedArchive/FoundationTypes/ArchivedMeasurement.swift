@@ -82,6 +82,10 @@ public struct ArchivedMeasurement: KeyedArchivable, Hashable, Sendable, Codable,
     /// - Throws: ``KeyedArchiveError`` naming the class and key when a member is missing or of the wrong
     ///   kind, or the unit's class is not one of those listed above (``KeyedArchiveError/Code/classNotAllowed``).
     public init(from decoder: any ArchiveDecoder) throws {
+        self = try namingClass(Self.archivedClassName) { try Self(reading: decoder) }
+    }
+
+    private init(reading decoder: any ArchiveDecoder) throws {
         value = try decoder.decode(Double.self, forKey: "NS.value")
         let object = try decoder.decodeObject(ofTypes: unitObjectTypes, forKey: "NS.unit")
         guard let unitObject = object as? any UnitObject else {

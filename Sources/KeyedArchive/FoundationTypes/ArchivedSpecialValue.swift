@@ -74,6 +74,10 @@ public struct ArchivedSpecialValue: KeyedArchivable, Hashable, Sendable, Codable
     /// - Throws: ``KeyedArchiveError`` naming `NSValue` and the key when `NS.special` is absent or unknown,
     ///   a member is missing or of the wrong kind, or a geometry string does not parse.
     public init(from decoder: any ArchiveDecoder) throws {
+        self = try namingClass(Self.archivedClassName) { try Self(reading: decoder) }
+    }
+
+    private init(reading decoder: any ArchiveDecoder) throws {
         let className = Self.archivedClassName
         guard decoder.containsValue(forKey: "NS.special") else {
             throw foundationTypeError(decoder, className: className, key: "NS.special",

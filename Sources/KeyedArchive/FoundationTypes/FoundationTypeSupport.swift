@@ -171,3 +171,14 @@ func foundationValueSummary(_ value: FoundationValue) -> String {
     case .dictionary(let d): return "{\(d.count) entries}"
     }
 }
+
+/// Runs `body`, giving any ``KeyedArchiveError`` it throws that names no class the name `className`
+/// (the decoder leaves it out of some errors, such as a `$null` member), so every error names the class.
+func namingClass<T>(_ className: String, _ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch var error as KeyedArchiveError where error.className == nil {
+        error.className = className
+        throw error
+    }
+}

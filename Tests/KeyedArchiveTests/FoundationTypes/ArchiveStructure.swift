@@ -9,17 +9,39 @@ import Foundation
 /// `string`, `data`...). Dictionary key order is ignored.
 enum ArchiveStructure {
     /// The structure of `data`'s root object (`$top.root`), one line per member, indented by depth.
-    static func of(_ data: Data, topKey: String = "root") throws -> String {
+    ///
+    /// - Parameter path: member keys to follow from the root first (`["NS.timeZone"]`): the structure is
+    ///   then that of the nested object, labelled `root`, to compare with an archive whose root it is.
+    static func of(_ data: Data, topKey: String = "root", path: [String] = []) throws -> String {
         let archive = try PropertyListValue(propertyListData: data)
         guard case .dictionary(let envelope)? = Optional(archive),
               case .array(let objects)? = envelope["$objects"],
               case .dictionary(let top)? = envelope["$top"],
-              let root = top[topKey] else {
+              var root = top[topKey] else {
             return "not a keyed archive"
         }
+        for key in path {
+            guard case .uid(let uid) = root, uid.value < UInt64(objects.count),
+                  case .dictionary(let d) = objects[Int(uid.value)], let member = d[key] else { return "no member \(key)" }
+            root = member
+        }
         var lines: [String] = []
-        describe(root, objects: objects, depth: 0, label: topKey, lines: &lines)
+        describe(root, objects: objects, depth: 0, label: "root", lines: &lines)
         return lines.joined(separator: "\n")
+    }
+
+    /// The plain value at `path` from the root (following UIDs), such as the bytes of a nested NSMutableData.
+    static func value(_ data: Data, path: [String]) throws -> PropertyListValue? {
+        guard case .dictionary(let envelope) = try PropertyListValue(propertyListData: data),
+              case .array(let objects)? = envelope["$objects"], case .dictionary(let top)? = envelope["$top"],
+              var value = top["root"] else { return nil }
+        for key in path {
+            if case .uid(let uid) = value, uid.value < UInt64(objects.count) { value = objects[Int(uid.value)] }
+            guard case .dictionary(let d) = value, let member = d[key] else { return nil }
+            value = member
+        }
+        if case .uid(let uid) = value, uid.value < UInt64(objects.count) { value = objects[Int(uid.value)] }
+        return value
     }
 
     /// The classes (`$classname`s) an archive's objects use, as a sorted list.
