@@ -8,7 +8,8 @@ import Foundation
 /// non-overlapping, non-adjacent ranges.
 ///
 /// The corresponding Foundation types are `NSIndexSet` and `IndexSet`. `IndexSet` is not part of
-/// FoundationEssentials, so this type holds plain ranges; with Foundation, `IndexSet(ranges)` converts.
+/// FoundationEssentials, so this type holds plain ranges; with Foundation, insert each range into an
+/// `IndexSet` (`insert(integersIn:)`) to convert, and read `IndexSet.rangeView` to convert back.
 ///
 /// Layout (the Darwin NSIndexSet-*.archive and NSMutableIndexSet-*.archive fixtures, macOS 10.14):
 /// - `NSRangeCount`: inline integer, the number of ranges;

@@ -139,3 +139,21 @@ final class TextCheckingResultProbe: KeyedArchivable {
         #expect(missing?.code == "keyNotFound" && missing?.className == "NSValue")
     }
 }
+
+/// The structure comparison behind the fixture tests tells different layouts apart.
+@Suite struct ArchiveStructureTests {
+    @Test func differentLayoutsHaveDifferentStructures() throws {
+        let range = try KeyedArchiver.archivedData(withRootObject: ArchivedSpecialValue(.range(location: 1, length: 2)))
+        let rect = try KeyedArchiver.archivedData(withRootObject: ArchivedSpecialValue(.rect(x: 1, y: 2, width: 3, height: 4)))
+        #expect(try ArchiveStructure.of(range) != ArchiveStructure.of(rect))
+        // Inline versus UID: the same key and class, the member once inline and once an object.
+        let inline = try HandMadeArchive.binary([.dictionary(["$class": HandMadeArchive.uid(2), "k": 1]), HandMadeArchive.classDict(["A", "NSObject"])])
+        let object = try HandMadeArchive.binary([.dictionary(["$class": HandMadeArchive.uid(2), "k": HandMadeArchive.uid(3)]),
+                                                 HandMadeArchive.classDict(["A", "NSObject"]), 1])
+        #expect(try ArchiveStructure.of(inline) == "root: -> A < NSObject\n  k: inline integer")
+        #expect(try ArchiveStructure.of(object) == "root: -> A < NSObject\n  k: -> integer")
+        // Another class chain.
+        let other = try HandMadeArchive.binary([.dictionary(["$class": HandMadeArchive.uid(2), "k": 1]), HandMadeArchive.classDict(["B", "A", "NSObject"])])
+        #expect(try ArchiveStructure.of(other) != ArchiveStructure.of(inline))
+    }
+}
