@@ -122,6 +122,13 @@ public protocol ArchiveEncoder: AnyObject {
     /// Writes a `Double` as its own NSNumber object in `$objects`, referenced by UID, instead of inline.
     /// The default implementation writes it inline.
     func encodeRealObject(_ value: Double, forKey key: String) throws
+    /// Writes a string inline in the object's own dictionary instead of as a separate NSString in
+    /// `$objects` (Apple stores NSMutableString's `NS.string` member this way). Decoding is the same as for
+    /// any string. The default implementation writes an NSString object.
+    func encodeInline(_ value: String, forKey key: String) throws
+    /// Writes bytes inline in the object's own dictionary instead of as a separate NSData in `$objects`
+    /// (Apple stores NSMutableData's `NS.data` member this way). The default implementation writes an NSData object.
+    func encodeInline(_ value: Data, forKey key: String) throws
     /// Writes a reference to an object. A class instance encoded several times is stored once.
     func encodeObject<T: KeyedArchivable>(_ object: T, forKey key: String) throws
     /// Writes a reference to `object` only if some other place encodes it unconditionally; otherwise nil.
@@ -149,6 +156,14 @@ extension ArchiveEncoder {
     }
 
     public func encodeRealObject(_ value: Double, forKey key: String) throws {
+        try encode(value, forKey: key)
+    }
+
+    public func encodeInline(_ value: String, forKey key: String) throws {
+        try encode(value, forKey: key)
+    }
+
+    public func encodeInline(_ value: Data, forKey key: String) throws {
         try encode(value, forKey: key)
     }
 

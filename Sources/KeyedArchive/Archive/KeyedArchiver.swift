@@ -545,6 +545,18 @@ public final class KeyedArchiver: ArchiveEncoder {
         put(reference: s.emitter.appendElement(s.emitter.real(value)), asElement: asElement, forKey: key)
     }
 
+    /// Writes a string inline in the current object (as Apple writes NSMutableString's `NS.string`).
+    public func encodeInline(_ value: String, forKey key: String) throws {
+        try checkOpen()
+        put(inline: s.emitter.string(value), forKey: key)
+    }
+
+    /// Writes bytes inline in the current object (as Apple writes NSMutableData's `NS.data`).
+    public func encodeInline(_ value: Data, forKey key: String) throws {
+        try checkOpen()
+        put(inline: s.emitter.data(value), forKey: key)
+    }
+
     public func encodeNil(forKey key: String) throws {
         try checkOpen()
         if takeCapture() {
