@@ -16,14 +16,18 @@ import KeyedArchive
 ///
 /// In the resolved mode each archived object is `{"$class": "Name", "$id": n, ...fields}` (collections
 /// as `"$items"`, dictionaries as `"$entries"` or `"$keys"`/`"$values"`), an object met again is
-/// `{"$ref": n}`, and NSString/NSData/NSDate/NSUUID/NSURL objects are shown as their values
-/// (`"$uuid"`, `"$url"`).
+/// `{"$ref": n}`, NSString/NSData/NSDate/NSUUID/NSURL objects are shown as their values
+/// (`"$uuid"`, `"$url"`), and classes implemented by a value type as `{"$class": "Name", "$value": <its JSON>}`.
 public struct JSONRenderer {
     /// Containers deeper than this are replaced by `{"$truncated": <child count>}`; `nil` for no limit.
     public var maxDepth: Int?
 
     /// A renderer with an optional depth limit.
     public init(maxDepth: Int? = nil) { self.maxDepth = maxDepth }
+
+    /// How an object is interpreted: the raw model's resolved view with the package's catalogue of
+    /// Foundation classes (tests substitute a catalogue with extra value types).
+    var resolve: @Sendable (ArchivedObjectGraph, UID) -> ResolvedArchivedObject? = { $0.resolvedObject($1) }
 
     private struct Frame {
         var children: ChildList
@@ -131,7 +135,7 @@ public struct JSONRenderer {
         }
 
         private mutating func emitObject(_ uid: UID, depth: Int) {
-            guard let graph, let object = graph.resolvedObject(uid) else {
+            guard let graph, let object = renderer.resolve(graph, uid) else {
                 out.write("{\"$uid\":\(uid.value)}")
                 return
             }
@@ -150,6 +154,12 @@ public struct JSONRenderer {
             case .url(let relative, .null):
                 out.write("{\"$url\":")
                 out.writeJSONString(relative)
+                out.write("}")
+                return
+            case .decoded(_, let description, let json):
+                // A value type's own JSON (or its description as a string when it has none).
+                out.write("{\"$class\":" + ValueFormatting.jsonString(object.archivedClass?.name ?? "") + ",\"$value\":")
+                if let json { out.write(json) } else { out.writeJSONString(description) }
                 out.write("}")
                 return
             case .list(let items): fields = [ArchivedField("$items", .array(items))]

@@ -29,6 +29,10 @@ public struct TreeRenderer {
     /// A renderer with an optional depth limit.
     public init(maxDepth: Int? = nil) { self.maxDepth = maxDepth }
 
+    /// How an object is interpreted: the raw model's resolved view with the package's catalogue of
+    /// Foundation classes (tests substitute a catalogue with extra value types).
+    var resolve: @Sendable (ArchivedObjectGraph, UID) -> ResolvedArchivedObject? = { $0.resolvedObject($1) }
+
     /// Writes the object tree of `graph`, starting from each `$top` key in stored order.
     public func render(graph: ArchivedObjectGraph, to out: DumpOutput) {
         out.write("keyed archive: $archiver \(ValueFormatting.quoted(graph.archiverName)), $version \(graph.version),"
@@ -101,7 +105,7 @@ public struct TreeRenderer {
             case .null: return "nil"
             case .reference(let uid):
                 if let v = graph?.inlineValue(k) { return ValueFormatting.textScalar(v) }
-                guard let resolved = graph?.resolvedObject(uid) else { return "#\(uid.value)" }
+                guard let graph, let resolved = renderer.resolve(graph, uid) else { return "#\(uid.value)" }
                 switch resolved.kind {
                 case .string(let s): return ValueFormatting.quoted(s)
                 default: return "#\(uid.value) " + ValueFormatting.printable(resolved.archivedClass?.name ?? "")
@@ -158,7 +162,7 @@ public struct TreeRenderer {
 
         private mutating func emitObject(_ uid: UID, depth: Int) {
             let id = "#" + String(uid.value)
-            guard let graph, let object = graph.resolvedObject(uid) else {
+            guard let graph, let object = renderer.resolve(graph, uid) else {
                 out.write(id + " (out of range)\n")
                 return
             }
@@ -191,6 +195,9 @@ public struct TreeRenderer {
             case .nsNull: out.write(id + " \(name)\n"); return
             case .range(let l, let n): out.write(id + " \(name) range {location = \(l), length = \(n)}\n"); return
             case .geometry(let s): out.write(id + " \(name) " + ValueFormatting.printable(s) + "\n"); return
+            case .decoded(_, let description, _):
+                out.write(id + " \(name) " + ValueFormatting.printable(description) + "\n")
+                return
             case .list(let items):
                 head = "\(name) " + Self.count(items.count, "item")
                 children = .archivedArray(items)

@@ -276,6 +276,7 @@ public struct ArchiveGraphComparison: Sendable {
         case .list(let items): return "list of \(items.count)"
         case .map(let keys, _): return "map of \(keys.count)"
         case .classDefinition(let d): return "class \(d.name)"
+        case .decoded(_, let description, _): return description
         case .object(let i): return "\(i.className) object"
         }
     }

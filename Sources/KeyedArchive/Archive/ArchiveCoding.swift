@@ -122,6 +122,13 @@ public protocol ArchiveEncoder: AnyObject {
     /// Writes a `Double` as its own NSNumber object in `$objects`, referenced by UID, instead of inline.
     /// The default implementation writes it inline.
     func encodeRealObject(_ value: Double, forKey key: String) throws
+    /// Writes a string inline in the object's own dictionary instead of as a separate NSString in
+    /// `$objects` (Apple stores NSMutableString's `NS.string` member this way). Decoding is the same as for
+    /// any string. The default implementation writes an NSString object.
+    func encodeInline(_ value: String, forKey key: String) throws
+    /// Writes bytes inline in the object's own dictionary instead of as a separate NSData in `$objects`
+    /// (Apple stores NSMutableData's `NS.data` member this way). The default implementation writes an NSData object.
+    func encodeInline(_ value: Data, forKey key: String) throws
     /// Writes a reference to an object. A class instance encoded several times is stored once.
     func encodeObject<T: KeyedArchivable>(_ object: T, forKey key: String) throws
     /// Writes a reference to `object` only if some other place encodes it unconditionally; otherwise nil.
@@ -149,6 +156,14 @@ extension ArchiveEncoder {
     }
 
     public func encodeRealObject(_ value: Double, forKey key: String) throws {
+        try encode(value, forKey: key)
+    }
+
+    public func encodeInline(_ value: String, forKey key: String) throws {
+        try encode(value, forKey: key)
+    }
+
+    public func encodeInline(_ value: Data, forKey key: String) throws {
         try encode(value, forKey: key)
     }
 
@@ -250,6 +265,64 @@ public protocol ArchiveDecoder: AnyObject {
     /// class is ``KeyedArchiveError/Code/classNotAllowed``. The default implementation throws
     /// ``KeyedArchiveError/Code/typeMismatch`` (a decoder that cannot tell classes apart).
     func decodeFoundationValue(forKey key: String) throws -> FoundationValue
+
+    // MARK: Heterogeneous values
+
+    /// Reads the value under `key` as whichever of `types` its stored class calls for: one call for a
+    /// field that may hold, say, a `String`, a model object or a number.
+    ///
+    /// The stored class (see ``storedClassName(forKey:)``) is matched against the allowed types *before*
+    /// anything is decoded: ``KeyedArchivable`` types by their archived and legacy names (and names the
+    /// unarchiver's registry maps to them or their subclasses), `String` by NSString/NSMutableString, `Data`
+    /// by NSData/NSMutableData, `Date`, `UUID`, `URL` by NSDate/NSUUID/NSURL, arrays, sets and dictionaries
+    /// by their collection classes, ``FoundationValue`` by any Foundation value class, and number types by
+    /// NSNumber (the first listed type of the stored kind wins: `Bool` for a Boolean, an integer type for
+    /// an integer, `Double`/`Float` for a real). The first matching type decodes the value, with its own
+    /// checks (an array's elements must still be its element type). Nothing outside `types` is ever
+    /// instantiated.
+    ///
+    /// ```swift
+    /// let body = try decoder.decodeValue(ofAnyOf: [String.self, RichText.self], forKey: "body")
+    /// switch body {
+    /// case let text as String: ...
+    /// case let rich as RichText: ...
+    /// default: ...
+    /// }
+    /// ```
+    ///
+    /// The corresponding Foundation API is `NSCoder.decodeObject(of:forKey:)` with several classes
+    /// (`[NSString.self, NSAttributedString.self]`).
+    /// - Throws: ``KeyedArchiveError/Code/keyNotFound`` when the key is absent, ``KeyedArchiveError/Code/valueNotFound``
+    ///   for nil, ``KeyedArchiveError/Code/classNotAllowed`` when no type of `types` may be read from the
+    ///   stored class, or what the chosen type's decoding throws.
+    func decodeValue(ofAnyOf types: [any ArchiveValue.Type], forKey key: String) throws -> any ArchiveValue
+    /// The class stored under `key`, without decoding or instantiating anything: `"NSString"` for an
+    /// inline string, `"NSNumber"` for a number or Boolean, `"NSData"` for inline data, the object's
+    /// `$classname` otherwise (`"NSMutableString"`, `"NSArray"`, `"Note"`); nil when the key is absent or
+    /// holds nil. In an array element's decoder (inside ``ArchiveValue/decode(from:forKey:)``) any key
+    /// names the element. Use it to choose how to read a field whose class varies.
+    ///
+    /// The corresponding Foundation idiom is decoding with several classes and testing the result's
+    /// class; this answers before anything is created. The default implementation returns nil.
+    /// - Throws: ``KeyedArchiveError`` when the stored reference is damaged (out of range).
+    func storedClassName(forKey key: String) throws -> String?
+    /// Reads a number as it was stored: Boolean, integer, 4-byte or 8-byte real (see ``ArchivedNumber``).
+    ///
+    /// The corresponding Foundation API is `decodeObject(of: NSNumber.self, forKey:)` and `NSNumber.objCType`.
+    /// The default implementation throws ``KeyedArchiveError/Code/typeMismatch``.
+    /// - Throws: ``KeyedArchiveError/Code/typeMismatch`` when the value is not a number.
+    func decodeNumber(forKey key: String) throws -> ArchivedNumber
+    /// Reads an array (NSArray, NSMutableArray or NSOrderedSet) whose elements may each be any of `types`,
+    /// each read as ``decodeValue(ofAnyOf:forKey:)`` reads one value (nothing outside `types` is
+    /// instantiated). The corresponding Foundation API is `NSCoder.decodeArrayOfObjects(ofClasses:forKey:)`.
+    /// The default implementation throws ``KeyedArchiveError/Code/typeMismatch``.
+    func decodeArray(ofAnyOf types: [any ArchiveValue.Type], forKey key: String) throws -> [any ArchiveValue]
+    /// Reads a dictionary (NSDictionary or NSMutableDictionary) whose keys are `K` and whose values may
+    /// each be any of `types` (see ``decodeValue(ofAnyOf:forKey:)``). The corresponding Foundation API is
+    /// `NSCoder.decodeDictionary(withKeysOfClasses:objectsOfClasses:forKey:)`. The default implementation
+    /// throws ``KeyedArchiveError/Code/typeMismatch``.
+    func decodeDictionary<K: ArchiveValue & Hashable>(keyType: K.Type, valuesOfAnyOf types: [any ArchiveValue.Type],
+                                                      forKey key: String) throws -> [K: any ArchiveValue]
 }
 
 extension ArchiveDecoder {

@@ -11,9 +11,12 @@ import Foundation
 /// - the envelope is `{"$archiver": "NSKeyedArchiver", "$version": 100000, "$top": {...}, "$objects": ["$null", ...]}`;
 /// - `Bool`, integers, `Float` and `Double` fields are inline in their object, as `encodeBool`/`encodeInt64`/... write them;
 /// - strings and `Data` are inline scalars in `$objects` referenced by UID (NSString / NSData);
+/// - every `$top` value is a UID, as Apple writes it: a number or Boolean encoded at the top level (such
+///   as `archivedData(withRootObject: 42)`) is its own `$objects` entry (an NSNumber);
 /// - `Date`, `UUID`, `URL`, arrays, sets and dictionaries are written as `NSDate` (`NS.time`), `NSUUID`
-///   (`NS.uuidbytes`), `NSURL` (`NS.base`, `NS.relative`), `NSArray`/`NSSet` (`NS.objects`) and
-///   `NSDictionary` (`NS.keys`, `NS.objects`);
+///   (`NS.uuidbytes`), `NSURL` (`NS.base`, `NS.relative`), `NSArray`/`NSSet` (`NS.objects`),
+///   `NSOrderedSet` (`NS.object.0`, `NS.object.1`, ...) and `NSDictionary` (`NS.keys`, `NS.objects`), with
+///   the class names, chains and keys of the package's catalogue of Foundation classes;
 /// - each ``KeyedArchivable`` value is an object with a `$class` shared by all instances of its class;
 /// - keys that start with `$` are escaped by adding another `$`.
 ///
@@ -92,19 +95,20 @@ public final class KeyedArchiver: ArchiveEncoder {
     /// The root container once the archive is complete.
     private var finishedRoot: Int?
     /// Interned keys the archiver writes itself.
-    private let classKey, timeKey, uuidBytesKey, baseKey, relativeKey, objectsKey, keysKey: Ref
+    private let classKey, timeKey, uuidBytesKey, baseKey, relativeKey, objectsKey, keysKey, dictionaryObjectsKey: Ref
 
     /// Creates an empty archiver.
     public init() {
         var initial = State()
         _ = initial.emitter.appendElement(initial.emitter.string("$null"))
         classKey = initial.emitter.string("$class")
-        timeKey = initial.emitter.string("NS.time")
-        uuidBytesKey = initial.emitter.string("NS.uuidbytes")
-        baseKey = initial.emitter.string("NS.base")
-        relativeKey = initial.emitter.string("NS.relative")
-        objectsKey = initial.emitter.string("NS.objects")
-        keysKey = initial.emitter.string("NS.keys")
+        timeKey = initial.emitter.string(MemberKeys.time)
+        uuidBytesKey = initial.emitter.string(MemberKeys.uuidBytes)
+        baseKey = initial.emitter.string(MemberKeys.base)
+        relativeKey = initial.emitter.string(MemberKeys.relative)
+        objectsKey = initial.emitter.string(MemberKeys.objects)
+        keysKey = initial.emitter.string(MemberKeys.keys)
+        dictionaryObjectsKey = initial.emitter.string(MemberKeys.dictionaryObjects)
         state = .allocate(capacity: 1)
         state.initialize(to: initial)
     }
@@ -191,6 +195,26 @@ public final class KeyedArchiver: ArchiveEncoder {
         return try archiver.finishEncoding()
     }
 
+    /// A deep copy of `value` made through an archive round trip: the NSCopying idiom
+    /// (`NSKeyedUnarchiver.unarchivedObject(ofClass:from: NSKeyedArchiver.archivedData(withRootObject:))`).
+    ///
+    /// Identity inside the copied graph is kept: an instance referenced from several places is one
+    /// instance in the copy, cycles (read back with ``ArchiveDecoder/decodeObjectReference(of:forKey:assign:)``)
+    /// close on the copies, and the copy shares no class instance with the original. Conditional references
+    /// (``ArchiveEncoder/encodeConditionalObject(_:forKey:)``) to objects outside the copied graph become nil.
+    /// Structs are copied field by field as their `encode(to:)` and `init(from:)` say.
+    ///
+    /// - Parameters:
+    ///   - value: the root of the graph to copy (a model, or any ``ArchiveValue`` such as `[Note]`).
+    ///   - unarchiver: reads the copy back: its registry (subclasses, legacy names) and limits apply. The
+    ///     default limits allow 10,000 levels of nesting; pass an unarchiver with a higher
+    ///     ``KeyedUnarchiver/Limits/maximumDepth`` to copy longer chains.
+    /// - Throws: ``KeyedArchiveError`` when the value cannot be archived or read back (a type whose
+    ///   `init(from:)` does not read what its `encode(to:)` wrote), or an error a model throws.
+    public static func deepCopy<T: ArchiveValue>(of value: T, using unarchiver: KeyedUnarchiver = KeyedUnarchiver()) throws -> T {
+        try unarchiver.decode(T.self, from: archivedData(withRootObject: value))
+    }
+
     /// Writes the queued objects, resolves conditional references and completes `$top`, `$objects` and the
     /// root (once); returns the root's container.
     private func finishArchive() throws -> Int {
@@ -242,20 +266,35 @@ public final class KeyedArchiver: ArchiveEncoder {
         return false
     }
 
-    /// The Foundation classes the archiver writes itself, with cached class-dictionary UIDs.
+    /// The Foundation classes the archiver writes itself, with cached class-dictionary UIDs. Names,
+    /// chains and member keys come from ``FoundationClassCatalogue``.
     private enum BuiltinClass: Int, CaseIterable {
         case date, uuid, url, array, set, dictionary, orderedSet
-        var chain: [String] {
+        /// The `$classes` chains, by raw value (resolved once).
+        static let chains: [[String]] = allCases.map { $0.entry.chain }
+        var entry: FoundationClass {
             switch self {
-            case .date: return ["NSDate", "NSObject"]
-            case .uuid: return ["NSUUID", "NSObject"]
-            case .url: return ["NSURL", "NSObject"]
-            case .array: return ["NSArray", "NSObject"]
-            case .orderedSet: return ["NSOrderedSet", "NSObject"]
-            case .set: return ["NSSet", "NSObject"]
-            case .dictionary: return ["NSDictionary", "NSObject"]
+            case .date: return FoundationClassCatalogue.date
+            case .uuid: return FoundationClassCatalogue.uuid
+            case .url: return FoundationClassCatalogue.url
+            case .array: return FoundationClassCatalogue.array
+            case .orderedSet: return FoundationClassCatalogue.orderedSet
+            case .set: return FoundationClassCatalogue.set
+            case .dictionary: return FoundationClassCatalogue.dictionary
             }
         }
+    }
+
+    /// The member keys the archiver writes (resolved from the catalogue once).
+    private enum MemberKeys {
+        static let time = FoundationClassCatalogue.date.key(.time)
+        static let uuidBytes = FoundationClassCatalogue.uuid.key(.uuidBytes)
+        static let base = FoundationClassCatalogue.url.key(.base)
+        static let relative = FoundationClassCatalogue.url.key(.relative)
+        static let objects = FoundationClassCatalogue.array.key(.elements)
+        static let keys = FoundationClassCatalogue.dictionary.key(.keys)
+        static let dictionaryObjects = FoundationClassCatalogue.dictionary.key(.elements)
+        static let orderedSetPrefix = FoundationClassCatalogue.orderedSet.key(.elements)
     }
 
     /// The UID ref of a Foundation class's class dictionary.
@@ -263,7 +302,7 @@ public final class KeyedArchiver: ArchiveEncoder {
     private func classRef(_ builtin: BuiltinClass) -> Ref {
         let cached = s.builtinClassUIDs[builtin.rawValue]
         if cached >= 0 { return KeyedArchiveEmitter.uid(cached) }
-        let chain = builtin.chain
+        let chain = BuiltinClass.chains[builtin.rawValue]
         let uid = classUID(forBuiltin: chain[0], chain: chain)
         s.builtinClassUIDs[builtin.rawValue] = uid
         return KeyedArchiveEmitter.uid(uid)
@@ -506,6 +545,18 @@ public final class KeyedArchiver: ArchiveEncoder {
         put(reference: s.emitter.appendElement(s.emitter.real(value)), asElement: asElement, forKey: key)
     }
 
+    /// Writes a string inline in the current object (as Apple writes NSMutableString's `NS.string`).
+    public func encodeInline(_ value: String, forKey key: String) throws {
+        try checkOpen()
+        put(inline: s.emitter.string(value), forKey: key)
+    }
+
+    /// Writes bytes inline in the current object (as Apple writes NSMutableData's `NS.data`).
+    public func encodeInline(_ value: Data, forKey key: String) throws {
+        try checkOpen()
+        put(inline: s.emitter.data(value), forKey: key)
+    }
+
     public func encodeNil(forKey key: String) throws {
         try checkOpen()
         if takeCapture() {
@@ -592,7 +643,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         if builtin == .orderedSet {
             // Apple's layout: one member per element, `NS.object.<index>` = UID.
             let count = s.elementRefs.count - base
-            while s.elementKeys.count < count { s.elementKeys.append(s.emitter.string("NS.object.\(s.elementKeys.count)")) }
+            while s.elementKeys.count < count { s.elementKeys.append(s.emitter.string(MemberKeys.orderedSetPrefix + String(s.elementKeys.count))) }
             var keys = [classKey]
             keys.append(contentsOf: s.elementKeys[0 ..< count])
             var values = [classRef(builtin)]
@@ -649,7 +700,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         let values = s.emitter.newContainer()
         s.emitter.completeArray(values, s.elementRefs, from: base + 1, stride: 2)
         s.emitter.completeDictionary(object, classKey, classRef(.dictionary), keysKey, KeyedArchiveEmitter.ref(container: keys),
-                                   objectsKey, KeyedArchiveEmitter.ref(container: values))
+                                   dictionaryObjectsKey, KeyedArchiveEmitter.ref(container: values))
         put(reference: uid, asElement: asElement, forKey: key)
         if s.currentContainer < 0 && !asElement { try drain() }
     }

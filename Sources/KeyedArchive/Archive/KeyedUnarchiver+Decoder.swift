@@ -271,11 +271,11 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
             try session.countBytes(s.utf8.count, key: pathKey(key))
             return s
         }
-        let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: ["NSString", "NSMutableString"],
+        let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: Catalogue.stringNames,
                                                  expected: "String")
-        let (inner, innerValue) = try memberValue(dict, "NS.string", of: objectUID, className: cls.name, key: key)
+        let (inner, innerValue) = try memberValue(dict, Catalogue.stringKey, of: objectUID, className: cls.name, key: key)
         guard case .string(let s)? = innerValue else {
-            throw fail(.typeMismatch, "\(cls.name).NS.string must be a string, found \(session.kindName(inner))", key,
+            throw fail(.typeMismatch, "\(cls.name).\(Catalogue.stringKey) must be a string, found \(session.kindName(inner))", key,
                        uid: objectUID, className: cls.name)
         }
         try session.countBytes(s.utf8.count, key: pathKey(key))
@@ -292,11 +292,11 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
             try session.countBytes(d.count, key: pathKey(key))
             return d
         }
-        let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: ["NSData", "NSMutableData"],
+        let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: Catalogue.dataNames,
                                                  expected: "Data")
-        let (inner, innerValue) = try memberValue(dict, "NS.data", of: objectUID, className: cls.name, key: key)
+        let (inner, innerValue) = try memberValue(dict, Catalogue.dataKey, of: objectUID, className: cls.name, key: key)
         guard case .data(let d)? = innerValue else {
-            throw fail(.typeMismatch, "\(cls.name).NS.data must be data, found \(session.kindName(inner))", key,
+            throw fail(.typeMismatch, "\(cls.name).\(Catalogue.dataKey) must be data, found \(session.kindName(inner))", key,
                        uid: objectUID, className: cls.name)
         }
         try session.countBytes(d.count, key: pathKey(key))
@@ -310,14 +310,14 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
 
     private func date(_ value: Int, uid: Int?, key: String) throws -> Date {
         if case .date(let d)? = try plain(value, key: key) { return d }
-        let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: ["NSDate"], expected: "Date")
-        let (inner, innerValue) = try memberValue(dict, "NS.time", of: objectUID, className: cls.name, key: key)
+        let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: Catalogue.dateNames, expected: "Date")
+        let (inner, innerValue) = try memberValue(dict, Catalogue.timeKey, of: objectUID, className: cls.name, key: key)
         switch innerValue {
         case .real(let t)?: return Date(timeIntervalSinceReferenceDate: t)
         case .float(let t)?: return Date(timeIntervalSinceReferenceDate: Double(t))
         case .integer(let i)?: return Date(timeIntervalSinceReferenceDate: i.int64Value.map(Double.init) ?? Double(i.uint64Value ?? 0))
         default:
-            throw fail(.typeMismatch, "NSDate.NS.time must be a number, found \(session.kindName(inner))", key,
+            throw fail(.typeMismatch, "\(cls.name).\(Catalogue.timeKey) must be a number, found \(session.kindName(inner))", key,
                        uid: objectUID, className: cls.name)
         }
     }
@@ -328,10 +328,10 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
     }
 
     private func uuid(_ value: Int, uid: Int?, key: String) throws -> UUID {
-        let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: ["NSUUID"], expected: "UUID")
-        guard case .data(let bytes)? = try memberValue(dict, "NS.uuidbytes", of: objectUID, className: cls.name, key: key).1,
+        let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: Catalogue.uuidNames, expected: "UUID")
+        guard case .data(let bytes)? = try memberValue(dict, Catalogue.uuidBytesKey, of: objectUID, className: cls.name, key: key).1,
               bytes.count == 16 else {
-            throw fail(.dataCorrupted, "NSUUID.NS.uuidbytes must be 16 bytes of data", key, uid: objectUID, className: cls.name)
+            throw fail(.dataCorrupted, "\(cls.name).\(Catalogue.uuidBytesKey) must be 16 bytes of data", key, uid: objectUID, className: cls.name)
         }
         let b = [UInt8](bytes)
         return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
@@ -344,16 +344,16 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
     }
 
     private func url(_ value: Int, uid: Int?, key: String) throws -> URL {
-        let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: ["NSURL"], expected: "URL")
-        let relativeValue = try member(dict, "NS.relative", of: objectUID, className: cls.name, key: key)
+        let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: Catalogue.urlNames, expected: "URL")
+        let relativeValue = try member(dict, Catalogue.relativeKey, of: objectUID, className: cls.name, key: key)
         var relativeUID: Int?
-        if let r = try session.lookup(dict, "NS.relative", key: pathKey(key), uid: objectUID),
+        if let r = try session.lookup(dict, Catalogue.relativeKey, key: pathKey(key), uid: objectUID),
            let ref = try session.uid(r, key: pathKey(key)) {
             relativeUID = Int(ref)
         }
         let relative = try string(relativeValue, uid: relativeUID, key: key)
         var base: URL?
-        if let baseRef = try session.lookup(dict, "NS.base", key: pathKey(key), uid: objectUID),
+        if let baseRef = try session.lookup(dict, Catalogue.baseKey, key: pathKey(key), uid: objectUID),
            try session.uid(baseRef, key: pathKey(key)) != 0 {
             let (baseValue, baseUID) = try session.target(of: baseRef, key: pathKey(key), expected: "URL")
             try session.enter(uid: objectUID, className: cls.name, key: pathKey(key))
@@ -361,7 +361,7 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
             base = try url(baseValue, uid: baseUID, key: key)
         }
         guard let result = URL(string: relative, relativeTo: base) else {
-            throw fail(.dataCorrupted, "NSURL.NS.relative \"\(relative.prefix(80))\" is not a valid URL", key,
+            throw fail(.dataCorrupted, "\(cls.name).\(Catalogue.relativeKey) \"\(relative.prefix(80))\" is not a valid URL", key,
                        uid: objectUID, className: cls.name)
         }
         return result
@@ -438,9 +438,12 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         return try builtin(value, uid: uid, key: key, names: names, expected: expected())
     }
 
-    /// The element references of an array or set: `NS.objects` (an array of UIDs) or `NS.object.0`, `NS.object.1`, ...
+    /// The element references of an array, set or ordered set: `NS.objects` (an array of UIDs) or one UID
+    /// member per element, `NS.object.0`, `NS.object.1`, ... in any stored order (Apple's ordered-set
+    /// layout; also accepted for arrays and sets). Indices with a gap are rejected, not read as a shorter
+    /// list; a key stored twice counts once (its last value), as the raw model reads it. `member` names the array-of-UIDs member to read (`NS.keys` for dictionary keys).
     private func elements(_ dict: ArchiveFields, _ uid: Int, _ cls: ArchivedClass, key: String,
-                          member name: String = "NS.objects") throws -> [Int] {
+                          member name: String = Catalogue.elementArrayKey) throws -> [Int] {
         if let list = try session.lookup(dict, name, key: pathKey(key), uid: uid) {
             guard let refs = try session.arrayElements(list, key: pathKey(key), uid: uid) else {
                 throw fail(.dataCorrupted, "\(cls.name).\(name) must be an array of UIDs, found \(session.kindName(list))", key,
@@ -452,14 +455,26 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
             }
             return refs
         }
-        guard name == "NS.objects" else {
+        guard name == Catalogue.elementArrayKey else {
             throw fail(.dataCorrupted, "\(cls.name) has no \(name)", key, uid: uid, className: cls.name)
         }
-        // The older layout: NS.object.0, NS.object.1, ... (ends at the first missing index; at most one per key).
+        // One member per element. Most objects have none (an empty collection written without members).
+        guard dict.count > 1 else { return [] }
+        let prefix = Catalogue.elementPerIndexPrefix
+        guard let keys = session.storage.shortKeys(dict, maximumLength: 1 << 16) else {
+            throw fail(.dataCorrupted, "\(cls.name) has a member key that is not a string", key, uid: uid, className: cls.name)
+        }
+        guard keys.contains(where: { $0.hasPrefix(prefix) }) else { return [] }
+        guard let positions = FoundationClassCatalogue.indexedElementPositions(keys: keys) else {
+            throw fail(.dataCorrupted, "\(cls.name)'s \(prefix)<index> members must be numbered 0, 1, 2, ... without a gap",
+                       key, uid: uid, className: cls.name)
+        }
         var refs: [Int] = []
-        while let ref = try session.lookup(dict, "NS.object.\(refs.count)", key: pathKey(key), uid: uid) {
+        refs.reserveCapacity(positions.count)
+        for (i, position) in positions.enumerated() {
+            let ref = try session.value(at: position, of: dict, key: pathKey(key), uid: uid)
             guard try session.uid(ref, key: pathKey(key)) != nil else {
-                throw fail(.invalidReference, "\(cls.name).NS.object.\(refs.count) must be a UID, found \(session.kindName(ref))", key,
+                throw fail(.invalidReference, "\(cls.name).\(prefix)\(i) must be a UID, found \(session.kindName(ref))", key,
                            uid: uid, className: cls.name)
             }
             refs.append(ref)
@@ -486,9 +501,9 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         return try T.decode(from: decoder, forKey: "")
     }
 
-    static let arrayClasses = ["NSArray", "NSMutableArray", "NSOrderedSet", "NSMutableOrderedSet"]
-    static let setClasses = ["NSSet", "NSMutableSet", "NSOrderedSet", "NSMutableOrderedSet"]
-    static let dictionaryClasses = ["NSDictionary", "NSMutableDictionary"]
+    static let arrayClasses = FoundationClassCatalogue.array.names + FoundationClassCatalogue.orderedSet.names
+    static let setClasses = FoundationClassCatalogue.set.names + FoundationClassCatalogue.orderedSet.names
+    static let dictionaryClasses = FoundationClassCatalogue.dictionary.names
 
     func decodeArray<T: ArchiveValue>(of type: T.Type, forKey key: String) throws -> [T] {
         try decodeElements(of: T.self, forKey: key, names: Self.arrayClasses, expected: "an array of \(T.self)")
@@ -525,10 +540,10 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
     {
         let (uid, dict, cls) = try collection(key, names: Self.dictionaryClasses,
                                               expected: "a dictionary of \(K.self) to \(V.self)")
-        let keys = try elements(dict, uid, cls, key: key, member: "NS.keys")
-        let values = try elements(dict, uid, cls, key: key, member: "NS.objects")
+        let keys = try elements(dict, uid, cls, key: key, member: Catalogue.dictionaryKeysKey)
+        let values = try elements(dict, uid, cls, key: key, member: Catalogue.elementArrayKey)
         guard keys.count == values.count else {
-            throw fail(.dataCorrupted, "\(cls.name).NS.keys has \(keys.count) entries but NS.objects has \(values.count)",
+            throw fail(.dataCorrupted, "\(cls.name).\(Catalogue.dictionaryKeysKey) has \(keys.count) entries but \(Catalogue.elementArrayKey) has \(values.count)",
                        key, uid: uid, className: cls.name)
         }
         try session.countElements(keys.count, key: pathKey(key), uid: uid, className: cls.name)
@@ -582,31 +597,146 @@ extension ArchiveObjectDecoder {
         guard let uid, let (_, archivedClass) = try session.objectDictionary(uid, key: pathKey(key)) else {
             throw fail(.typeMismatch, "expected a Foundation value, found an inline dictionary", key)
         }
-        switch archivedClass.name {
-        case "NSString", "NSMutableString": return .string(try string(value, uid: uid, key: key))
-        case "NSData", "NSMutableData": return .data(try data(value, uid: uid, key: key))
-        case "NSDate": return .date(try date(value, uid: uid, key: key))
-        case "NSUUID": return .uuid(try uuid(value, uid: uid, key: key))
-        case "NSURL": return .url(try url(value, uid: uid, key: key))
-        case "NSNull":
+        switch FoundationClassCatalogue.standard.entry(named: archivedClass.name)?.family {
+        case .string?: return .string(try string(value, uid: uid, key: key))
+        case .data?: return .data(try data(value, uid: uid, key: key))
+        case .date?: return .date(try date(value, uid: uid, key: key))
+        case .uuid?: return .uuid(try uuid(value, uid: uid, key: key))
+        case .url?: return .url(try url(value, uid: uid, key: key))
+        case .null?:
             try session.enter(uid: uid, className: archivedClass.name, key: pathKey(key))
             session.leave(uid: uid, decoded: false)
             return .null
-        case "NSArray", "NSMutableArray":
+        case .array?:
             return .array(try decodeArray(of: FoundationValue.self, forKey: key))
-        case "NSOrderedSet", "NSMutableOrderedSet":
+        case .orderedSet?:
             return .orderedSet(try decodeArray(of: FoundationValue.self, forKey: key))
-        case "NSSet", "NSMutableSet":
+        case .set?:
             return .set(try decodeElements(of: FoundationValue.self, forKey: key, names: Self.setClasses,
                                            expected: "a set"))
-        case "NSDictionary", "NSMutableDictionary":
+        case .dictionary?:
             return .dictionary(try decodeDictionary(keyType: FoundationValue.self, valueType: FoundationValue.self,
                                                     forKey: key))
         default:
             throw fail(.classNotAllowed,
                        "class \"\(archivedClass.name)\" is not allowed here; expected a Foundation value class "
-                        + "(NSString, NSNumber, NSData, NSDate, NSUUID, NSURL, NSNull, NSArray, NSOrderedSet, NSSet, NSDictionary)",
+                        + "(\(Catalogue.foundationValueClassList))",
                        key, uid: uid, className: archivedClass.name)
+        }
+    }
+}
+
+/// The catalogue's names and keys the decoder reads, resolved once.
+private enum Catalogue {
+    static let stringNames = FoundationClassCatalogue.string.names
+    static let stringKey = FoundationClassCatalogue.string.key(.string)
+    static let dataNames = FoundationClassCatalogue.data.names
+    static let dataKey = FoundationClassCatalogue.data.key(.bytes)
+    static let dateNames = FoundationClassCatalogue.date.names
+    static let timeKey = FoundationClassCatalogue.date.key(.time)
+    static let uuidNames = FoundationClassCatalogue.uuid.names
+    static let uuidBytesKey = FoundationClassCatalogue.uuid.key(.uuidBytes)
+    static let urlNames = FoundationClassCatalogue.url.names
+    static let relativeKey = FoundationClassCatalogue.url.key(.relative)
+    static let baseKey = FoundationClassCatalogue.url.key(.base)
+    static let dictionaryKeysKey = FoundationClassCatalogue.dictionary.key(.keys)
+    static let elementArrayKey = FoundationClassCatalogue.elementArrayKey
+    static let elementPerIndexPrefix = FoundationClassCatalogue.elementPerIndexPrefix
+    /// The classes ``FoundationValue`` reads, for messages.
+    static let foundationValueClassList: String = {
+        typealias C = FoundationClassCatalogue
+        let entries = [C.string, C.number, C.data, C.date, C.uuid, C.url, C.null, C.array, C.orderedSet, C.set, C.dictionary]
+        return entries.map(\.name).joined(separator: ", ")
+    }()
+}
+
+// MARK: - Heterogeneous values
+
+extension ArchiveObjectDecoder {
+    func storedClassName(forKey key: String) throws -> String? {
+        try session.checkActive()
+        let found: Int?
+        if let fields { found = try stored(fields, key) } else { found = element }
+        guard let value = found else { return nil }
+        if let ref = try session.uid(value, key: pathKey(key)), ref == 0 { return nil }
+        let (n, uid) = try session.target(of: value, key: pathKey(key), expected: "a value")
+        switch session.storage.kind(n) {
+        case .dictionary:
+            guard let uid, let (_, archivedClass) = try session.objectDictionary(uid, key: pathKey(key)) else { return nil }
+            return archivedClass.name
+        case .array, .set, .uid:
+            return nil
+        case .scalar:
+            switch try plain(n, key: key) {
+            case .string?: return FoundationClassCatalogue.string.name
+            case .data?: return FoundationClassCatalogue.data.name
+            case .date?: return FoundationClassCatalogue.date.name
+            case .integer?, .real?, .float?, .bool?: return FoundationClassCatalogue.number.name
+            default: return nil
+            }
+        }
+    }
+
+    func decodeNumber(forKey key: String) throws -> ArchivedNumber {
+        let (n, uid) = try scalar(key, expected: "a number")
+        switch try plain(n, key: key) {
+        case .bool(let b)?: return .bool(b)
+        case .integer(let i)?: return .integer(i)
+        case .float(let f)?: return .float(f)
+        case .real(let d)?: return .double(d)
+        default: throw fail(.typeMismatch, "expected a number, found \(found(n, uid: uid))", key)
+        }
+    }
+
+    func decodeValue(ofAnyOf types: [any ArchiveValue.Type], forKey key: String) throws -> any ArchiveValue {
+        try heterogeneousValue(ofAnyOf: types, forKey: key) { [session] type in
+            // The type's names, and names the caller registered for it or a subclass of it.
+            func registered<A: KeyedArchivable>(_ allowed: A.Type) -> [String] {
+                session.registry.compactMap { $0.value is A.Type ? $0.key : nil }
+            }
+            return session.names(of: type) + registered(type)
+        }
+    }
+
+    func decodeArray(ofAnyOf types: [any ArchiveValue.Type], forKey key: String) throws -> [any ArchiveValue] {
+        let (uid, dict, cls) = try collection(key, names: Self.arrayClasses, expected: "an array")
+        let refs = try elements(dict, uid, cls, key: key)
+        try session.countElements(refs.count, key: pathKey(key), uid: uid, className: cls.name)
+        return try withEntered(uid, cls, key: key) {
+            var result: [any ArchiveValue] = []
+            result.reserveCapacity(refs.count)
+            let decoder = ArchiveObjectDecoder(session: session, element: 0)
+            for (i, ref) in refs.enumerated() {
+                session.push(.index(i))
+                defer { session.pop() }
+                decoder.element = ref
+                result.append(try decoder.decodeValue(ofAnyOf: types, forKey: ""))
+            }
+            return result
+        }
+    }
+
+    func decodeDictionary<K: ArchiveValue & Hashable>(keyType: K.Type, valuesOfAnyOf types: [any ArchiveValue.Type],
+                                                      forKey key: String) throws -> [K: any ArchiveValue] {
+        let (uid, dict, cls) = try collection(key, names: Self.dictionaryClasses, expected: "a dictionary of \(K.self)")
+        let keys = try elements(dict, uid, cls, key: key, member: Catalogue.dictionaryKeysKey)
+        let values = try elements(dict, uid, cls, key: key, member: Catalogue.elementArrayKey)
+        guard keys.count == values.count else {
+            throw fail(.dataCorrupted, "\(cls.name).\(Catalogue.dictionaryKeysKey) has \(keys.count) entries but \(Catalogue.elementArrayKey) has \(values.count)",
+                       key, uid: uid, className: cls.name)
+        }
+        try session.countElements(keys.count, key: pathKey(key), uid: uid, className: cls.name)
+        return try withEntered(uid, cls, key: key) {
+            var result = [K: any ArchiveValue](minimumCapacity: keys.count)
+            let decoder = ArchiveObjectDecoder(session: session, element: 0)
+            for i in keys.indices {
+                let k: K = try decodeElement(keys[i], at: .dictionaryKey(i), with: decoder)
+                session.push(.index(i))
+                defer { session.pop() }
+                decoder.element = values[i]
+                result[k] = try decoder.decodeValue(ofAnyOf: types, forKey: "")
+            }
+            return result
         }
     }
 }

@@ -123,6 +123,25 @@ public struct KeyedUnarchiver {
         return box.value
     }
 
+    /// Reads the archive and decodes the top-level value under `key` as whichever of `types` its stored
+    /// class calls for (see ``ArchiveDecoder/decodeValue(ofAnyOf:forKey:)``); nothing outside `types` is
+    /// instantiated.
+    ///
+    /// The corresponding Foundation API is `NSKeyedUnarchiver.unarchivedObject(ofClasses:from:)` with
+    /// value classes and model classes mixed.
+    /// - Throws: ``KeyedArchiveError``, or an error thrown by a model's `init(from:)`.
+    public func decodeValue(ofAnyOf types: [any ArchiveValue.Type], forKey key: String = "root",
+                            from data: Data) throws -> any ArchiveValue {
+        try withTopLevelDecoder(data) { try $0.decodeValue(ofAnyOf: types, forKey: key) }
+    }
+
+    /// Decodes the top-level value under `key` of a parsed archive as whichever of `types` its stored class
+    /// calls for (see ``decodeValue(ofAnyOf:forKey:from:)-swift.method``).
+    public func decodeValue(ofAnyOf types: [any ArchiveValue.Type], forKey key: String = "root",
+                            from archive: PropertyListValue) throws -> any ArchiveValue {
+        try withTopLevelDecoder(archive) { try $0.decodeValue(ofAnyOf: types, forKey: key) }
+    }
+
     /// Reads the archive and gives `body` a decoder for the `$top` dictionary, for archives with several
     /// top-level keys. `body` runs on the decoding thread; back-references are delivered after it returns.
     ///
@@ -183,6 +202,21 @@ public struct KeyedUnarchiver {
     /// The corresponding Foundation API is `NSKeyedUnarchiver.unarchivedObject(ofClasses:from:)`.
     public static func unarchivedObject(ofClasses types: [any KeyedArchivable.Type], from data: Data) throws -> any KeyedArchivable {
         try KeyedUnarchiver().decodeObject(ofTypes: types, from: data)
+    }
+
+    /// Decodes the one object at `uid` of `graph` as `type` (nothing else is allowed at that point), with
+    /// this unarchiver's limits and registry: how the raw model shows catalogued classes implemented by
+    /// ``KeyedArchivable`` value types.
+    func decodeObject(at uid: UID, ofType type: any KeyedArchivable.Type, in graph: ArchivedObjectGraph) throws
+        -> any KeyedArchivable
+    {
+        let archive: PropertyListValue = .dictionary([
+            "$archiver": .string("NSKeyedArchiver"),
+            "$version": .integer(100000),
+            "$top": .dictionary(["root": .uid(uid)]),
+            "$objects": .array(graph.storage),
+        ])
+        return try decodeObject(ofTypes: [type], forKey: "root", from: archive)
     }
 
     static func readPropertyList(_ data: Data, options: PropertyListReadingOptions) throws -> PropertyListValue {

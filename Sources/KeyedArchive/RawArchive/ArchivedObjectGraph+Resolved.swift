@@ -45,7 +45,8 @@ public struct ResolvedArchivedObject: Hashable, Sendable {
         case url(relative: String, base: ArchivedValue)
         /// NSNull.
         case nsNull
-        /// NSArray, NSSet, NSOrderedSet and their mutable and counted forms: the elements in stored order.
+        /// NSArray, NSSet, NSOrderedSet and their mutable and counted forms: the elements in stored order
+        /// (for elements stored one key per element, `NS.object.0`, `NS.object.1`, ..., in index order).
         case list([ArchivedValue])
         /// NSDictionary and NSMutableDictionary: keys and values, parallel, in stored order.
         case map(keys: [ArchivedValue], values: [ArchivedValue])
@@ -53,6 +54,10 @@ public struct ResolvedArchivedObject: Hashable, Sendable {
         case range(location: PropertyListInteger, length: PropertyListInteger)
         /// NSValue holding a point, size or rect, as its stored string (`"{{0, 0}, {10, 20}}"`).
         case geometry(String)
+        /// A catalogued class implemented by a ``KeyedArchivable`` value type: the object decoded with that
+        /// type by the typed unarchiver (its allow-list and limits), shown as `description`
+        /// (`String(describing:)`) and, when the type is `Encodable`, as `json` (its JSON encoding).
+        case decoded(typeName: String, description: String, json: String?)
         /// Any other instance, fields as stored. Unknown classes end up here.
         case object(ArchivedInstance)
     }
@@ -61,19 +66,27 @@ public struct ResolvedArchivedObject: Hashable, Sendable {
 extension ArchivedObjectGraph {
     /// The object with this UID, with Foundation classes interpreted; `nil` when out of range.
     ///
-    /// Interpreted: NSArray/NSMutableArray/NSSet/NSMutableSet/NSCountedSet/NSOrderedSet/NSMutableOrderedSet
-    /// (list), NSDictionary/NSMutableDictionary (map), NSDate, NSUUID, NSURL, NSNull,
-    /// NSString/NSMutableString with `NS.string`, NSData/NSMutableData with `NS.data`, and NSValue holding a
-    /// range, point, size or rect. Interpretation goes by `$classname` only.
+    /// Interpreted (by `$classname` only, with the layouts of the package's catalogue of Foundation
+    /// classes): NSArray/NSMutableArray/NSSet/NSMutableSet/NSCountedSet/NSOrderedSet/NSMutableOrderedSet
+    /// (list; elements as an `NS.objects` array or one `NS.object.<index>` member each, in any stored order,
+    /// indices without gaps), NSDictionary/NSMutableDictionary (map), NSDate, NSUUID, NSURL,
+    /// NSNull, NSString/NSMutableString with `NS.string`, NSData/NSMutableData with `NS.data`, and NSValue
+    /// holding a range, point, size or rect. Classes implemented by a ``KeyedArchivable`` value type are
+    /// decoded with it (``ResolvedArchivedObject/Kind/decoded(typeName:description:json:)``).
     public func resolvedObject(_ uid: UID) -> ResolvedArchivedObject? {
+        resolvedObject(uid, catalogue: .standard)
+    }
+
+    /// ``resolvedObject(_:)`` with the classes of `catalogue`.
+    func resolvedObject(_ uid: UID, catalogue: FoundationClassCatalogue) -> ResolvedArchivedObject? {
         guard let object = object(uid) else { return nil }
         switch object.content {
         case .null: return ResolvedArchivedObject(uid: uid, archivedClass: nil, kind: .null)
         case .value(let v): return ResolvedArchivedObject(uid: uid, archivedClass: nil, kind: .value(v))
         case .classDefinition(let d): return ResolvedArchivedObject(uid: uid, archivedClass: nil, kind: .classDefinition(d))
         case .instance(let instance):
-            let kind = interpret(instance) ?? .object(instance)
-            return ResolvedArchivedObject(uid: uid, archivedClass: instance.archivedClass, kind: kind)
+            let kind = catalogue.entry(named: instance.className).flatMap { interpret(instance, uid: uid, as: $0) }
+            return ResolvedArchivedObject(uid: uid, archivedClass: instance.archivedClass, kind: kind ?? .object(instance))
         }
     }
 
@@ -92,69 +105,112 @@ extension ArchivedObjectGraph {
         }
     }
 
-    private func interpret(_ instance: ArchivedInstance) -> ResolvedArchivedObject.Kind? {
-        switch instance.className {
-        case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSCountedSet":
-            guard let objects = instance["NS.objects"] else {
-                // An empty collection may be written with no NS.objects at all.
-                return instance.fields.allSatisfy({ !$0.key.hasPrefix("NS.object") }) && instance.className != "NSCountedSet"
-                    ? .list([]) : nil
+    private func interpret(_ instance: ArchivedInstance, uid: UID, as entry: FoundationClass) -> ResolvedArchivedObject.Kind? {
+        switch entry.family {
+        case .array, .set, .orderedSet:
+            return elementList(instance, allowsEmpty: true).map { .list($0) }
+        case .countedSet:
+            if instance[FoundationClassCatalogue.elementArrayKey] != nil {
+                return elementList(instance, allowsEmpty: false).map { .list($0) }
             }
-            return referenceList(objects).map { .list($0) }
-        case "NSOrderedSet", "NSMutableOrderedSet":
-            var items: [ArchivedValue] = []
-            for field in instance.fields where field.key.hasPrefix("NS.object.") {
-                guard field.key == "NS.object.\(items.count)" else { return nil }
-                items.append(field.value)
+            // Apple's layout: NS.count distinct elements, NS.object<i> each (and NS.count<i> occurrences).
+            guard let count = instance[entry.key(.count)].flatMap(inlineValue)?.integerValue?.int64Value,
+                  let items = indexedElements(instance, prefix: entry.key(.elements)), Int64(items.count) == count else {
+                return nil
             }
             return .list(items)
-        case "NSDictionary", "NSMutableDictionary":
-            guard let keysValue = instance["NS.keys"], let valuesValue = instance["NS.objects"] else {
-                return instance["NS.keys"] == nil && instance["NS.objects"] == nil ? .map(keys: [], values: []) : nil
+        case .dictionary:
+            let keysKey = entry.key(.keys), valuesKey = entry.key(.elements)
+            guard let keysValue = instance[keysKey], let valuesValue = instance[valuesKey] else {
+                return instance[keysKey] == nil && instance[valuesKey] == nil ? .map(keys: [], values: []) : nil
             }
             guard let keys = referenceList(keysValue), let values = referenceList(valuesValue),
                   keys.count == values.count else { return nil }
             return .map(keys: keys, values: values)
-        case "NSDate":
-            guard let time = instance["NS.time"], let seconds = inlineValue(time).flatMap(Self.double) else { return nil }
+        case .date:
+            guard let time = instance[entry.key(.time)], let seconds = inlineValue(time).flatMap(Self.double) else { return nil }
             return .date(Date(timeIntervalSinceReferenceDate: seconds))
-        case "NSUUID":
-            guard case .value(.data(let bytes))? = instance["NS.uuidbytes"], bytes.count == 16 else { return nil }
+        case .uuid:
+            guard case .value(.data(let bytes))? = instance[entry.key(.uuidBytes)], bytes.count == 16 else { return nil }
             let b = Array(bytes)
             return .uuid(UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
                                      b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])))
-        case "NSURL":
-            guard let relative = instance["NS.relative"], case .string(let s)? = inlineValue(relative) else { return nil }
-            let base = instance["NS.base"] ?? .null
+        case .url:
+            guard let relative = instance[entry.key(.relative)], case .string(let s)? = inlineValue(relative) else { return nil }
+            let base = instance[entry.key(.base)] ?? .null
             switch base {
             case .null, .reference: return .url(relative: s, base: base)
             default: return nil
             }
-        case "NSNull":
+        case .null:
             return .nsNull
-        case "NSString", "NSMutableString":
-            guard let v = instance["NS.string"], case .string(let s)? = inlineValue(v) else { return nil }
+        case .string:
+            guard let v = instance[entry.key(.string)], case .string(let s)? = inlineValue(v) else { return nil }
             return .string(s)
-        case "NSData", "NSMutableData":
-            guard let v = instance["NS.data"], case .data(let d)? = inlineValue(v) else { return nil }
+        case .data:
+            guard let v = instance[entry.key(.bytes)], case .data(let d)? = inlineValue(v) else { return nil }
             return .data(d)
-        case "NSValue":
-            guard case .integer(let special)?? = instance["NS.special"].map(inlineValue) else { return nil }
+        case .number:
+            return nil
+        case .specialValue:
+            guard case .integer(let special)?? = instance[entry.key(.special)].map(inlineValue) else { return nil }
             switch special.int64Value {
             case 4?:
-                guard let l = instance["NS.rangeval.location"].flatMap(inlineValue)?.integerValue,
-                      let n = instance["NS.rangeval.length"].flatMap(inlineValue)?.integerValue else { return nil }
+                guard let l = instance[entry.key(.rangeLocation)].flatMap(inlineValue)?.integerValue,
+                      let n = instance[entry.key(.rangeLength)].flatMap(inlineValue)?.integerValue else { return nil }
                 return .range(location: l, length: n)
             case 1?, 2?, 3?:
-                let key = ["NS.pointval", "NS.sizeval", "NS.rectval"][Int(special.int64Value ?? 1) - 1]
-                guard let v = instance[key], case .string(let s)? = inlineValue(v) else { return nil }
+                let role: FoundationMemberRole = special.int64Value == 1 ? .point : special.int64Value == 2 ? .size : .rect
+                guard let v = instance[entry.key(role)], case .string(let s)? = inlineValue(v) else { return nil }
                 return .geometry(s)
             default:
                 return nil
             }
-        default:
+        case .archivable(let type):
+            return decoded(uid, as: type)
+        }
+    }
+
+    /// The elements of an array, set or ordered set: its `NS.objects` array of references, or its
+    /// `NS.object.<index>` members in index order (any stored order; a gap or a bad index is not a list: nil).
+    /// With neither, an empty list when `allowsEmpty`. The typed decoder reads the same layouts.
+    private func elementList(_ instance: ArchivedInstance, allowsEmpty: Bool) -> [ArchivedValue]? {
+        if let objects = instance[FoundationClassCatalogue.elementArrayKey] { return referenceList(objects) }
+        let prefix = FoundationClassCatalogue.elementPerIndexPrefix
+        guard instance.fields.contains(where: { $0.key.hasPrefix(prefix) }) else { return allowsEmpty ? [] : nil }
+        return indexedElements(instance, prefix: prefix)
+    }
+
+    /// The `<prefix><index>` members of `instance` in index order; nil when the indices have a gap, a key
+    /// has no valid index, or a member is not a reference.
+    private func indexedElements(_ instance: ArchivedInstance, prefix: String) -> [ArchivedValue]? {
+        guard let positions = FoundationClassCatalogue.indexedElementPositions(keys: instance.fields.lazy.map(\.key),
+                                                                             prefix: prefix) else {
             return nil
         }
+        var items: [ArchivedValue] = []
+        items.reserveCapacity(positions.count)
+        for position in positions {
+            let value = instance.fields[position].value
+            switch value {
+            case .null, .reference: items.append(value)
+            default: return nil
+            }
+        }
+        return items
+    }
+
+    /// The object at `uid` decoded as `type` by the typed unarchiver (default limits, nothing else
+    /// allowed), shown as its description and, when `type` is `Encodable`, its JSON; nil when it does not decode.
+    private func decoded(_ uid: UID, as type: any KeyedArchivable.Type) -> ResolvedArchivedObject.Kind? {
+        guard let value = try? KeyedUnarchiver().decodeObject(at: uid, ofType: type, in: self) else { return nil }
+        var json: String?
+        if let encodable = value as? any Encodable {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            json = (try? encoder.encode(encodable)).flatMap { String(data: $0, encoding: .utf8) }
+        }
+        return .decoded(typeName: "\(type)", description: String(describing: value), json: json)
     }
 
     /// The elements of an `NS.objects`/`NS.keys` array: each must be a reference or nil.
