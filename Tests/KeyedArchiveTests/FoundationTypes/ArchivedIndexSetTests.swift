@@ -22,10 +22,10 @@ import Testing
     @Test(.enabled(if: FoundationFixtures.available))
     func ourIndexSetsHaveTheFixturesStructure() throws {
         for (name, ranges) in [("Empty", []), ("OneRange", [0 ..< 50]), ("ManyRanges", Self.manyRanges)] as [(String, [Range<Int>])] {
-            let ours = try ArchiveStructure.of(KeyedArchiver.archivedData(withRootObject: ArchivedIndexSet(ranges: ranges)))
-            #expect(try ours == ArchiveStructure.of(FoundationFixtures.data("NSIndexSet-\(name).archive")), "\(name)")
+            let ours = try ArchiveStructureOutline.of(KeyedArchiver.archivedData(withRootObject: ArchivedIndexSet(ranges: ranges)))
+            #expect(try ours == ArchiveStructureOutline.of(FoundationFixtures.data("NSIndexSet-\(name).archive")), "\(name)")
             // NSMutableIndexSet has the same members; we write the immutable class.
-            let mutable = try ArchiveStructure.of(FoundationFixtures.data("NSMutableIndexSet-\(name).archive"))
+            let mutable = try ArchiveStructureOutline.of(FoundationFixtures.data("NSMutableIndexSet-\(name).archive"))
                 .replacingOccurrences(of: "NSMutableIndexSet < NSIndexSet", with: "NSIndexSet")
             #expect(ours == mutable, "\(name)")
         }
@@ -143,8 +143,8 @@ import Testing
     @Test(.enabled(if: FoundationFixtures.available))
     func ourIndexPathsHaveTheFixturesStructure() throws {
         for (name, indexes) in [("Empty", []), ("OneIndex", [52]), ("ManyIndices", [4, 8, 15, 16, 23, 42])] as [(String, [Int])] {
-            let ours = try ArchiveStructure.of(KeyedArchiver.archivedData(withRootObject: ArchivedIndexPath(indexes: indexes)))
-            #expect(try ours == ArchiveStructure.of(FoundationFixtures.data("NSIndexPath-\(name).archive")), "\(name)")
+            let ours = try ArchiveStructureOutline.of(KeyedArchiver.archivedData(withRootObject: ArchivedIndexPath(indexes: indexes)))
+            #expect(try ours == ArchiveStructureOutline.of(FoundationFixtures.data("NSIndexPath-\(name).archive")), "\(name)")
         }
     }
 

@@ -64,7 +64,7 @@ final class TextCheckingResultProbe: KeyedArchivable {
         ]
         for (fixture, content) in cases {
             let ours = try KeyedArchiver.archivedData(withRootObject: Value(content))
-            #expect(try ArchiveStructure.of(ours) == ArchiveStructure.of(FoundationFixtures.data(fixture)), "\(fixture)")
+            #expect(try ArchiveStructureOutline.of(ours) == ArchiveStructureOutline.of(FoundationFixtures.data(fixture)), "\(fixture)")
         }
         // The rect string is written exactly as Apple wrote it.
         let rect = try PropertyListValue(propertyListData: KeyedArchiver.archivedData(withRootObject: Value(.rect(x: 400, y: 300, width: 200, height: 300))))
@@ -145,15 +145,15 @@ final class TextCheckingResultProbe: KeyedArchivable {
     @Test func differentLayoutsHaveDifferentStructures() throws {
         let range = try KeyedArchiver.archivedData(withRootObject: ArchivedSpecialValue(.range(location: 1, length: 2)))
         let rect = try KeyedArchiver.archivedData(withRootObject: ArchivedSpecialValue(.rect(x: 1, y: 2, width: 3, height: 4)))
-        #expect(try ArchiveStructure.of(range) != ArchiveStructure.of(rect))
+        #expect(try ArchiveStructureOutline.of(range) != ArchiveStructureOutline.of(rect))
         // Inline versus UID: the same key and class, the member once inline and once an object.
         let inline = try HandMadeArchive.binary([.dictionary(["$class": HandMadeArchive.uid(2), "k": 1]), HandMadeArchive.classDict(["A", "NSObject"])])
         let object = try HandMadeArchive.binary([.dictionary(["$class": HandMadeArchive.uid(2), "k": HandMadeArchive.uid(3)]),
                                                  HandMadeArchive.classDict(["A", "NSObject"]), 1])
-        #expect(try ArchiveStructure.of(inline) == "root: -> A < NSObject\n  k: inline integer")
-        #expect(try ArchiveStructure.of(object) == "root: -> A < NSObject\n  k: -> integer")
+        #expect(try ArchiveStructureOutline.of(inline) == "root: -> A < NSObject\n  k: inline integer")
+        #expect(try ArchiveStructureOutline.of(object) == "root: -> A < NSObject\n  k: -> integer")
         // Another class chain.
         let other = try HandMadeArchive.binary([.dictionary(["$class": HandMadeArchive.uid(2), "k": 1]), HandMadeArchive.classDict(["B", "A", "NSObject"])])
-        #expect(try ArchiveStructure.of(other) != ArchiveStructure.of(inline))
+        #expect(try ArchiveStructureOutline.of(other) != ArchiveStructureOutline.of(inline))
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 /// Two archives have the same structure when they store the same classes with the same keys in the same
 /// places; the values themselves (numbers, strings, bytes) are compared only by kind (`integer`, `real`,
 /// `string`, `data`...). Dictionary key order is ignored.
-enum ArchiveStructure {
+enum ArchiveStructureOutline {
     /// The structure of `data`'s root object (`$top.root`), one line per member, indented by depth.
     ///
     /// - Parameter path: member keys to follow from the root first (`["NS.timeZone"]`): the structure is
