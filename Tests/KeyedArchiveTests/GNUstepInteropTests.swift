@@ -475,3 +475,99 @@ struct GNUstepAppleFixtureTests {
         #expect(try GNUstepOracle.decode(ordered) == GNUstepOracle.Description.orderedSet(["valgeir", "nico", "puzzle"].map(GNUstepOracle.Description.string)))
     }
 }
+
+/// The Foundation catalogue types (Sources/KeyedArchive/FoundationTypes) through GNUstep, both ways.
+@Suite(.enabled(if: GNUstepOracle.isAvailable, "GNUstep not installed (apt-get install gobjc libgnustep-base-dev gnustep-base-runtime)"))
+struct GNUstepCatalogueTests {
+    static func sample<T: KeyedArchivable & Sendable>(_ name: String, _ value: T, _ expected: String) -> OutgoingSample {
+        OutgoingSample(name: name, format: .binary, archive: { try KeyedArchiver.archivedData(withRootObject: value) }, expected: expected)
+    }
+
+    static let outgoing: [OutgoingSample] = [
+        sample("NSIndexSet, empty", ArchivedIndexSet(ranges: []), D.indexSet([])),
+        sample("NSIndexSet, one range", ArchivedIndexSet(ranges: [5..<55]), D.indexSet([(5, 50)])),
+        sample("NSIndexSet, several ranges", ArchivedIndexSet(ranges: [1..<4, 9..<10, 1000..<1300]),
+               D.indexSet([(1, 3), (9, 1), (1000, 300)])),
+        sample("NSAttributedString, one run", ArchivedAttributedString(string: "hello", attributes: ["k": .string("v")]),
+               D.attributedString("hello", runs: [(0, 5, D.dictionary([(D.string("k"), D.string("v"))]))])),
+    ]
+
+    @Test("GNUstep reads our catalogue value", arguments: outgoing)
+    func gnustepReadsOurCatalogueValue(_ sample: OutgoingSample) throws {
+        let line = try GNUstepOracle.decode(sample.archive())
+        #expect(line == sample.expected)
+    }
+
+    @Test func gnustepReadsOurAttributedStringRuns() throws {
+        let value = try ArchivedAttributedString(string: "abcdef", runs: [
+            .init(range: 0..<2, attributes: ["font": .string("Times")]),
+            .init(range: 2..<6, attributes: ["size": .integer(12)]),
+        ])
+        let line = try GNUstepOracle.decode(KeyedArchiver.archivedData(withRootObject: value))
+        #expect(line == D.attributedString("abcdef", runs: [
+            (0, 2, D.dictionary([(D.string("font"), D.string("Times"))])),
+            (2, 4, D.dictionary([(D.string("size"), D.integer(12))])),
+        ]))
+    }
+
+    @Test func gnustepCannotReadOurNSValueOrCountedSet() throws {
+        // Deviation 3: GNUstep's NSValue reader rejects Apple's NS.special / NS.rangeval form, which we write.
+        let range = try KeyedArchiver.archivedData(withRootObject: ArchivedSpecialValue(range: 3..<7))
+        withKnownIssue("GNUstep's NSValue reader does not know Apple's NS.special form") {
+            let line = try GNUstepOracle.decode(range)
+            #expect(line == D.tagged("NSValue", "{\"type\":\"{_NSRange=QQ}\",\"range\":[3,4]}"))
+        }
+        // Deviation 4: GNUstep's NSCountedSet reader does not know Apple's NS.count / NS.objectN / NS.countN.
+        let counted = try KeyedArchiver.archivedData(withRootObject: ArchivedCountedSet([.string("a"), .string("a"), .string("b")]))
+        withKnownIssue("GNUstep's NSCountedSet reader does not know Apple's NS.objectN / NS.countN keys") {
+            let line = try GNUstepOracle.decode(counted)
+            #expect(line == D.countedSet([(D.string("a"), 2), (D.string("b"), 1)]))
+        }
+    }
+
+    @Test func weReadGNUstepIndexSet() throws {
+        let value = try KeyedUnarchiver().decode(ArchivedIndexSet.self, from: GNUstepOracle.encode("indexSet"))
+        #expect(value.ranges == [1..<4, 9..<10])
+    }
+
+    @Test func weReadGNUstepAttributedString() throws {
+        let value = try KeyedUnarchiver().decode(ArchivedAttributedString.self, from: GNUstepOracle.encode("attributedString"))
+        #expect(value == ArchivedAttributedString(string: "hello", attributes: ["k": .string("v")]))
+    }
+
+    @Test func timeZoneAndLocaleUseDifferentKeys() throws {
+        // Deviation 5: GNUstep keeps the name under `$0`; we write and read NS.name / NS.identifier (the form
+        // corelibs and the Darwin formatter fixtures use). GNUstep reads our NSTimeZone as nil and our NSLocale
+        // as its default locale (en_US_POSIX); we reject GNUstep's, naming the missing key.
+        let zone = try KeyedArchiver.archivedData(withRootObject: ArchivedTimeZone(identifier: "Europe/Paris"))
+        let locale = try KeyedArchiver.archivedData(withRootObject: ArchivedLocale(identifier: "fr_FR"))
+        withKnownIssue("GNUstep's NSTimeZone reader looks for `$0`") {
+            let line = try GNUstepOracle.decode(zone)
+            #expect(line == D.timeZone("Europe/Paris"))
+        }
+        withKnownIssue("GNUstep's NSLocale reader looks for `$0`") {
+            let line = try GNUstepOracle.decode(locale)
+            #expect(line == D.locale("fr_FR"))
+        }
+        let gnustepZone = try GNUstepOracle.encode("timeZone")
+        let gnustepLocale = try GNUstepOracle.encode("locale")
+        withKnownIssue("GNUstep's NSTimeZone writer uses `$0`") {
+            let zone = try KeyedUnarchiver().decode(ArchivedTimeZone.self, from: gnustepZone)
+            #expect(zone.identifier == "Europe/Paris")
+        }
+        withKnownIssue("GNUstep's NSLocale writer uses `$0`") {
+            let locale = try KeyedUnarchiver().decode(ArchivedLocale.self, from: gnustepLocale)
+            #expect(locale.identifier == "fr_FR")
+        }
+    }
+
+    @Test func weCannotReadGNUstepCountedSet() throws {
+        // Deviation 4: GNUstep writes `$0` (element count) and `$1`, `$2`... pairs, not NS.count / NS.objectN /
+        // NS.countN; we reject it, naming the missing key.
+        let archive = try GNUstepOracle.encode("countedSet")
+        withKnownIssue("GNUstep's NSCountedSet keys are `$0`, `$1`...") {
+            let value = try KeyedUnarchiver().decode(ArchivedCountedSet.self, from: archive)
+            #expect(value == ArchivedCountedSet([.string("a"), .string("a"), .string("b")]))
+        }
+    }
+}
