@@ -4,6 +4,8 @@ import Testing
 
 // Interop with GNUstep's NSKeyedArchiver/NSKeyedUnarchiver (an Objective-C Foundation written independently
 // of Apple's and of ours), in both directions, through the oracle program in Tests/GNUstepOracle/oracle.m.
+// GNUstepInteropTests: plain values, Swift types and models; GNUstepAppleFixtureTests: Apple's own archives
+// read by GNUstep; GNUstepCatalogueTests: the Foundation catalogue types (index sets, attributed strings...).
 //
 // Where GNUstep (Base 1.28 as packaged by Debian) differs from Apple, the test says so at the place it bites.
 // Each deviation below was observed by running the oracle, on our archives and on Apple's own fixtures
