@@ -1,0 +1,332 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A Swift `Encoder` that writes a value's Codable encoding through an ``ArchiveEncoder``.
+///
+/// Two roles:
+/// - **object**: the fields of an ``ArchivableCodable`` object (or of a nested Codable value written as an
+///   object). A keyed container writes straight to the archiver, with the same typed calls a hand-written
+///   `encode(to:)` makes; a single-value container writes under ``ArchivableCodableKeys/value``; an unkeyed
+///   container writes an NSArray under ``ArchivableCodableKeys/elements``.
+/// - **field**: one value (a field, a collection element, a nested container or a super encoder) whose form
+///   is known only once its `encode(to:)` asks for a container; what it writes is recorded and written when
+///   it is complete (``finish(_:to:forKey:isElement:)`` / ``flush(to:forKey:isElement:)``).
+final class ArchiveCodableEncoder: Encoder {
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    /// Object role: the archiver writing the object, and the writes left for the end (nested containers).
+    private let objectSink: (any ArchiveEncoder)?
+    private var deferred: [(key: String, replay: ArchiveCallRecorder.Replay)] = []
+
+    /// Field role: what the value asked for.
+    private var fields: ArchiveCallRecorder?
+    private var elements: ArchiveCallRecorder?
+    private var single: ArchiveCallRecorder?
+
+    /// An encoder for the fields of the object `archive` is writing.
+    init(object archive: any ArchiveEncoder, codingPath: [any CodingKey]) {
+        self.objectSink = archive
+        self.codingPath = codingPath
+    }
+
+    /// An encoder for one value, recorded until it is complete.
+    init(fieldAt codingPath: [any CodingKey]) {
+        self.objectSink = nil
+        self.codingPath = codingPath
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        if let objectSink {
+            return KeyedEncodingContainer(ArchiveKeyedEncodingContainer<Key>(
+                sink: objectSink, later: { [unowned self] in self.deferred.append(($0, $1)) }, codingPath: codingPath))
+        }
+        let recorder = fields ?? ArchiveCallRecorder()
+        fields = recorder
+        return KeyedEncodingContainer(ArchiveKeyedEncodingContainer<Key>(sink: recorder, later: recorder.record, codingPath: codingPath))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        if let recorder = elements { return ArchiveUnkeyedEncodingContainer(recorder: recorder, codingPath: codingPath) }
+        let recorder = ArchiveCallRecorder()
+        elements = recorder
+        if objectSink != nil {
+            deferred.append((ArchivableCodableKeys.elements, { sink, key, _ in try sink.encodeArray(recorder.elements, forKey: key) }))
+        }
+        return ArchiveUnkeyedEncodingContainer(recorder: recorder, codingPath: codingPath)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        if let objectSink {
+            return ArchiveSingleValueEncodingContainer(sink: objectSink, key: ArchivableCodableKeys.value, isElement: false,
+                                                       codingPath: codingPath)
+        }
+        let recorder = single ?? ArchiveCallRecorder()
+        single = recorder
+        return ArchiveSingleValueEncodingContainer(sink: recorder, key: "", isElement: false, codingPath: codingPath)
+    }
+
+    /// Object role: writes what was left for the end.
+    func finishObject() throws {
+        guard let objectSink else { return }
+        for write in deferred { try write.replay(objectSink, write.key, false) }
+        deferred = []
+    }
+
+    /// Field role, for a value of type `T`: a keyed value becomes an object of class `T` (see
+    /// ``CodableEncodedObject``); anything else is written as ``flush(to:forKey:isElement:)`` writes it.
+    func finish<T: Encodable>(_ type: T.Type, to sink: any ArchiveEncoder, forKey key: String, isElement: Bool) throws {
+        if elements == nil && single == nil {
+            try sink.encodeObject(CodableEncodedObject<T>(fields: fields ?? ArchiveCallRecorder()), forKey: key)
+        } else {
+            try flush(to: sink, forKey: key, isElement: isElement)
+        }
+    }
+
+    /// Field role, for a value without a type (a nested container, a super encoder): keyed as an
+    /// NSDictionary, unkeyed as an NSArray, a single value as itself; nothing at all as an empty NSDictionary.
+    func flush(to sink: any ArchiveEncoder, forKey key: String, isElement: Bool) throws {
+        if let elements {
+            try sink.encodeArray(elements.elements, forKey: key)
+        } else if let single {
+            guard single.calls.count == 1 else {
+                throw EncodingError.invalidValue(key, .init(codingPath: codingPath, debugDescription:
+                    "a single-value container must encode exactly one value; it encoded \(single.calls.count)"))
+            }
+            try single.calls[0].replay(sink, key, isElement)
+        } else {
+            try sink.encodeDictionary((fields ?? ArchiveCallRecorder()).dictionary, forKey: key)
+        }
+    }
+}
+
+/// The fixed keys under which an archived object keeps a Codable value that is not keyed.
+public enum ArchivableCodableKeys {
+    /// The key of a single-value container's value (an enum's raw value, a wrapper's wrapped value).
+    public static let value = "value"
+    /// The key of an unkeyed container's NSArray.
+    public static let elements = "elements"
+}
+
+// MARK: - Writing one value
+
+enum CodableArchiving {
+    /// Writes a Codable value under `key` with exactly one call of `sink`.
+    ///
+    /// Values the hand-written coding knows (``ArchiveValue``: scalars, strings, data, dates, UUIDs, URLs,
+    /// models) are written exactly as hand-written code writes them; arrays, sets and dictionaries as
+    /// NSArray, NSSet and NSDictionary of their elements (nil elements as NSNull); any other Codable value
+    /// by its own `encode(to:)`.
+    static func encode<T: Encodable>(_ value: T, to sink: any ArchiveEncoder, forKey key: String, isElement: Bool,
+                                     codingPath: @autoclosure () -> [any CodingKey]) throws {
+        if let collection = value as? any ArchiveEncodableCollection {
+            try collection.encodeArchiveCollection(to: sink, forKey: key, codingPath: codingPath())
+            return
+        }
+        if let optional = value as? any ArchiveOptionalMarker, optional.isArchiveNil {
+            if isElement { try sink.encodeObject(ArchiveNull(), forKey: key) } else { try sink.encodeNil(forKey: key) }
+            return
+        }
+        if let archivable = value as? any ArchiveValue {
+            try archivable.encode(to: sink, forKey: key)
+            return
+        }
+        if T.self is AnyClass {
+            throw EncodingError.invalidValue(value, .init(codingPath: codingPath(), debugDescription:
+                "class \(T.self) must adopt ArchivableCodable to be archived (a class instance is archived once, with its identity)"))
+        }
+        let encoder = ArchiveCodableEncoder(fieldAt: codingPath())
+        try value.encode(to: encoder)
+        try encoder.finish(T.self, to: sink, forKey: key, isElement: isElement)
+    }
+
+    /// The error a Codable user expects for a failed write, carrying the archive's error.
+    static func encodingError(_ error: any Error, value: Any, codingPath: [any CodingKey]) -> any Error {
+        guard let archiveError = error as? KeyedArchiveError else { return error }
+        return EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: archiveError.description,
+                                                      underlyingError: archiveError))
+    }
+}
+
+/// An `Optional`, seen through an existential: whether it is nil.
+protocol ArchiveOptionalMarker {
+    var isArchiveNil: Bool { get }
+}
+
+extension Optional: ArchiveOptionalMarker {
+    var isArchiveNil: Bool { self == nil }
+}
+
+// MARK: - Containers
+
+struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let sink: any ArchiveEncoder
+    /// Registers a write to make when the enclosing value is complete (nested containers, super encoders).
+    let later: (String, @escaping ArchiveCallRecorder.Replay) -> Void
+    let codingPath: [any CodingKey]
+
+    @inline(__always)
+    private func put<V: ArchiveValue>(_ value: V, _ key: Key) throws {
+        do { try value.encode(to: sink, forKey: key.stringValue) } catch {
+            throw CodableArchiving.encodingError(error, value: value, codingPath: codingPath + [key])
+        }
+    }
+
+    mutating func encodeNil(forKey key: Key) throws {
+        do { try sink.encodeNil(forKey: key.stringValue) } catch {
+            throw CodableArchiving.encodingError(error, value: Optional<Int>.none as Any, codingPath: codingPath + [key])
+        }
+    }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { try put(value, key) }
+    mutating func encode(_ value: String, forKey key: Key) throws { try put(value, key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { try put(value, key) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { try put(value, key) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try put(value, key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try put(value, key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try put(value, key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try put(value, key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try put(value, key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try put(value, key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try put(value, key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try put(value, key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try put(value, key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try put(value, key) }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        let path = codingPath + [key]
+        do { try CodableArchiving.encode(value, to: sink, forKey: key.stringValue, isElement: false, codingPath: path) } catch {
+            throw CodableArchiving.encodingError(error, value: value, codingPath: path)
+        }
+    }
+
+    // Optionals: nil is written as `$null`, as `NSCoder.encode(nil, forKey:)` and hand-written models write it,
+    // so every instance of a type has the same keys.
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try optional(value, key) }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try optional(value, key) }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try optional(value, key) }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try optional(value, key) }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try optional(value, key) }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try optional(value, key) }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try optional(value, key) }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try optional(value, key) }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try optional(value, key) }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try optional(value, key) }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try optional(value, key) }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try optional(value, key) }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try optional(value, key) }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try optional(value, key) }
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+
+    @inline(__always)
+    private mutating func optional<V: ArchiveValue>(_ value: V?, _ key: Key) throws {
+        if let value { try put(value, key) } else { try encodeNil(forKey: key) }
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        nested(key).container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        nested(key).unkeyedContainer()
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        nested(ArchiveCodingKey(stringValue: "super"))
+    }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        nested(key)
+    }
+
+    /// A value under `key` written when the enclosing value is complete.
+    private func nested(_ key: any CodingKey) -> ArchiveCodableEncoder {
+        let encoder = ArchiveCodableEncoder(fieldAt: codingPath + [key])
+        let path = codingPath + [key]
+        later(key.stringValue) { sink, name, isElement in
+            do { try encoder.flush(to: sink, forKey: name, isElement: isElement) } catch {
+                throw CodableArchiving.encodingError(error, value: name, codingPath: path)
+            }
+        }
+        return encoder
+    }
+}
+
+struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
+    let recorder: ArchiveCallRecorder
+    let codingPath: [any CodingKey]
+    var count: Int { recorder.calls.count }
+
+    private var nextKey: ArchiveCodingKey { ArchiveCodingKey(intValue: count) }
+
+    mutating func encodeNil() throws { try recorder.encodeNil(forKey: "") }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        let path = codingPath + [nextKey]
+        do { try CodableArchiving.encode(value, to: recorder, forKey: "", isElement: true, codingPath: path) } catch {
+            throw CodableArchiving.encodingError(error, value: value, codingPath: path)
+        }
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        nested().container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        nested().unkeyedContainer()
+    }
+
+    mutating func superEncoder() -> any Encoder { nested() }
+
+    private func nested() -> ArchiveCodableEncoder {
+        let path = codingPath + [nextKey]
+        let encoder = ArchiveCodableEncoder(fieldAt: path)
+        recorder.record("") { sink, name, isElement in
+            do { try encoder.flush(to: sink, forKey: name, isElement: isElement) } catch {
+                throw CodableArchiving.encodingError(error, value: name, codingPath: path)
+            }
+        }
+        return encoder
+    }
+}
+
+struct ArchiveSingleValueEncodingContainer: SingleValueEncodingContainer {
+    let sink: any ArchiveEncoder
+    let key: String
+    let isElement: Bool
+    let codingPath: [any CodingKey]
+
+    mutating func encodeNil() throws {
+        do {
+            if isElement { try sink.encodeObject(ArchiveNull(), forKey: key) } else { try sink.encodeNil(forKey: key) }
+        } catch {
+            throw CodableArchiving.encodingError(error, value: Optional<Int>.none as Any, codingPath: codingPath)
+        }
+    }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        do { try CodableArchiving.encode(value, to: sink, forKey: key, isElement: isElement, codingPath: codingPath) } catch {
+            throw CodableArchiving.encodingError(error, value: value, codingPath: codingPath)
+        }
+    }
+}
+
+/// A coding key made from a string or an index.
+struct ArchiveCodingKey: CodingKey {
+    let stringValue: String
+    let intValue: Int?
+    init(stringValue: String) {
+        self.stringValue = stringValue
+        self.intValue = nil
+    }
+    init(intValue: Int) {
+        self.stringValue = "Index \(intValue)"
+        self.intValue = intValue
+    }
+}
