@@ -18,6 +18,8 @@ extension ArchiveEncoder {
     /// The corresponding Foundation API is `NSKeyedArchiver.encodeEncodable(_:forKey:)` (Apple platforms).
     /// Unlike ``ArchivableCodable``, nothing is an object with a class: a nested value is a dictionary, a
     /// `Set` an array, `nil` the string `"$null"`, a `UUID` a string, exactly as `PropertyListEncoder` writes them.
+    /// A top-level number is its own NSNumber object (as `encode(NSNumber, forKey:)` writes it); a top-level
+    /// `Bool` is written inline, since ``ArchiveEncoder`` has no Boolean-object call (Apple writes an NSNumber object).
     /// - Throws: `EncodingError` from `PropertyListEncoder`, or ``KeyedArchiveError``.
     public func encodeEncodable<T: Encodable>(_ value: T, forKey key: String) throws {
         // PropertyListEncoder rejects top-level fragments (a number, a string); Apple's overlay calls its
@@ -28,7 +30,13 @@ extension ArchiveEncoder {
         guard case .array(let items) = tree, items.count == 1 else {
             throw KeyedArchiveError(.invalidValue, "PropertyListEncoder gave no value for \(T.self)", keyPath: key)
         }
-        try encode(try FoundationValue(propertyListSubtree: items[0], keyPath: key), forKey: key)
+        // `encode(_:forKey:)` of an NSNumber writes it as an object referenced by UID, not inline.
+        switch try FoundationValue(propertyListSubtree: items[0], keyPath: key) {
+        case .integer(let i):
+            if let s = i.int64Value { try encodeIntegerObject(s, forKey: key) } else { try encodeIntegerObject(i.uint64Value ?? 0, forKey: key) }
+        case .real(let d): try encodeRealObject(d, forKey: key)
+        case let value: try encode(value, forKey: key)
+        }
     }
 }
 
