@@ -99,24 +99,25 @@ extension CodableArchiving {
     /// class name must be `String(reflecting: T.self)`, checked before `T.init(from:)` runs.
     static func decode<T: Decodable>(_ type: T.Type, from archive: any ArchiveDecoder, forKey key: String,
                                      codingPath: @autoclosure () -> [any CodingKey]) throws -> T {
-        if let optional = T.self as? any ArchiveOptionalDecodable.Type {
-            return try cast(optional.decodeArchiveOptional(from: archive, forKey: key, codingPath: codingPath()), codingPath())
+        let typeKind = CodableDecodingKind.cache.kind(of: T.self) { CodableDecodingKind(T.self) }
+        if let optional = typeKind.optional {
+            return try optional.decodeCodableOptional(T.self, from: archive, forKey: key, codingPath: codingPath())
         }
-        if let collection = T.self as? any ArchiveDecodableCollection.Type {
+        if let collection = typeKind.collection {
             do {
-                return try cast(collection.decodeArchiveCollection(from: archive, forKey: key), codingPath())
+                return try collection.decodeCodableCollection(T.self, from: archive, forKey: key)
             } catch {
                 throw decodingError(error, type: T.self, key: nil, codingPath: codingPath(), prefix: true)
             }
         }
-        if let archivable = T.self as? any ArchiveValue.Type {
+        if let archivable = typeKind.archiveValue {
             do {
-                return try cast(archivable.decode(from: archive, forKey: key), codingPath())
+                return try archivable.decodeCodableValue(T.self, from: archive, forKey: key)
             } catch {
                 throw decodingError(error, type: T.self, key: nil, codingPath: codingPath(), prefix: true)
             }
         }
-        if T.self is AnyClass {
+        if typeKind.isClass {
             throw DecodingError.typeMismatch(T.self, .init(codingPath: codingPath(), debugDescription:
                 "class \(T.self) must adopt ArchivableCodable to be unarchived (a class instance is archived once, with its identity)"))
         }
@@ -136,13 +137,6 @@ extension CodableArchiving {
         let decoder = ArchiveCodableDecoder(field: archive, key: key, codingPath: codingPath())
         defer { decoder.close() }
         return try T(from: decoder)
-    }
-
-    private static func cast<T>(_ value: Any, _ codingPath: [any CodingKey]) throws -> T {
-        guard let typed = value as? T else {
-            throw DecodingError.typeMismatch(T.self, .init(codingPath: codingPath, debugDescription: "decoded a \(type(of: value)), not a \(T.self)"))
-        }
-        return typed
     }
 
     /// Whether the value under `key` is absent, `$null` or NSNull.
@@ -226,8 +220,9 @@ struct ArchiveObjectKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContain
         }
     }
 
+    /// An absent key and `$null` are nil (as for hand-written models; NSNull is a value here).
     func decodeNil(forKey key: Key) throws -> Bool {
-        do { return try CodableArchiving.isNil(archive, forKey: key.stringValue) } catch {
+        do { return try archive.decodeNil(forKey: key.stringValue) } catch {
             throw CodableArchiving.decodingError(error, type: Never?.self, key: key, codingPath: codingPath)
         }
     }
@@ -248,7 +243,7 @@ struct ArchiveObjectKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContain
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         do {
-            return try CodableArchiving.decode(T.self, from: archive, forKey: key.stringValue, codingPath: codingPath + [key])
+            return try CodableArchiving.decode(T.self, from: archive, forKey: key.stringValue, codingPath: self.codingPath + [key])
         } catch {
             throw CodableArchiving.decodingError(error, type: T.self, key: key, codingPath: codingPath)
         }

@@ -122,19 +122,20 @@ enum CodableArchiving {
     /// by its own `encode(to:)`.
     static func encode<T: Encodable>(_ value: T, to sink: any ArchiveEncoder, forKey key: String, isElement: Bool,
                                      codingPath: @autoclosure () -> [any CodingKey]) throws {
-        if let collection = value as? any ArchiveEncodableCollection {
-            try collection.encodeArchiveCollection(to: sink, forKey: key, codingPath: codingPath())
+        let kind = CodableEncodingKind.cache.kind(of: T.self) { CodableEncodingKind(T.self) }
+        if isElement, let optional = kind.optional, optional.isCodableNil(value) {
+            try sink.encodeObject(ArchiveNull(), forKey: key)
             return
         }
-        if let optional = value as? any ArchiveOptionalMarker, optional.isArchiveNil {
-            if isElement { try sink.encodeObject(ArchiveNull(), forKey: key) } else { try sink.encodeNil(forKey: key) }
+        if let collection = kind.collection {
+            try collection.encodeCodableCollection(value, to: sink, forKey: key)
             return
         }
-        if let archivable = value as? any ArchiveValue {
-            try archivable.encode(to: sink, forKey: key)
+        if let archivable = kind.archiveValue {
+            try archivable.encodeCodableValue(value, to: sink, forKey: key)
             return
         }
-        if T.self is AnyClass {
+        if kind.isClass {
             throw EncodingError.invalidValue(value, .init(codingPath: codingPath(), debugDescription:
                 "class \(T.self) must adopt ArchivableCodable to be archived (a class instance is archived once, with its identity)"))
         }
@@ -196,9 +197,8 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
     mutating func encode(_ value: UInt64, forKey key: Key) throws { try put(value, key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        let path = codingPath + [key]
-        do { try CodableArchiving.encode(value, to: sink, forKey: key.stringValue, isElement: false, codingPath: path) } catch {
-            throw CodableArchiving.encodingError(error, value: value, codingPath: path)
+        do { try CodableArchiving.encode(value, to: sink, forKey: key.stringValue, isElement: false, codingPath: codingPath + [key]) } catch {
+            throw CodableArchiving.encodingError(error, value: value, codingPath: codingPath + [key])
         }
     }
 
@@ -268,9 +268,9 @@ struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     mutating func encodeNil() throws { try recorder.encodeNil(forKey: "") }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        let path = codingPath + [nextKey]
-        do { try CodableArchiving.encode(value, to: recorder, forKey: "", isElement: true, codingPath: path) } catch {
-            throw CodableArchiving.encodingError(error, value: value, codingPath: path)
+        let key = nextKey
+        do { try CodableArchiving.encode(value, to: recorder, forKey: "", isElement: true, codingPath: codingPath + [key]) } catch {
+            throw CodableArchiving.encodingError(error, value: value, codingPath: codingPath + [key])
         }
     }
 
