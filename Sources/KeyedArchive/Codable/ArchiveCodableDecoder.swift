@@ -66,7 +66,7 @@ final class ArchiveCodableDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard let key else {
-            return KeyedDecodingContainer(ArchiveObjectKeyedDecodingContainer<Key>(archive: archive, owner: self, codingPath: codingPath))
+            return KeyedDecodingContainer(ArchiveObjectKeyedDecodingContainer<Key>(owner: self))
         }
         let cursor = try open(archive, forKey: key, dictionary: true, codingPath: codingPath)
         return KeyedDecodingContainer(try ArchiveDictionaryKeyedDecodingContainer<Key>(cursor: cursor, owner: self, codingPath: codingPath))
@@ -201,10 +201,13 @@ extension Optional: ArchiveOptionalDecodable where Wrapped: Decodable {
 // MARK: - Containers
 
 /// The fields of an archived object.
+///
+/// One stored reference (the decoder, which holds the archive decoder and the path): the standard library's
+/// container box copies the container for every call, and each stored reference costs a retain and a release.
 struct ArchiveObjectKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let archive: any ArchiveDecoder
     let owner: ArchiveCodableDecoder
-    let codingPath: [any CodingKey]
+    var archive: any ArchiveDecoder { owner.archive }
+    var codingPath: [any CodingKey] { owner.codingPath }
 
     var allKeys: [Key] {
         guard let objectDecoder = archive as? ArchiveObjectDecoder, let keys = try? objectDecoder.storedKeys() else { return [] }

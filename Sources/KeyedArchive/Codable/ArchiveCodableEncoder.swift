@@ -40,13 +40,8 @@ final class ArchiveCodableEncoder: Encoder {
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        if let objectSink {
-            return KeyedEncodingContainer(ArchiveKeyedEncodingContainer<Key>(
-                sink: objectSink, later: { [unowned self] in self.deferred.append(($0, $1)) }, codingPath: codingPath))
-        }
-        let recorder = fields ?? ArchiveCallRecorder()
-        fields = recorder
-        return KeyedEncodingContainer(ArchiveKeyedEncodingContainer<Key>(sink: recorder, later: recorder.record, codingPath: codingPath))
+        if objectSink == nil && fields == nil { fields = ArchiveCallRecorder() }
+        return KeyedEncodingContainer(ArchiveKeyedEncodingContainer<Key>(owner: self))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -67,6 +62,26 @@ final class ArchiveCodableEncoder: Encoder {
         let recorder = single ?? ArchiveCallRecorder()
         single = recorder
         return ArchiveSingleValueEncodingContainer(sink: recorder, key: "", isElement: false, codingPath: codingPath)
+    }
+
+    /// Where a keyed container writes: the archiver (object role) or the recorded fields (field role).
+    var keyedSink: any ArchiveEncoder {
+        if let objectSink { return objectSink }
+        if let fields { return fields }
+        let recorder = ArchiveCallRecorder()
+        fields = recorder
+        return recorder
+    }
+
+    /// Registers a write to make when this value is complete (a nested container, a super encoder).
+    func later(_ key: String, _ replay: @escaping ArchiveCallRecorder.Replay) {
+        if objectSink != nil {
+            deferred.append((key, replay))
+        } else {
+            let recorder = fields ?? ArchiveCallRecorder()
+            fields = recorder
+            recorder.record(key, replay)
+        }
     }
 
     /// Object role: writes what was left for the end.
@@ -163,11 +178,12 @@ extension Optional: ArchiveOptionalMarker {
 
 // MARK: - Containers
 
+/// One stored reference (the encoder): the standard library's container box copies the container for
+/// every call, and each stored reference costs a retain and a release.
 struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    let sink: any ArchiveEncoder
-    /// Registers a write to make when the enclosing value is complete (nested containers, super encoders).
-    let later: (String, @escaping ArchiveCallRecorder.Replay) -> Void
-    let codingPath: [any CodingKey]
+    let owner: ArchiveCodableEncoder
+    private var sink: any ArchiveEncoder { owner.keyedSink }
+    var codingPath: [any CodingKey] { owner.codingPath }
 
     @inline(__always)
     private func put<V: ArchiveValue>(_ value: V, _ key: Key) throws {
@@ -249,7 +265,7 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
     private func nested(_ key: any CodingKey) -> ArchiveCodableEncoder {
         let encoder = ArchiveCodableEncoder(fieldAt: codingPath + [key])
         let path = codingPath + [key]
-        later(key.stringValue) { sink, name, isElement in
+        owner.later(key.stringValue) { sink, name, isElement in
             do { try encoder.flush(to: sink, forKey: name, isElement: isElement) } catch {
                 throw CodableArchiving.encodingError(error, value: name, codingPath: path)
             }
