@@ -99,6 +99,12 @@ extension CodableArchiving {
     /// class name must be `String(reflecting: T.self)`, checked before `T.init(from:)` runs.
     static func decode<T: Decodable>(_ type: T.Type, from archive: any ArchiveDecoder, forKey key: String,
                                      codingPath: @autoclosure () -> [any CodingKey]) throws -> T {
+        // The plain values a model's fields hold most, by a metadata compare (no cache look-up).
+        if T.self == Date.self { return unsafeBitCast(try decodeTyped(Date.self, archive, key, codingPath()), to: T.self) }
+        if T.self == Data.self { return unsafeBitCast(try decodeTyped(Data.self, archive, key, codingPath()), to: T.self) }
+        if T.self == String.self { return unsafeBitCast(try decodeTyped(String.self, archive, key, codingPath()), to: T.self) }
+        if T.self == UUID.self { return unsafeBitCast(try decodeTyped(UUID.self, archive, key, codingPath()), to: T.self) }
+        if T.self == URL.self { return unsafeBitCast(try decodeTyped(URL.self, archive, key, codingPath()), to: T.self) }
         let typeKind = CodableDecodingKind.cache.kind(of: T.self) { CodableDecodingKind(T.self) }
         if let optional = typeKind.optional {
             return try optional.decodeCodableOptional(T.self, from: archive, forKey: key, codingPath: codingPath())
@@ -137,6 +143,14 @@ extension CodableArchiving {
         let decoder = ArchiveCodableDecoder(field: archive, key: key, codingPath: codingPath())
         defer { decoder.close() }
         return try T(from: decoder)
+    }
+
+    @inline(__always)
+    private static func decodeTyped<V: ArchiveValue>(_ type: V.Type, _ archive: any ArchiveDecoder, _ key: String,
+                                                     _ codingPath: @autoclosure () -> [any CodingKey]) throws -> V {
+        do { return try archive.decode(V.self, forKey: key) } catch {
+            throw decodingError(error, type: V.self, key: nil, codingPath: codingPath())
+        }
     }
 
     /// Whether the value under `key` is absent, `$null` or NSNull.

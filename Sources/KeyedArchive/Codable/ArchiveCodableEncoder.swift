@@ -137,6 +137,12 @@ enum CodableArchiving {
     /// by its own `encode(to:)`.
     static func encode<T: Encodable>(_ value: T, to sink: any ArchiveEncoder, forKey key: String, isElement: Bool,
                                      codingPath: @autoclosure () -> [any CodingKey]) throws {
+        // The plain values a model's fields hold most, by a metadata compare (no cache look-up).
+        if T.self == Date.self { return try sink.encode(unsafeBitCast(value, to: Date.self), forKey: key) }
+        if T.self == Data.self { return try sink.encode(unsafeBitCast(value, to: Data.self), forKey: key) }
+        if T.self == String.self { return try sink.encode(unsafeBitCast(value, to: String.self), forKey: key) }
+        if T.self == UUID.self { return try sink.encode(unsafeBitCast(value, to: UUID.self), forKey: key) }
+        if T.self == URL.self { return try sink.encode(unsafeBitCast(value, to: URL.self), forKey: key) }
         let kind = CodableEncodingKind.cache.kind(of: T.self) { CodableEncodingKind(T.self) }
         if isElement, let optional = kind.optional, optional.isCodableNil(value) {
             try sink.encodeObject(ArchiveNull(), forKey: key)
