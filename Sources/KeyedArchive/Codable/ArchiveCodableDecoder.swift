@@ -46,6 +46,29 @@ final class ArchiveCodableDecoder: Decoder {
 
     func adopt(_ child: ArchiveCodableDecoder) { children.append(child) }
 
+    // Reads for the object role's keyed container, here so that the archive decoder (a `let` of this
+    // class) is used without a retain and release per field.
+
+    func decodeField<V: ArchiveValue>(_ type: V.Type, _ key: some CodingKey) throws -> V {
+        do { return try archive.decode(V.self, forKey: key.stringValue) } catch {
+            throw CodableArchiving.decodingError(error, type: V.self, key: key, codingPath: codingPath)
+        }
+    }
+
+    func decodeNilField(_ key: some CodingKey) throws -> Bool {
+        do { return try archive.decodeNil(forKey: key.stringValue) } catch {
+            throw CodableArchiving.decodingError(error, type: Never?.self, key: key, codingPath: codingPath)
+        }
+    }
+
+    func decodeCodableField<T: Decodable>(_ type: T.Type, _ key: some CodingKey) throws -> T {
+        do {
+            return try CodableArchiving.decode(T.self, from: archive, forKey: key.stringValue, codingPath: codingPath + [key])
+        } catch {
+            throw CodableArchiving.decodingError(error, type: T.self, key: key, codingPath: codingPath)
+        }
+    }
+
     /// Opens the collection under `key` of `archive`, closed with this decoder.
     func open(_ archive: any ArchiveDecoder, forKey key: String, dictionary: Bool, codingPath: [any CodingKey])
         throws -> ArchiveCollectionCursor
@@ -232,16 +255,12 @@ struct ArchiveObjectKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContain
 
     @inline(__always)
     private func get<V: ArchiveValue>(_ type: V.Type, _ key: Key) throws -> V {
-        do { return try archive.decode(V.self, forKey: key.stringValue) } catch {
-            throw CodableArchiving.decodingError(error, type: V.self, key: key, codingPath: codingPath)
-        }
+        try owner.decodeField(V.self, key)
     }
 
     /// An absent key and `$null` are nil (as for hand-written models; NSNull is a value here).
     func decodeNil(forKey key: Key) throws -> Bool {
-        do { return try archive.decodeNil(forKey: key.stringValue) } catch {
-            throw CodableArchiving.decodingError(error, type: Never?.self, key: key, codingPath: codingPath)
-        }
+        try owner.decodeNilField(key)
     }
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try get(type, key) }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try get(type, key) }
@@ -259,11 +278,7 @@ struct ArchiveObjectKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContain
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try get(type, key) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        do {
-            return try CodableArchiving.decode(T.self, from: archive, forKey: key.stringValue, codingPath: self.codingPath + [key])
-        } catch {
-            throw CodableArchiving.decodingError(error, type: T.self, key: key, codingPath: codingPath)
-        }
+        try owner.decodeCodableField(T.self, key)
     }
 
     /// One look-up: an absent key and `$null` are both nil.
