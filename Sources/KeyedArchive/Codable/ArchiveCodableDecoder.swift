@@ -22,6 +22,8 @@ final class ArchiveCodableDecoder: Decoder {
     /// The field read in the field role; nil in the object role.
     let key: String?
     private var cursors: [ArchiveCollectionCursor] = []
+    /// Field role: the class name a nested object of the value's type would have (for messages).
+    var expectedObject: (() -> String)?
     private var children: [ArchiveCodableDecoder] = []
 
     init(object archive: any ArchiveDecoder, codingPath: [any CodingKey]) {
@@ -91,8 +93,22 @@ final class ArchiveCodableDecoder: Decoder {
         guard let key else {
             return KeyedDecodingContainer(ArchiveObjectKeyedDecodingContainer<Key>(owner: self))
         }
+        if let expectedObject, let objectDecoder = archive as? ArchiveObjectDecoder,
+           case .object(let name) = try storedKind(objectDecoder, key), !CodableArchiving.foundationClassNames.contains(name) {
+            let path = archive.keyPath
+            let error = KeyedArchiveError(.classNotAllowed, "class \"\(name)\" is not allowed here; expected \(expectedObject())",
+                                          keyPath: key.isEmpty ? path : (path.isEmpty ? key : path + "." + key), className: name)
+            throw DecodingError.typeMismatch(Key.self, .init(codingPath: codingPath, debugDescription: error.description,
+                                                             underlyingError: error))
+        }
         let cursor = try open(archive, forKey: key, dictionary: true, codingPath: codingPath)
         return KeyedDecodingContainer(try ArchiveDictionaryKeyedDecodingContainer<Key>(cursor: cursor, owner: self, codingPath: codingPath))
+    }
+
+    private func storedKind(_ decoder: ArchiveObjectDecoder, _ key: String) throws -> ArchiveStoredValueKind {
+        do { return try decoder.storedValueKind(forKey: key) } catch {
+            throw CodableArchiving.decodingError(error, type: Any.self, key: nil, codingPath: codingPath)
+        }
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -156,7 +172,10 @@ extension CodableArchiving {
         } catch {
             throw decodingError(error, type: T.self, key: nil, codingPath: codingPath())
         }
-        if case .object(let name) = kind, !foundationClassNames.contains(name) {
+        // A nested Codable value written as an object carries its type's name; any other object here is what
+        // a single-value container wrote (a wrapper around a model), read through the field role, where a
+        // keyed container refuses it (see `ArchiveCodableDecoder.container(keyedBy:)`).
+        if case .object(let name) = kind, name == CodableDecodedObject<T>.archivedClassName {
             do {
                 return try archive.decodeObject(of: CodableDecodedObject<T>.self, forKey: key).value
             } catch {
@@ -164,6 +183,7 @@ extension CodableArchiving {
             }
         }
         let decoder = ArchiveCodableDecoder(field: archive, key: key, codingPath: codingPath())
+        decoder.expectedObject = { CodableDecodedObject<T>.archivedClassName }
         defer { decoder.close() }
         return try T(from: decoder)
     }

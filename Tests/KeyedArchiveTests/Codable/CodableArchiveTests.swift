@@ -65,10 +65,13 @@ private func archiveError(_ error: any Error) -> KeyedArchiveError? {
         #expect(all["date"]?.uidValue != nil)
         #expect(try objects(data, className: "NSDate").count == 1)
         let points = try objects(data, className: String(reflecting: CPoint.self))
-        #expect(points.count == 5)  // point, points[0], points[1], optionalStruct, pointsByMood's value
+        #expect(points.count == 7)  // point, points[0], points[1], optionalStruct, pointsByMood's value, pointSet's two
+        // A single-value wrapper around a model is the model itself.
+        #expect(try objects(data, className: String(reflecting: CPersonRef.self)).isEmpty)
+        #expect(try objects(data, className: String(reflecting: CPerson.self)).count == 1)
         // A raw-value enum is its raw value (no object); an unkeyed struct an NSArray; a set an NSSet.
         #expect(try objects(data, className: String(reflecting: CMood.self)).isEmpty)
-        #expect(try objects(data, className: "NSSet").count == 2)
+        #expect(try objects(data, className: "NSSet").count == 3)
         let raw = try PropertyListValue(propertyListData: data).dictionaryValue?["$objects"]?.arrayValue ?? []
         #expect(raw.contains(.string("sad")))
         // Typed dictionary keys: [Int: String] has NSNumber keys.

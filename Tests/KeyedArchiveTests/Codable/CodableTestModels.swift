@@ -105,7 +105,21 @@ struct CAllFields: ArchivableCodable, Equatable {
     var optionalElements: [Int?] = [1, nil, 3]
     var emptyArray: [String] = []
     var emptySet: Set<CPoint> = []
+    var pointSet: Set<CPoint> = [CPoint(x: 1, y: 2), CPoint(x: 3, y: 4)]
+    var personRef = CPersonRef(CPerson("ref"))
     var emptyDictionary: [String: CPoint] = [:]
+}
+
+/// A single-value wrapper around a model (as property wrappers are).
+struct CPersonRef: Codable, Equatable {
+    var person: CPerson
+    init(_ person: CPerson) { self.person = person }
+    init(from decoder: any Decoder) throws { person = try decoder.singleValueContainer().decode(CPerson.self) }
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(person)
+    }
+    static func == (a: CPersonRef, b: CPersonRef) -> Bool { a.person.name == b.person.name }
 }
 
 /// A model whose single-value and unkeyed containers are at the object level.
