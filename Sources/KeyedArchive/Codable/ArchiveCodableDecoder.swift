@@ -51,23 +51,26 @@ final class ArchiveCodableDecoder: Decoder {
     // Reads for the object role's keyed container, here so that the archive decoder (a `let` of this
     // class) is used without a retain and release per field.
 
-    func decodeField<V: ArchiveValue>(_ type: V.Type, _ key: some CodingKey) throws -> V {
-        do { return try archive.decode(V.self, forKey: key.stringValue) } catch {
-            throw CodableArchiving.decodingError(error, type: V.self, key: key, codingPath: codingPath)
+    // The coding key comes as its name and, for errors only, the key itself (not generic over the key type,
+    // so that the calls are specialized for the value types).
+
+    func decodeField<V: ArchiveValue>(_ type: V.Type, _ name: String, _ key: @autoclosure () -> any CodingKey) throws -> V {
+        do { return try archive.decode(V.self, forKey: name) } catch {
+            throw CodableArchiving.decodingError(error, type: V.self, key: key(), codingPath: codingPath)
         }
     }
 
-    func decodeNilField(_ key: some CodingKey) throws -> Bool {
-        do { return try archive.decodeNil(forKey: key.stringValue) } catch {
-            throw CodableArchiving.decodingError(error, type: Never?.self, key: key, codingPath: codingPath)
+    func decodeNilField(_ name: String, _ key: @autoclosure () -> any CodingKey) throws -> Bool {
+        do { return try archive.decodeNil(forKey: name) } catch {
+            throw CodableArchiving.decodingError(error, type: Never?.self, key: key(), codingPath: codingPath)
         }
     }
 
-    func decodeCodableField<T: Decodable>(_ type: T.Type, _ key: some CodingKey) throws -> T {
+    func decodeCodableField<T: Decodable>(_ type: T.Type, _ name: String, _ key: @autoclosure () -> any CodingKey) throws -> T {
         do {
-            return try CodableArchiving.decode(T.self, from: archive, forKey: key.stringValue, codingPath: codingPath + [key])
+            return try CodableArchiving.decode(T.self, from: archive, forKey: name, codingPath: codingPath + [key()])
         } catch {
-            throw CodableArchiving.decodingError(error, type: T.self, key: key, codingPath: codingPath)
+            throw CodableArchiving.decodingError(error, type: T.self, key: key(), codingPath: codingPath)
         }
     }
 
@@ -275,12 +278,12 @@ struct ArchiveObjectKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContain
 
     @inline(__always)
     private func get<V: ArchiveValue>(_ type: V.Type, _ key: Key) throws -> V {
-        try owner.decodeField(V.self, key)
+        try owner.decodeField(V.self, key.stringValue, key)
     }
 
     /// An absent key and `$null` are nil (as for hand-written models; NSNull is a value here).
     func decodeNil(forKey key: Key) throws -> Bool {
-        try owner.decodeNilField(key)
+        try owner.decodeNilField(key.stringValue, key)
     }
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try get(type, key) }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try get(type, key) }
@@ -298,7 +301,7 @@ struct ArchiveObjectKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContain
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try get(type, key) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try owner.decodeCodableField(T.self, key)
+        try owner.decodeCodableField(T.self, key.stringValue, key)
     }
 
     /// One look-up: an absent key and `$null` are both nil.

@@ -1,35 +1,63 @@
-#if canImport(Darwin)
-import os
-#else
-import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// What the Codable adapter needs to know about a type to write or read it (which of its own protocols
-/// the type conforms to), found once per type by dynamic casts and then looked up.
+/// the type conforms to), found once per type and thread by dynamic casts and then looked up.
 ///
 /// Dynamic casts to protocol existentials cost far more than a lookup (they took a fifth of the time
 /// archiving the benchmark's Codable graph took), and the adapter asks for every field of every object.
-final class CodableTypeKinds<Kind: Sendable>: Sendable {
-    #if canImport(Darwin)
-    private let storage = OSAllocatedUnfairLock<[ObjectIdentifier: Kind]>(initialState: [:])
-    #else
-    private let storage = Mutex<[ObjectIdentifier: Kind]>([:])
-    #endif
+/// Each thread keeps its own table (no lock on the way), with the last type looked up in front.
+final class CodableTypeKinds<Kind>: @unchecked Sendable {
+    /// One thread's table.
+    private final class Table {
+        var last: (id: ObjectIdentifier, kind: Kind)?
+        var kinds: [ObjectIdentifier: Kind] = [:]
+    }
 
-    /// The kind of `type`, made by `make` the first time.
+    /// Written once in `init`; the tables it names belong to their threads.
+    private let key: pthread_key_t
+
+    init() {
+        var key = pthread_key_t()
+        #if canImport(Darwin)
+        pthread_key_create(&key) { Unmanaged<AnyObject>.fromOpaque($0).release() }
+        #else
+        pthread_key_create(&key) { if let table = $0 { Unmanaged<AnyObject>.fromOpaque(table).release() } }
+        #endif
+        self.key = key
+    }
+
+    /// The kind of `type`, made by `make` the first time this thread asks.
     @inline(__always)
     func kind(of type: Any.Type, _ make: () -> Kind) -> Kind {
         let id = ObjectIdentifier(type)
-        if let known = storage.withLock({ $0[id] }) { return known }
-        let kind = make()
-        storage.withLock { $0[id] = kind }
+        let table: Table
+        if let pointer = pthread_getspecific(key) {
+            table = Unmanaged<Table>.fromOpaque(pointer).takeUnretainedValue()
+            if let last = table.last, last.id == id { return last.kind }
+        } else {
+            table = Table()
+            pthread_setspecific(key, Unmanaged.passRetained(table as AnyObject).toOpaque())
+        }
+        let kind: Kind
+        if let known = table.kinds[id] {
+            kind = known
+        } else {
+            kind = make()
+            table.kinds[id] = kind
+        }
+        table.last = (id, kind)
         return kind
     }
 }
 
 /// How a value of an `Encodable` type is written (see ``CodableArchiving/encode(_:to:forKey:isElement:codingPath:)``).
-/// (Metatypes are immutable: sharing them between threads is safe.)
-struct CodableEncodingKind: @unchecked Sendable {
+struct CodableEncodingKind {
     var optional: (any ArchiveOptionalMarker.Type)?
     var collection: (any ArchiveEncodableCollection.Type)?
     var archiveValue: (any ArchiveValue.Type)?
@@ -46,8 +74,7 @@ struct CodableEncodingKind: @unchecked Sendable {
 }
 
 /// How a value of a `Decodable` type is read.
-/// (Metatypes are immutable: sharing them between threads is safe.)
-struct CodableDecodingKind: @unchecked Sendable {
+struct CodableDecodingKind {
     var optional: (any ArchiveOptionalDecodable.Type)?
     var collection: (any ArchiveDecodableCollection.Type)?
     var archiveValue: (any ArchiveValue.Type)?
