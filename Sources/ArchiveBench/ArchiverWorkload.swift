@@ -113,7 +113,7 @@ struct ArchiverWorkload: Workload {
 }
 
 /// Deterministic field values shared by both models.
-private enum PersonData {
+enum PersonData {
     static let layers = 20
     static func name(_ i: Int) -> String { "Person \(i) of the benchmark" }
     static func age(_ i: Int) -> Int { 18 + i % 70 }

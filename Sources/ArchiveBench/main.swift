@@ -17,6 +17,7 @@ let workloads: [any Workload] = [
     SmallDictionariesWorkload(),
     DataBlobWorkload(),
     ArchiverWorkload(),
+    CodableWorkload(),
 ]
 
 @MainActor func printHelp() {

@@ -1,0 +1,78 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A `Codable` type archived as an object of a keyed archive with no hand-written coding: declare the
+/// conformance, and ``KeyedArchiver`` and ``KeyedUnarchiver`` run the type's Codable implementation
+/// (synthesized or your own) through an `Encoder`/`Decoder` adapter over the archive coder.
+///
+/// ```swift
+/// final class Note: ArchivableCodable {
+///     var title: String
+///     var tags: [String]
+///     var created: Date
+///     var parent: Note?          // a class instance referenced twice is archived once
+/// }
+/// let data = try KeyedArchiver.archivedData(withRootObject: note)
+/// let back = try KeyedUnarchiver.unarchivedObject(ofClass: Note.self, from: data)
+/// ```
+///
+/// **What the archive holds.** Each value is an object with a `$class` (``KeyedArchivable/archivedClassName``,
+/// default `"Module.TypeName"`; override it, ``KeyedArchivable/legacyClassNames`` and
+/// ``KeyedArchivable/archivedClassChain`` as for any model) and its fields under its coding keys:
+/// - `Bool`, integers, `Float`, `Double`, `String`, `Data`, `Date`, `UUID`, `URL` and other ``ArchiveValue``s
+///   (including ``KeyedArchivable`` models) with the same typed calls a hand-written `encode(to:)` makes, so
+///   the bytes are those of the equivalent hand-written model;
+/// - optionals: nil as `$null` (also for `encodeIfPresent`, so every instance has the same keys); an absent
+///   key and `$null` both read as nil;
+/// - arrays, sets and dictionaries as NSArray, NSSet and NSDictionary; dictionary keys keep their type
+///   (`[Int: String]` has NSNumber keys, as `NSDictionary` would; `PropertyListEncoder` would write strings);
+///   nil elements as NSNull;
+/// - any other Codable value (a struct, an enum with associated values) as a nested object whose class name
+///   is `String(reflecting:)` of its type, holding its keyed fields; a value that encodes itself with a
+///   single-value container (an enum with a raw value, a wrapper) as that value itself, with no object; one
+///   that uses an unkeyed container as an NSArray;
+/// - nested keyed containers (enum associated values, `superEncoder`) as NSDictionary with string keys,
+///   nested unkeyed containers as NSArray.
+///
+/// At the object level (this type itself), a single-value container stores its value under
+/// ``ArchivableCodableKeys/value`` and an unkeyed container stores an NSArray under
+/// ``ArchivableCodableKeys/elements``.
+///
+/// **Classes.** A class instance is archived once however often it is referenced and comes back as one
+/// instance. A class used inside a Codable value must itself adopt `ArchivableCodable` (a plain `Codable`
+/// class there throws `EncodingError.invalidValue` / `DecodingError.typeMismatch`): that is what gives it an
+/// identity. Cycles through classes decode as a ``KeyedArchiveError/Code/cycle`` error (wrapped in a
+/// `DecodingError`), since a Codable initializer cannot receive a back-reference before it finishes; write
+/// such a back-pointer by hand with ``ArchiveDecoder/decodeObjectReference(of:forKey:assign:)``.
+/// For a non-final class, declare `required init(from decoder: any Decoder)` as usual.
+///
+/// **Security.** Decoding instantiates only the types the requested type's own structure names: models by
+/// their archived names (as ``KeyedUnarchiver`` checks every model), nested Codable values by their type
+/// names, all checked before any initializer runs; ``KeyedUnarchiver/Limits`` apply.
+///
+/// **Errors** are `EncodingError`/`DecodingError` with the Codable `codingPath`; their `debugDescription`
+/// gives the archive's location (key path, object UID, class) and `underlyingError` is the
+/// ``KeyedArchiveError``.
+///
+/// A type that implements ``KeyedArchivable/init(from:)`` and ``KeyedArchivable/encode(to:)`` itself keeps
+/// its hand-written coding.
+public protocol ArchivableCodable: KeyedArchivable, Codable {}
+
+extension ArchivableCodable {
+    /// Reads this value's Codable representation from the fields of one archived object.
+    public init(from decoder: any ArchiveDecoder) throws {
+        let adapter = ArchiveCodableDecoder(object: decoder, codingPath: [])
+        defer { adapter.close() }
+        try self.init(from: adapter)
+    }
+
+    /// Writes this value's Codable representation as the fields of one archived object.
+    public func encode(to encoder: any ArchiveEncoder) throws {
+        let adapter = ArchiveCodableEncoder(object: encoder, codingPath: [])
+        try self.encode(to: adapter)
+        try adapter.finishObject()
+    }
+}

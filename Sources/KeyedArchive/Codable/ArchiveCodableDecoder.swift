@@ -1,0 +1,536 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A Swift `Decoder` that reads a value's Codable encoding through an ``ArchiveDecoder``: the reading half
+/// of ``ArchiveCodableEncoder``.
+///
+/// - **object** role (`key` nil): a keyed container reads the object's fields; a single-value container
+///   reads ``ArchivableCodableKeys/value``; an unkeyed container reads the NSArray under
+///   ``ArchivableCodableKeys/elements``.
+/// - **field** role: the value under `key` of the object (or the element) `archive` reads; keyed containers
+///   read an NSDictionary, unkeyed ones an NSArray or NSSet, single-value ones the value itself.
+///
+/// Collections opened by containers stay entered (depth, cycles) until ``close()``, which the code that
+/// made this decoder calls once the value's `init(from:)` has returned.
+final class ArchiveCodableDecoder: Decoder {
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    let archive: any ArchiveDecoder
+    /// The field read in the field role; nil in the object role.
+    let key: String?
+    private var cursors: [ArchiveCollectionCursor] = []
+    /// Field role: the class name a nested object of the value's type would have (for messages).
+    var expectedObject: (() -> String)?
+    private var children: [ArchiveCodableDecoder] = []
+
+    init(object archive: any ArchiveDecoder, codingPath: [any CodingKey]) {
+        self.archive = archive
+        self.key = nil
+        self.codingPath = codingPath
+    }
+
+    init(field archive: any ArchiveDecoder, key: String, codingPath: [any CodingKey]) {
+        self.archive = archive
+        self.key = key
+        self.codingPath = codingPath
+    }
+
+    /// Leaves every collection this decoder's containers opened, in reverse order.
+    func close() {
+        for child in children.reversed() { child.close() }
+        children = []
+        for cursor in cursors.reversed() { cursor.close() }
+        cursors = []
+    }
+
+    func adopt(_ child: ArchiveCodableDecoder) { children.append(child) }
+
+    // Reads for the object role's keyed container, here so that the archive decoder (a `let` of this
+    // class) is used without a retain and release per field.
+
+    // The coding key comes as its name and, for errors only, the key itself (not generic over the key type,
+    // so that the calls are specialized for the value types).
+
+    func decodeField<V: ArchiveValue>(_ type: V.Type, _ name: String, _ key: @autoclosure () -> any CodingKey) throws -> V {
+        do { return try archive.decode(V.self, forKey: name) } catch {
+            throw CodableArchiving.decodingError(error, type: V.self, key: key(), codingPath: codingPath)
+        }
+    }
+
+    func decodeNilField(_ name: String, _ key: @autoclosure () -> any CodingKey) throws -> Bool {
+        do { return try archive.decodeNil(forKey: name) } catch {
+            throw CodableArchiving.decodingError(error, type: Never?.self, key: key(), codingPath: codingPath)
+        }
+    }
+
+    func decodeCodableField<T: Decodable>(_ type: T.Type, _ name: String, _ key: @autoclosure () -> any CodingKey) throws -> T {
+        do {
+            return try CodableArchiving.decode(T.self, from: archive, forKey: name, codingPath: codingPath + [key()])
+        } catch {
+            throw CodableArchiving.decodingError(error, type: T.self, key: key(), codingPath: codingPath)
+        }
+    }
+
+    /// Opens the collection under `key` of `archive`, closed with this decoder.
+    func open(_ archive: any ArchiveDecoder, forKey key: String, dictionary: Bool, codingPath: [any CodingKey])
+        throws -> ArchiveCollectionCursor
+    {
+        guard let objectDecoder = archive as? ArchiveObjectDecoder else {
+            throw DecodingError.typeMismatch(dictionary ? [String: Any].self : [Any].self, .init(codingPath: codingPath,
+                debugDescription: "this ArchiveDecoder cannot read Codable containers element by element"))
+        }
+        do {
+            let cursor = try objectDecoder.openCollection(forKey: key, dictionary: dictionary)
+            cursors.append(cursor)
+            return cursor
+        } catch {
+            throw CodableArchiving.decodingError(error, type: dictionary ? [String: Any].self : [Any].self,
+                                                 key: ArchiveCodingKey(stringValue: key), codingPath: codingPath)
+        }
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard let key else {
+            return KeyedDecodingContainer(ArchiveObjectKeyedDecodingContainer<Key>(owner: self))
+        }
+        if let expectedObject, let objectDecoder = archive as? ArchiveObjectDecoder,
+           case .object(let name) = try storedKind(objectDecoder, key), !CodableArchiving.foundationClassNames.contains(name) {
+            let path = archive.keyPath
+            let error = KeyedArchiveError(.classNotAllowed, "class \"\(name)\" is not allowed here; expected \(expectedObject())",
+                                          keyPath: key.isEmpty ? path : (path.isEmpty ? key : path + "." + key), className: name)
+            throw DecodingError.typeMismatch(Key.self, .init(codingPath: codingPath, debugDescription: error.description,
+                                                             underlyingError: error))
+        }
+        let cursor = try open(archive, forKey: key, dictionary: true, codingPath: codingPath)
+        return KeyedDecodingContainer(try ArchiveDictionaryKeyedDecodingContainer<Key>(cursor: cursor, owner: self, codingPath: codingPath))
+    }
+
+    private func storedKind(_ decoder: ArchiveObjectDecoder, _ key: String) throws -> ArchiveStoredValueKind {
+        do { return try decoder.storedValueKind(forKey: key) } catch {
+            throw CodableArchiving.decodingError(error, type: Any.self, key: nil, codingPath: codingPath)
+        }
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        let cursor = try open(archive, forKey: key ?? ArchivableCodableKeys.elements, dictionary: false, codingPath: codingPath)
+        return ArchiveUnkeyedDecodingContainer(cursor: cursor, owner: self, codingPath: codingPath)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        ArchiveSingleValueDecodingContainer(archive: archive, key: key ?? ArchivableCodableKeys.value, codingPath: codingPath)
+    }
+}
+
+// MARK: - Reading one value
+
+extension CodableArchiving {
+    /// Foundation classes that hold a plain value or a collection, never a nested Codable object.
+    static let foundationClassNames: Set<String> = [
+        "NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet", "NSMutableOrderedSet",
+        "NSDictionary", "NSMutableDictionary", "NSString", "NSMutableString", "NSData", "NSMutableData",
+        "NSDate", "NSUUID", "NSURL", "NSNull", "NSNumber",
+    ]
+
+    /// Reads a Codable value under `key`, by the rules ``encode(_:to:forKey:isElement:codingPath:)`` writes it.
+    ///
+    /// Only `T`'s own structure decides what may be instantiated: ``ArchiveValue`` types through the
+    /// hand-written coding (models by their archived class names), other Codable values as objects whose
+    /// class name must be `String(reflecting: T.self)`, checked before `T.init(from:)` runs.
+    static func decode<T: Decodable>(_ type: T.Type, from archive: any ArchiveDecoder, forKey key: String,
+                                     codingPath: @autoclosure () -> [any CodingKey]) throws -> T {
+        // The plain values a model's fields hold most, by a metadata compare (no cache look-up).
+        if T.self == Date.self { return unsafeBitCast(try decodeTyped(Date.self, archive, key, codingPath()), to: T.self) }
+        if T.self == Data.self { return unsafeBitCast(try decodeTyped(Data.self, archive, key, codingPath()), to: T.self) }
+        if T.self == String.self { return unsafeBitCast(try decodeTyped(String.self, archive, key, codingPath()), to: T.self) }
+        if T.self == UUID.self { return unsafeBitCast(try decodeTyped(UUID.self, archive, key, codingPath()), to: T.self) }
+        if T.self == URL.self { return unsafeBitCast(try decodeTyped(URL.self, archive, key, codingPath()), to: T.self) }
+        let typeKind = CodableDecodingKind.cache.kind(of: T.self) { CodableDecodingKind(T.self) }
+        if let optional = typeKind.optional {
+            return try optional.decodeCodableOptional(T.self, from: archive, forKey: key, codingPath: codingPath())
+        }
+        if let collection = typeKind.collection {
+            do {
+                return try collection.decodeCodableCollection(T.self, from: archive, forKey: key)
+            } catch {
+                throw decodingError(error, type: T.self, key: nil, codingPath: codingPath(), prefix: true)
+            }
+        }
+        if let archivable = typeKind.archiveValue {
+            do {
+                return try archivable.decodeCodableValue(T.self, from: archive, forKey: key)
+            } catch {
+                throw decodingError(error, type: T.self, key: nil, codingPath: codingPath(), prefix: true)
+            }
+        }
+        if typeKind.isClass {
+            throw DecodingError.typeMismatch(T.self, .init(codingPath: codingPath(), debugDescription:
+                "class \(T.self) must adopt ArchivableCodable to be unarchived (a class instance is archived once, with its identity)"))
+        }
+        let kind: ArchiveStoredValueKind
+        do {
+            kind = try (archive as? ArchiveObjectDecoder)?.storedValueKind(forKey: key) ?? .object("")
+        } catch {
+            throw decodingError(error, type: T.self, key: nil, codingPath: codingPath())
+        }
+        // A nested Codable value written as an object carries its type's name; any other object here is what
+        // a single-value container wrote (a wrapper around a model), read through the field role, where a
+        // keyed container refuses it (see `ArchiveCodableDecoder.container(keyedBy:)`).
+        if case .object(let name) = kind, name == CodableDecodedObject<T>.archivedClassName {
+            do {
+                return try archive.decodeObject(of: CodableDecodedObject<T>.self, forKey: key).value
+            } catch {
+                throw decodingError(error, type: T.self, key: nil, codingPath: codingPath(), prefix: true)
+            }
+        }
+        let decoder = ArchiveCodableDecoder(field: archive, key: key, codingPath: codingPath())
+        decoder.expectedObject = { CodableDecodedObject<T>.archivedClassName }
+        defer { decoder.close() }
+        return try T(from: decoder)
+    }
+
+    @inline(__always)
+    private static func decodeTyped<V: ArchiveValue>(_ type: V.Type, _ archive: any ArchiveDecoder, _ key: String,
+                                                     _ codingPath: @autoclosure () -> [any CodingKey]) throws -> V {
+        do { return try archive.decode(V.self, forKey: key) } catch {
+            throw decodingError(error, type: V.self, key: nil, codingPath: codingPath())
+        }
+    }
+
+    /// Whether the value under `key` is absent, `$null` or NSNull.
+    static func isNil(_ archive: any ArchiveDecoder, forKey key: String) throws -> Bool {
+        if try archive.decodeNil(forKey: key) { return true }
+        if case .object("NSNull")? = try (archive as? ArchiveObjectDecoder)?.storedValueKind(forKey: key) { return true }
+        return false
+    }
+
+    /// The error a Codable user expects for a failed read: the archive's error becomes a `DecodingError`
+    /// (with the archive's location in its description, and the error itself as `underlyingError`); a
+    /// `DecodingError` from a nested value read with its own coding path gets this one in front (`prefix`).
+    static func decodingError(_ error: any Error, type: Any.Type, key: (any CodingKey)?, codingPath: [any CodingKey],
+                              prefix: Bool = false) -> any Error {
+        if let decodingError = error as? DecodingError {
+            return prefix ? prefixed(decodingError, codingPath) : decodingError
+        }
+        guard let archiveError = error as? KeyedArchiveError else { return error }
+        let path = key.map { codingPath + [$0] } ?? codingPath
+        let context = DecodingError.Context(codingPath: path, debugDescription: archiveError.description, underlyingError: archiveError)
+        switch archiveError.code {
+        case .keyNotFound:
+            return DecodingError.keyNotFound(key ?? ArchiveCodingKey(stringValue: ""), .init(
+                codingPath: codingPath, debugDescription: archiveError.description, underlyingError: archiveError))
+        case .valueNotFound: return DecodingError.valueNotFound(type, context)
+        case .typeMismatch, .classNotAllowed: return DecodingError.typeMismatch(type, context)
+        default: return DecodingError.dataCorrupted(context)
+        }
+    }
+
+    private static func prefixed(_ error: DecodingError, _ prefix: [any CodingKey]) -> DecodingError {
+        guard !prefix.isEmpty else { return error }
+        func context(_ c: DecodingError.Context) -> DecodingError.Context {
+            .init(codingPath: prefix + c.codingPath, debugDescription: c.debugDescription, underlyingError: c.underlyingError)
+        }
+        switch error {
+        case .typeMismatch(let t, let c): return .typeMismatch(t, context(c))
+        case .valueNotFound(let t, let c): return .valueNotFound(t, context(c))
+        case .keyNotFound(let k, let c): return .keyNotFound(k, context(c))
+        case .dataCorrupted(let c): return .dataCorrupted(context(c))
+        @unknown default: return error
+        }
+    }
+}
+
+/// An `Optional` of a Codable type, read as nil from an absent key, `$null` or NSNull.
+protocol ArchiveOptionalDecodable {
+    static func decodeArchiveOptional(from archive: any ArchiveDecoder, forKey key: String, codingPath: [any CodingKey]) throws -> Self
+}
+
+extension Optional: ArchiveOptionalDecodable where Wrapped: Decodable {
+    static func decodeArchiveOptional(from archive: any ArchiveDecoder, forKey key: String, codingPath: [any CodingKey]) throws -> Wrapped? {
+        do {
+            if try CodableArchiving.isNil(archive, forKey: key) { return nil }
+        } catch {
+            throw CodableArchiving.decodingError(error, type: Wrapped.self, key: nil, codingPath: codingPath)
+        }
+        return try CodableArchiving.decode(Wrapped.self, from: archive, forKey: key, codingPath: codingPath)
+    }
+}
+
+// MARK: - Containers
+
+/// The fields of an archived object.
+///
+/// One stored reference (the decoder, which holds the archive decoder and the path): the standard library's
+/// container box copies the container for every call, and each stored reference costs a retain and a release.
+struct ArchiveObjectKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let owner: ArchiveCodableDecoder
+    var archive: any ArchiveDecoder { owner.archive }
+    var codingPath: [any CodingKey] { owner.codingPath }
+
+    var allKeys: [Key] {
+        guard let objectDecoder = archive as? ArchiveObjectDecoder, let keys = try? objectDecoder.storedKeys() else { return [] }
+        return keys.compactMap { Key(stringValue: $0) }
+    }
+
+    func contains(_ key: Key) -> Bool { archive.containsValue(forKey: key.stringValue) }
+
+    @inline(__always)
+    private func get<V: ArchiveValue>(_ type: V.Type, _ key: Key) throws -> V {
+        try owner.decodeField(V.self, key.stringValue, key)
+    }
+
+    /// An absent key and `$null` are nil (as for hand-written models; NSNull is a value here).
+    func decodeNil(forKey key: Key) throws -> Bool {
+        try owner.decodeNilField(key.stringValue, key)
+    }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try get(type, key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try get(type, key) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try get(type, key) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try get(type, key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try get(type, key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try get(type, key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try get(type, key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try get(type, key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try get(type, key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try get(type, key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try get(type, key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try get(type, key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try get(type, key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try get(type, key) }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        try owner.decodeCodableField(T.self, key.stringValue, key)
+    }
+
+    /// One look-up: an absent key and `$null` are both nil.
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        if try decodeNil(forKey: key) { return nil }
+        return try decode(T.self, forKey: key)
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        let path = codingPath + [key]
+        let cursor = try owner.open(archive, forKey: key.stringValue, dictionary: true, codingPath: codingPath)
+        return KeyedDecodingContainer(try ArchiveDictionaryKeyedDecodingContainer<NestedKey>(cursor: cursor, owner: owner, codingPath: path))
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        let cursor = try owner.open(archive, forKey: key.stringValue, dictionary: false, codingPath: codingPath)
+        return ArchiveUnkeyedDecodingContainer(cursor: cursor, owner: owner, codingPath: codingPath + [key])
+    }
+
+    func superDecoder() throws -> any Decoder { superDecoder(named: ArchiveCodingKey(stringValue: "super")) }
+    func superDecoder(forKey key: Key) throws -> any Decoder { superDecoder(named: key) }
+
+    private func superDecoder(named key: any CodingKey) -> any Decoder {
+        let decoder = ArchiveCodableDecoder(field: archive, key: key.stringValue, codingPath: codingPath + [key])
+        owner.adopt(decoder)
+        return decoder
+    }
+}
+
+/// The entries of an archived NSDictionary with string keys (a nested keyed container or a super encoder's).
+struct ArchiveDictionaryKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let cursor: ArchiveCollectionCursor
+    let owner: ArchiveCodableDecoder
+    let codingPath: [any CodingKey]
+    private let positions: [String: Int]
+
+    init(cursor: ArchiveCollectionCursor, owner: ArchiveCodableDecoder, codingPath: [any CodingKey]) throws {
+        self.cursor = cursor
+        self.owner = owner
+        self.codingPath = codingPath
+        var positions: [String: Int] = [:]
+        for i in 0 ..< cursor.count {
+            do {
+                positions[try cursor.decodeKey(at: i) { try $0.decode(String.self, forKey: "") }] = i
+            } catch {
+                throw CodableArchiving.decodingError(error, type: String.self, key: nil, codingPath: codingPath)
+            }
+        }
+        self.positions = positions
+    }
+
+    var allKeys: [Key] { positions.keys.compactMap { Key(stringValue: $0) } }
+    func contains(_ key: Key) -> Bool { positions[key.stringValue] != nil }
+
+    private func read<R>(_ key: Key, _ type: Any.Type, _ body: (any ArchiveDecoder) throws -> R) throws -> R {
+        guard let i = positions[key.stringValue] else {
+            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no entry \"\(key.stringValue)\" in the archived dictionary"))
+        }
+        do { return try cursor.decodeElement(at: i, body) } catch {
+            throw CodableArchiving.decodingError(error, type: type, key: key, codingPath: codingPath)
+        }
+    }
+
+    @inline(__always)
+    private func get<V: ArchiveValue>(_ type: V.Type, _ key: Key) throws -> V {
+        try read(key, V.self) { try $0.decode(V.self, forKey: "") }
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool { try read(key, Never?.self) { try CodableArchiving.isNil($0, forKey: "") } }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try get(type, key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try get(type, key) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try get(type, key) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try get(type, key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try get(type, key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try get(type, key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try get(type, key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try get(type, key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try get(type, key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try get(type, key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try get(type, key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try get(type, key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try get(type, key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try get(type, key) }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        let path = codingPath + [key]
+        return try read(key, T.self) { try CodableArchiving.decode(T.self, from: $0, forKey: "", codingPath: path) }
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        let path = codingPath + [key]
+        let nested = try read(key, [String: Any].self) { try owner.open($0, forKey: "", dictionary: true, codingPath: path) }
+        return KeyedDecodingContainer(try ArchiveDictionaryKeyedDecodingContainer<NestedKey>(cursor: nested, owner: owner, codingPath: path))
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        let path = codingPath + [key]
+        let nested = try read(key, [Any].self) { try owner.open($0, forKey: "", dictionary: false, codingPath: path) }
+        return ArchiveUnkeyedDecodingContainer(cursor: nested, owner: owner, codingPath: path)
+    }
+
+    func superDecoder() throws -> any Decoder { try superDecoder(named: ArchiveCodingKey(stringValue: "super")) }
+    func superDecoder(forKey key: Key) throws -> any Decoder { try superDecoder(named: key) }
+
+    private func superDecoder(named key: any CodingKey) throws -> any Decoder {
+        guard let i = positions[key.stringValue] else {
+            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no entry \"\(key.stringValue)\" in the archived dictionary"))
+        }
+        let element = try cursor.decodeElement(at: i) { $0 }
+        let decoder = ArchiveCodableDecoder(field: element, key: "", codingPath: codingPath + [key])
+        owner.adopt(decoder)
+        return decoder
+    }
+}
+
+/// The elements of an archived NSArray or NSSet, read in order.
+struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
+    let cursor: ArchiveCollectionCursor
+    let owner: ArchiveCodableDecoder
+    let codingPath: [any CodingKey]
+    private(set) var currentIndex = 0
+
+    init(cursor: ArchiveCollectionCursor, owner: ArchiveCodableDecoder, codingPath: [any CodingKey]) {
+        self.cursor = cursor
+        self.owner = owner
+        self.codingPath = codingPath
+    }
+
+    var count: Int? { cursor.count }
+    var isAtEnd: Bool { currentIndex >= cursor.count }
+
+    private mutating func next<R>(_ type: Any.Type, _ body: (any ArchiveDecoder) throws -> R) throws -> R {
+        let key = ArchiveCodingKey(intValue: currentIndex)
+        guard !isAtEnd else {
+            throw DecodingError.valueNotFound(type, .init(codingPath: codingPath + [key], debugDescription: "the unkeyed container is at its end"))
+        }
+        do {
+            let value = try cursor.decodeElement(at: currentIndex, body)
+            currentIndex += 1
+            return value
+        } catch {
+            throw CodableArchiving.decodingError(error, type: type, key: key, codingPath: codingPath)
+        }
+    }
+
+    private mutating func get<V: ArchiveValue>(_ type: V.Type) throws -> V { try next(V.self) { try $0.decode(V.self, forKey: "") } }
+
+    mutating func decodeNil() throws -> Bool {
+        guard !isAtEnd else { return false }
+        let isNil = try cursor.decodeElement(at: currentIndex) { try CodableArchiving.isNil($0, forKey: "") }
+        if isNil { currentIndex += 1 }
+        return isNil
+    }
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try get(type) }
+    mutating func decode(_ type: String.Type) throws -> String { try get(type) }
+    mutating func decode(_ type: Double.Type) throws -> Double { try get(type) }
+    mutating func decode(_ type: Float.Type) throws -> Float { try get(type) }
+    mutating func decode(_ type: Int.Type) throws -> Int { try get(type) }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try get(type) }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try get(type) }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try get(type) }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try get(type) }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try get(type) }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try get(type) }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try get(type) }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try get(type) }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try get(type) }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        let path = codingPath + [ArchiveCodingKey(intValue: currentIndex)]
+        return try next(T.self) { try CodableArchiving.decode(T.self, from: $0, forKey: "", codingPath: path) }
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        let path = codingPath + [ArchiveCodingKey(intValue: currentIndex)]
+        let owner = owner
+        let nested = try next([String: Any].self) { try owner.open($0, forKey: "", dictionary: true, codingPath: path) }
+        return KeyedDecodingContainer(try ArchiveDictionaryKeyedDecodingContainer<NestedKey>(cursor: nested, owner: owner, codingPath: path))
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        let path = codingPath + [ArchiveCodingKey(intValue: currentIndex)]
+        let owner = owner
+        let nested = try next([Any].self) { try owner.open($0, forKey: "", dictionary: false, codingPath: path) }
+        return ArchiveUnkeyedDecodingContainer(cursor: nested, owner: owner, codingPath: path)
+    }
+
+    mutating func superDecoder() throws -> any Decoder {
+        let path = codingPath + [ArchiveCodingKey(intValue: currentIndex)]
+        let element = try next(Any.self) { $0 }
+        let decoder = ArchiveCodableDecoder(field: element, key: "", codingPath: path)
+        owner.adopt(decoder)
+        return decoder
+    }
+}
+
+/// One value: the field under `key` (or the element).
+struct ArchiveSingleValueDecodingContainer: SingleValueDecodingContainer {
+    let archive: any ArchiveDecoder
+    let key: String
+    let codingPath: [any CodingKey]
+
+    private func get<V: ArchiveValue>(_ type: V.Type) throws -> V {
+        do { return try archive.decode(V.self, forKey: key) } catch {
+            throw CodableArchiving.decodingError(error, type: V.self, key: nil, codingPath: codingPath)
+        }
+    }
+
+    func decodeNil() -> Bool { (try? CodableArchiving.isNil(archive, forKey: key)) ?? false }
+    func decode(_ type: Bool.Type) throws -> Bool { try get(type) }
+    func decode(_ type: String.Type) throws -> String { try get(type) }
+    func decode(_ type: Double.Type) throws -> Double { try get(type) }
+    func decode(_ type: Float.Type) throws -> Float { try get(type) }
+    func decode(_ type: Int.Type) throws -> Int { try get(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try get(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try get(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try get(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try get(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try get(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try get(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try get(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try get(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try get(type) }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try CodableArchiving.decode(T.self, from: archive, forKey: key, codingPath: codingPath)
+    }
+}

@@ -1,0 +1,354 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A Swift `Encoder` that writes a value's Codable encoding through an ``ArchiveEncoder``.
+///
+/// Two roles:
+/// - **object**: the fields of an ``ArchivableCodable`` object (or of a nested Codable value written as an
+///   object). A keyed container writes straight to the archiver, with the same typed calls a hand-written
+///   `encode(to:)` makes; a single-value container writes under ``ArchivableCodableKeys/value``; an unkeyed
+///   container writes an NSArray under ``ArchivableCodableKeys/elements``.
+/// - **field**: one value (a field, a collection element, a nested container or a super encoder) whose form
+///   is known only once its `encode(to:)` asks for a container; what it writes is recorded and written when
+///   it is complete (``finish(_:to:forKey:isElement:)`` / ``flush(to:forKey:isElement:)``).
+final class ArchiveCodableEncoder: Encoder {
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    /// Object role: the archiver writing the object, and the writes left for the end (nested containers).
+    private let objectSink: (any ArchiveEncoder)?
+    private var deferred: [(key: String, replay: ArchiveCallRecorder.Replay)] = []
+
+    /// Field role: what the value asked for.
+    private var fields: ArchiveCallRecorder?
+    private var elements: ArchiveCallRecorder?
+    private var single: ArchiveCallRecorder?
+
+    /// An encoder for the fields of the object `archive` is writing.
+    init(object archive: any ArchiveEncoder, codingPath: [any CodingKey]) {
+        self.objectSink = archive
+        self.codingPath = codingPath
+    }
+
+    /// An encoder for one value, recorded until it is complete.
+    init(fieldAt codingPath: [any CodingKey]) {
+        self.objectSink = nil
+        self.codingPath = codingPath
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        if objectSink == nil && fields == nil { fields = ArchiveCallRecorder() }
+        return KeyedEncodingContainer(ArchiveKeyedEncodingContainer<Key>(owner: self))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        if let recorder = elements { return ArchiveUnkeyedEncodingContainer(recorder: recorder, codingPath: codingPath) }
+        let recorder = ArchiveCallRecorder()
+        elements = recorder
+        if objectSink != nil {
+            deferred.append((ArchivableCodableKeys.elements, { sink, key, _ in try sink.encodeArray(recorder.elements, forKey: key) }))
+        }
+        return ArchiveUnkeyedEncodingContainer(recorder: recorder, codingPath: codingPath)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        if let objectSink {
+            return ArchiveSingleValueEncodingContainer(sink: objectSink, key: ArchivableCodableKeys.value, isElement: false,
+                                                       codingPath: codingPath)
+        }
+        let recorder = single ?? ArchiveCallRecorder()
+        single = recorder
+        return ArchiveSingleValueEncodingContainer(sink: recorder, key: "", isElement: false, codingPath: codingPath)
+    }
+
+    /// Where a keyed container writes: the archiver (object role) or the recorded fields (field role).
+    var keyedSink: any ArchiveEncoder {
+        if let objectSink { return objectSink }
+        if let fields { return fields }
+        let recorder = ArchiveCallRecorder()
+        fields = recorder
+        return recorder
+    }
+
+    /// Registers a write to make when this value is complete (a nested container, a super encoder).
+    func later(_ key: String, _ replay: @escaping ArchiveCallRecorder.Replay) {
+        if objectSink != nil {
+            deferred.append((key, replay))
+        } else {
+            let recorder = fields ?? ArchiveCallRecorder()
+            fields = recorder
+            recorder.record(key, replay)
+        }
+    }
+
+    /// Object role: writes what was left for the end.
+    func finishObject() throws {
+        guard let objectSink else { return }
+        for write in deferred { try write.replay(objectSink, write.key, false) }
+        deferred = []
+    }
+
+    /// Field role, for a value of type `T`: a keyed value becomes an object of class `T` (see
+    /// ``CodableEncodedObject``); anything else is written as ``flush(to:forKey:isElement:)`` writes it.
+    func finish<T: Encodable>(_ type: T.Type, to sink: any ArchiveEncoder, forKey key: String, isElement: Bool) throws {
+        if elements == nil && single == nil {
+            try sink.encodeObject(CodableEncodedObject<T>(fields: fields ?? ArchiveCallRecorder()), forKey: key)
+        } else {
+            try flush(to: sink, forKey: key, isElement: isElement)
+        }
+    }
+
+    /// Field role, for a value without a type (a nested container, a super encoder): keyed as an
+    /// NSDictionary, unkeyed as an NSArray, a single value as itself; nothing at all as an empty NSDictionary.
+    func flush(to sink: any ArchiveEncoder, forKey key: String, isElement: Bool) throws {
+        if let elements {
+            try sink.encodeArray(elements.elements, forKey: key)
+        } else if let single {
+            guard single.calls.count == 1 else {
+                throw EncodingError.invalidValue(key, .init(codingPath: codingPath, debugDescription:
+                    "a single-value container must encode exactly one value; it encoded \(single.calls.count)"))
+            }
+            try single.calls[0].replay(sink, key, isElement)
+        } else {
+            try sink.encodeDictionary((fields ?? ArchiveCallRecorder()).dictionary, forKey: key)
+        }
+    }
+}
+
+/// The fixed keys under which an archived object keeps a Codable value that is not keyed.
+public enum ArchivableCodableKeys {
+    /// The key of a single-value container's value (an enum's raw value, a wrapper's wrapped value).
+    public static let value = "value"
+    /// The key of an unkeyed container's NSArray.
+    public static let elements = "elements"
+}
+
+// MARK: - Writing one value
+
+enum CodableArchiving {
+    /// Writes a Codable value under `key` with exactly one call of `sink`.
+    ///
+    /// Values the hand-written coding knows (``ArchiveValue``: scalars, strings, data, dates, UUIDs, URLs,
+    /// models) are written exactly as hand-written code writes them; arrays, sets and dictionaries as
+    /// NSArray, NSSet and NSDictionary of their elements (nil elements as NSNull); any other Codable value
+    /// by its own `encode(to:)`.
+    static func encode<T: Encodable>(_ value: T, to sink: any ArchiveEncoder, forKey key: String, isElement: Bool,
+                                     codingPath: @autoclosure () -> [any CodingKey]) throws {
+        // The plain values a model's fields hold most, by a metadata compare (no cache look-up).
+        if T.self == Date.self { return try sink.encode(unsafeBitCast(value, to: Date.self), forKey: key) }
+        if T.self == Data.self { return try sink.encode(unsafeBitCast(value, to: Data.self), forKey: key) }
+        if T.self == String.self { return try sink.encode(unsafeBitCast(value, to: String.self), forKey: key) }
+        if T.self == UUID.self { return try sink.encode(unsafeBitCast(value, to: UUID.self), forKey: key) }
+        if T.self == URL.self { return try sink.encode(unsafeBitCast(value, to: URL.self), forKey: key) }
+        let kind = CodableEncodingKind.cache.kind(of: T.self) { CodableEncodingKind(T.self) }
+        if isElement, let optional = kind.optional, optional.isCodableNil(value) {
+            try sink.encodeObject(ArchiveNull(), forKey: key)
+            return
+        }
+        if let collection = kind.collection {
+            try collection.encodeCodableCollection(value, to: sink, forKey: key)
+            return
+        }
+        if let archivable = kind.archiveValue {
+            try archivable.encodeCodableValue(value, to: sink, forKey: key)
+            return
+        }
+        if kind.isClass {
+            throw EncodingError.invalidValue(value, .init(codingPath: codingPath(), debugDescription:
+                "class \(T.self) must adopt ArchivableCodable to be archived (a class instance is archived once, with its identity)"))
+        }
+        let encoder = ArchiveCodableEncoder(fieldAt: codingPath())
+        try value.encode(to: encoder)
+        try encoder.finish(T.self, to: sink, forKey: key, isElement: isElement)
+    }
+
+    /// The error a Codable user expects for a failed write, carrying the archive's error.
+    static func encodingError(_ error: any Error, value: Any, codingPath: [any CodingKey]) -> any Error {
+        guard let archiveError = error as? KeyedArchiveError else { return error }
+        return EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: archiveError.description,
+                                                      underlyingError: archiveError))
+    }
+}
+
+/// An `Optional`, seen through an existential: whether it is nil.
+protocol ArchiveOptionalMarker {
+    var isArchiveNil: Bool { get }
+}
+
+extension Optional: ArchiveOptionalMarker {
+    var isArchiveNil: Bool { self == nil }
+}
+
+// MARK: - Containers
+
+/// One stored reference (the encoder): the standard library's container box copies the container for
+/// every call, and each stored reference costs a retain and a release.
+struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let owner: ArchiveCodableEncoder
+    private var sink: any ArchiveEncoder { owner.keyedSink }
+    var codingPath: [any CodingKey] { owner.codingPath }
+
+    @inline(__always)
+    private func put<V: ArchiveValue>(_ value: V, _ key: Key) throws {
+        do { try value.encode(to: sink, forKey: key.stringValue) } catch {
+            throw CodableArchiving.encodingError(error, value: value, codingPath: codingPath + [key])
+        }
+    }
+
+    mutating func encodeNil(forKey key: Key) throws {
+        do { try sink.encodeNil(forKey: key.stringValue) } catch {
+            throw CodableArchiving.encodingError(error, value: Optional<Int>.none as Any, codingPath: codingPath + [key])
+        }
+    }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { try put(value, key) }
+    mutating func encode(_ value: String, forKey key: Key) throws { try put(value, key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { try put(value, key) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { try put(value, key) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try put(value, key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try put(value, key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try put(value, key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try put(value, key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try put(value, key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try put(value, key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try put(value, key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try put(value, key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try put(value, key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try put(value, key) }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        do { try CodableArchiving.encode(value, to: sink, forKey: key.stringValue, isElement: false, codingPath: codingPath + [key]) } catch {
+            throw CodableArchiving.encodingError(error, value: value, codingPath: codingPath + [key])
+        }
+    }
+
+    // Optionals: nil is written as `$null`, as `NSCoder.encode(nil, forKey:)` and hand-written models write it,
+    // so every instance of a type has the same keys.
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try optional(value, key) }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try optional(value, key) }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try optional(value, key) }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try optional(value, key) }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try optional(value, key) }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try optional(value, key) }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try optional(value, key) }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try optional(value, key) }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try optional(value, key) }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try optional(value, key) }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try optional(value, key) }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try optional(value, key) }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try optional(value, key) }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try optional(value, key) }
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+
+    @inline(__always)
+    private mutating func optional<V: ArchiveValue>(_ value: V?, _ key: Key) throws {
+        if let value { try put(value, key) } else { try encodeNil(forKey: key) }
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        nested(key).container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        nested(key).unkeyedContainer()
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        nested(ArchiveCodingKey(stringValue: "super"))
+    }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        nested(key)
+    }
+
+    /// A value under `key` written when the enclosing value is complete.
+    private func nested(_ key: any CodingKey) -> ArchiveCodableEncoder {
+        let encoder = ArchiveCodableEncoder(fieldAt: codingPath + [key])
+        let path = codingPath + [key]
+        owner.later(key.stringValue) { sink, name, isElement in
+            do { try encoder.flush(to: sink, forKey: name, isElement: isElement) } catch {
+                throw CodableArchiving.encodingError(error, value: name, codingPath: path)
+            }
+        }
+        return encoder
+    }
+}
+
+struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
+    let recorder: ArchiveCallRecorder
+    let codingPath: [any CodingKey]
+    var count: Int { recorder.calls.count }
+
+    private var nextKey: ArchiveCodingKey { ArchiveCodingKey(intValue: count) }
+
+    mutating func encodeNil() throws { try recorder.encodeNil(forKey: "") }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        let key = nextKey
+        do { try CodableArchiving.encode(value, to: recorder, forKey: "", isElement: true, codingPath: codingPath + [key]) } catch {
+            throw CodableArchiving.encodingError(error, value: value, codingPath: codingPath + [key])
+        }
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        nested().container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        nested().unkeyedContainer()
+    }
+
+    mutating func superEncoder() -> any Encoder { nested() }
+
+    private func nested() -> ArchiveCodableEncoder {
+        let path = codingPath + [nextKey]
+        let encoder = ArchiveCodableEncoder(fieldAt: path)
+        recorder.record("") { sink, name, isElement in
+            do { try encoder.flush(to: sink, forKey: name, isElement: isElement) } catch {
+                throw CodableArchiving.encodingError(error, value: name, codingPath: path)
+            }
+        }
+        return encoder
+    }
+}
+
+struct ArchiveSingleValueEncodingContainer: SingleValueEncodingContainer {
+    let sink: any ArchiveEncoder
+    let key: String
+    let isElement: Bool
+    let codingPath: [any CodingKey]
+
+    mutating func encodeNil() throws {
+        do {
+            if isElement { try sink.encodeObject(ArchiveNull(), forKey: key) } else { try sink.encodeNil(forKey: key) }
+        } catch {
+            throw CodableArchiving.encodingError(error, value: Optional<Int>.none as Any, codingPath: codingPath)
+        }
+    }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        do { try CodableArchiving.encode(value, to: sink, forKey: key, isElement: isElement, codingPath: codingPath) } catch {
+            throw CodableArchiving.encodingError(error, value: value, codingPath: codingPath)
+        }
+    }
+}
+
+/// A coding key made from a string or an index.
+struct ArchiveCodingKey: CodingKey {
+    let stringValue: String
+    let intValue: Int?
+    init(stringValue: String) {
+        self.stringValue = stringValue
+        self.intValue = nil
+    }
+    init(intValue: Int) {
+        self.stringValue = "Index \(intValue)"
+        self.intValue = intValue
+    }
+}

@@ -1,0 +1,134 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+// MARK: - Nested Codable values as objects
+
+/// A nested Codable value that is neither an ``ArchiveValue`` nor a collection, being written: an object
+/// whose class name is its type's name (`String(reflecting:)`), holding the fields its keyed container wrote.
+struct CodableEncodedObject<T: Encodable>: KeyedArchivable {
+    static var archivedClassName: String { String(reflecting: T.self) }
+    let fields: ArchiveCallRecorder
+
+    init(fields: ArchiveCallRecorder) { self.fields = fields }
+
+    init(from decoder: any ArchiveDecoder) throws {
+        throw KeyedArchiveError(.invalidValue, "an encoded Codable value is only written, never read", keyPath: decoder.keyPath)
+    }
+
+    func encode(to encoder: any ArchiveEncoder) throws {
+        try fields.replayFields(to: encoder)
+    }
+}
+
+/// A nested Codable value being read from an object whose class name must be its type's name.
+struct CodableDecodedObject<T: Decodable>: KeyedArchivable {
+    static var archivedClassName: String { String(reflecting: T.self) }
+    let value: T
+
+    init(from decoder: any ArchiveDecoder) throws {
+        let adapter = ArchiveCodableDecoder(object: decoder, codingPath: [])
+        defer { adapter.close() }
+        value = try T(from: adapter)
+    }
+
+    func encode(to encoder: any ArchiveEncoder) throws {
+        throw KeyedArchiveError(.invalidValue, "a decoded Codable value is only read, never written")
+    }
+}
+
+// MARK: - Collections
+
+/// An array, set or dictionary of Codable elements, written as NSArray, NSSet or NSDictionary (not
+/// through its own Codable, which would give an NSArray for a set and alternating keys and values for
+/// a dictionary with non-string keys).
+protocol ArchiveEncodableCollection {
+    func encodeArchiveCollection(to sink: any ArchiveEncoder, forKey key: String, codingPath: [any CodingKey]) throws
+}
+
+/// The reading half of ``ArchiveEncodableCollection``.
+protocol ArchiveDecodableCollection {
+    static func decodeArchiveCollection(from decoder: any ArchiveDecoder, forKey key: String) throws -> Self
+}
+
+extension Array: ArchiveEncodableCollection where Element: Encodable {
+    func encodeArchiveCollection(to sink: any ArchiveEncoder, forKey key: String, codingPath: [any CodingKey]) throws {
+        try sink.encodeArray(map { CodableEncodedElement(value: $0) }, forKey: key)
+    }
+}
+
+extension Array: ArchiveDecodableCollection where Element: Decodable {
+    static func decodeArchiveCollection(from decoder: any ArchiveDecoder, forKey key: String) throws -> [Element] {
+        try decoder.decodeArray(of: CodableDecodedElement<Element>.self, forKey: key).map(\.value)
+    }
+}
+
+extension Set: ArchiveEncodableCollection where Element: Encodable {
+    func encodeArchiveCollection(to sink: any ArchiveEncoder, forKey key: String, codingPath: [any CodingKey]) throws {
+        try sink.encodeSet(Set<CodableEncodedElement<Element>>(map { CodableEncodedElement(value: $0) }), forKey: key)
+    }
+}
+
+extension Set: ArchiveDecodableCollection where Element: Decodable {
+    static func decodeArchiveCollection(from decoder: any ArchiveDecoder, forKey key: String) throws -> Set<Element> {
+        Set(try decoder.decodeSet(of: CodableDecodedElement<Element>.self, forKey: key).map(\.value))
+    }
+}
+
+extension Dictionary: ArchiveEncodableCollection where Key: Encodable, Value: Encodable {
+    func encodeArchiveCollection(to sink: any ArchiveEncoder, forKey key: String, codingPath: [any CodingKey]) throws {
+        var entries: [CodableEncodedElement<Key>: CodableEncodedElement<Value>] = [:]
+        entries.reserveCapacity(count)
+        for (k, v) in self { entries[CodableEncodedElement(value: k)] = CodableEncodedElement(value: v) }
+        try sink.encodeDictionary(entries, forKey: key)
+    }
+}
+
+extension Dictionary: ArchiveDecodableCollection where Key: Decodable, Value: Decodable {
+    static func decodeArchiveCollection(from decoder: any ArchiveDecoder, forKey key: String) throws -> [Key: Value] {
+        let entries = try decoder.decodeDictionary(keyType: CodableDecodedElement<Key>.self,
+                                                   valueType: CodableDecodedElement<Value>.self, forKey: key)
+        var result: [Key: Value] = [:]
+        result.reserveCapacity(entries.count)
+        for (k, v) in entries { result[k.value] = v.value }
+        return result
+    }
+}
+
+/// A Codable element of an archived collection, written by the Codable rules (see ``CodableArchiving``).
+struct CodableEncodedElement<T: Encodable>: ArchiveValue {
+    let value: T
+
+    func encode(to encoder: any ArchiveEncoder, forKey key: String) throws {
+        try CodableArchiving.encode(value, to: encoder, forKey: key, isElement: true, codingPath: [])
+    }
+
+    static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> CodableEncodedElement<T> {
+        throw KeyedArchiveError(.invalidValue, "an encoded Codable element is only written, never read", keyPath: decoder.keyPath)
+    }
+}
+
+extension CodableEncodedElement: Equatable where T: Equatable {}
+extension CodableEncodedElement: Hashable where T: Hashable {}
+/// Sets and dictionary keys that are `Comparable` are written in ascending order (the same bytes every time).
+extension CodableEncodedElement: Comparable where T: Comparable {
+    static func < (a: Self, b: Self) -> Bool { a.value < b.value }
+}
+
+/// A Codable element of an archived collection, read by the Codable rules.
+struct CodableDecodedElement<T: Decodable>: ArchiveValue {
+    let value: T
+
+    func encode(to encoder: any ArchiveEncoder, forKey key: String) throws {
+        throw KeyedArchiveError(.invalidValue, "a decoded Codable element is only read, never written", keyPath: key)
+    }
+
+    static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> CodableDecodedElement<T> {
+        CodableDecodedElement(value: try CodableArchiving.decode(T.self, from: decoder, forKey: key, codingPath: []))
+    }
+}
+
+extension CodableDecodedElement: Equatable where T: Equatable {}
+extension CodableDecodedElement: Hashable where T: Hashable {}

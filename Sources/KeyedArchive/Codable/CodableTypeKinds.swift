@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What the Codable adapter needs to know about a type to write or read it (which of its own protocols
+/// the type conforms to), found once per type and thread by dynamic casts and then looked up.
+///
+/// Dynamic casts to protocol existentials cost far more than a lookup (they took a fifth of the time
+/// archiving the benchmark's Codable graph took), and the adapter asks for every field of every object.
+/// Each thread keeps its own table (no lock on the way), with the last type looked up in front.
+final class CodableTypeKinds<Kind>: @unchecked Sendable {
+    /// One thread's table.
+    private final class Table {
+        var last: (id: ObjectIdentifier, kind: Kind)?
+        var kinds: [ObjectIdentifier: Kind] = [:]
+    }
+
+    /// Written once in `init`; the tables it names belong to their threads.
+    private let key: pthread_key_t
+
+    init() {
+        var key = pthread_key_t()
+        #if canImport(Darwin)
+        pthread_key_create(&key) { Unmanaged<AnyObject>.fromOpaque($0).release() }
+        #else
+        pthread_key_create(&key) { if let table = $0 { Unmanaged<AnyObject>.fromOpaque(table).release() } }
+        #endif
+        self.key = key
+    }
+
+    /// The kind of `type`, made by `make` the first time this thread asks.
+    @inline(__always)
+    func kind(of type: Any.Type, _ make: () -> Kind) -> Kind {
+        let id = ObjectIdentifier(type)
+        let table: Table
+        if let pointer = pthread_getspecific(key) {
+            table = Unmanaged<Table>.fromOpaque(pointer).takeUnretainedValue()
+            if let last = table.last, last.id == id { return last.kind }
+        } else {
+            table = Table()
+            pthread_setspecific(key, Unmanaged.passRetained(table as AnyObject).toOpaque())
+        }
+        let kind: Kind
+        if let known = table.kinds[id] {
+            kind = known
+        } else {
+            kind = make()
+            table.kinds[id] = kind
+        }
+        table.last = (id, kind)
+        return kind
+    }
+}
+
+/// How a value of an `Encodable` type is written (see ``CodableArchiving/encode(_:to:forKey:isElement:codingPath:)``).
+struct CodableEncodingKind {
+    var optional: (any ArchiveOptionalMarker.Type)?
+    var collection: (any ArchiveEncodableCollection.Type)?
+    var archiveValue: (any ArchiveValue.Type)?
+    var isClass: Bool
+
+    init<T>(_ type: T.Type) {
+        optional = T.self as? any ArchiveOptionalMarker.Type
+        collection = T.self as? any ArchiveEncodableCollection.Type
+        archiveValue = T.self as? any ArchiveValue.Type
+        isClass = T.self is AnyClass
+    }
+
+    static let cache = CodableTypeKinds<CodableEncodingKind>()
+}
+
+/// How a value of a `Decodable` type is read.
+struct CodableDecodingKind {
+    var optional: (any ArchiveOptionalDecodable.Type)?
+    var collection: (any ArchiveDecodableCollection.Type)?
+    var archiveValue: (any ArchiveValue.Type)?
+    var isClass: Bool
+
+    init<T>(_ type: T.Type) {
+        optional = T.self as? any ArchiveOptionalDecodable.Type
+        collection = T.self as? any ArchiveDecodableCollection.Type
+        archiveValue = T.self as? any ArchiveValue.Type
+        isClass = T.self is AnyClass
+    }
+
+    static let cache = CodableTypeKinds<CodableDecodingKind>()
+}
+
+// The helpers below are called on a metatype found for exactly `U` (so `Self` is `U`): they reinterpret a
+// `U` as `Self` (and back) in place of a dynamic cast.
+
+extension ArchiveValue {
+    static func encodeCodableValue<U>(_ value: U, to sink: any ArchiveEncoder, forKey key: String) throws {
+        try withUnsafePointer(to: value) { try $0.withMemoryRebound(to: Self.self, capacity: 1) { try $0.pointee.encode(to: sink, forKey: key) } }
+    }
+
+    static func decodeCodableValue<U>(_ type: U.Type, from decoder: any ArchiveDecoder, forKey key: String) throws -> U {
+        let value = try decode(from: decoder, forKey: key)
+        return withUnsafePointer(to: value) { $0.withMemoryRebound(to: U.self, capacity: 1) { $0.pointee } }
+    }
+}
+
+extension ArchiveEncodableCollection {
+    static func encodeCodableCollection<U>(_ value: U, to sink: any ArchiveEncoder, forKey key: String) throws {
+        try withUnsafePointer(to: value) {
+            try $0.withMemoryRebound(to: Self.self, capacity: 1) { try $0.pointee.encodeArchiveCollection(to: sink, forKey: key, codingPath: []) }
+        }
+    }
+}
+
+extension ArchiveDecodableCollection {
+    static func decodeCodableCollection<U>(_ type: U.Type, from decoder: any ArchiveDecoder, forKey key: String) throws -> U {
+        let value = try decodeArchiveCollection(from: decoder, forKey: key)
+        return withUnsafePointer(to: value) { $0.withMemoryRebound(to: U.self, capacity: 1) { $0.pointee } }
+    }
+}
+
+extension ArchiveOptionalMarker {
+    static func isCodableNil<U>(_ value: U) -> Bool {
+        withUnsafePointer(to: value) { $0.withMemoryRebound(to: Self.self, capacity: 1) { $0.pointee.isArchiveNil } }
+    }
+}
+
+extension ArchiveOptionalDecodable {
+    static func decodeCodableOptional<U>(_ type: U.Type, from archive: any ArchiveDecoder, forKey key: String,
+                                         codingPath: [any CodingKey]) throws -> U {
+        let value = try decodeArchiveOptional(from: archive, forKey: key, codingPath: codingPath)
+        return withUnsafePointer(to: value) { $0.withMemoryRebound(to: U.self, capacity: 1) { $0.pointee } }
+    }
+}
