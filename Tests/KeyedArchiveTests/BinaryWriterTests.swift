@@ -17,7 +17,7 @@ enum SampleValues {
         "true": true, "false": false,
         "date": .date(Date(timeIntervalSinceReferenceDate: 123_456.75)),
         "data": .data(Data([0, 1, 2, 255])), "big data": .data(Data(repeating: 7, count: 70_000)),
-        "uid": .uid(UID(3)), "big uid": .uid(UID(70_000)), "max uid": .uid(UID(UInt64.max)),
+        "uid": .uid(UID(3)), "big uid": .uid(UID(70_000)), "max uid": .uid(UID(UInt64(UInt32.max))),
         "array": [1, "two", 3.0, [4]],
         "set": .set(["a", "b", 1]),
         "nested": ["inner": ["deeper": ["x": []]]],

@@ -21,8 +21,23 @@ import Musl
 ///
 /// The corresponding Foundation API is `PropertyListSerialization.propertyList(from:options:format:)`.
 ///
+/// By default the reader rejects everything CF's binary reader (`CFBinaryPList.c`) rejects:
+/// - **Trailer**: offset and reference sizes 1...8; object count at least 1; top object below the count;
+///   offset table at or after byte 9 and before the trailer; header + object area + `count * offsetSize`
+///   + 32-byte trailer exactly the file's length; a reference size that can address every object and an
+///   offset size that can reach the table; every table entry inside the object area `8 ..< tableOffset`.
+/// - **Objects**: only the markers CF decodes (`0x08`, `0x09`, `0x1n`, `0x2n`, `0x33`, `0x4n`, `0x5n`,
+///   `0x6n`, `0x8n`, `0xAn`, `0xCn`, `0xDn`); UIDs of 1-16 bytes at most `UInt32.max`; nesting up to
+///   ``PropertyListReadingOptions/maximumDepth``; every count and extent inside the object area.
+///
+/// ``PropertyListReadingOptions/isLenient`` relaxes the trailer's length and size rules, accepts the `0x7n`
+/// and `0xBn` markers and UIDs above `UInt32.max`; bounds, depth and cycle checks stay.
+///
 /// Decisions where the format, CoreFoundation (CF) and Python's `plistlib` differ:
 /// - **Header**: `bplist0` followed by any byte is accepted, as CF does (`bplist00`, `bplist01`).
+/// - **Sizes above 8**: CF accepts offset and reference sizes above 8 and 16-byte UIDs whose upper
+///   8 bytes are not zero, keeping the low 8 bytes; this reader rejects them. It also rejects an
+///   offset-table entry below 8 even when no reference reaches it (CF checks entries when it follows them).
 /// - **Null (`0x00`) and fill (`0x0F`)** are rejected with ``PropertyListError/Code/invalidObject``:
 ///   the value model has no null, and fill is padding, not a value (`plistlib` reads them as `None`/`b''`).
 /// - **Integers** of 1, 2 and 4 bytes are unsigned, 8 bytes signed. A 16-byte integer is read as a signed
@@ -35,8 +50,9 @@ import Musl
 ///   rejected with ``PropertyListError/Code/invalidString`` otherwise. CF would show such bytes as MacRoman
 ///   and `plistlib` rejects them; UTF-8 is what those writers meant.
 /// - **UTF-16 strings (`0x6n`)** with an unpaired surrogate are rejected (``PropertyListError/Code/invalidString``).
-/// - **UTF-8 strings (`0x7n`)**, a newer marker, are accepted when the bytes are valid UTF-8; the count is in bytes.
-/// - **Ordered sets (`0xBn`) and sets (`0xCn`)** both read as ``PropertyListValue/set(_:)``.
+/// - **UTF-8 strings (`0x7n`)**, a marker no Apple reader decodes, are accepted only when lenient, and
+///   only when the bytes are valid UTF-8; the count is in bytes.
+/// - **Sets (`0xCn`)**, and when lenient ordered sets (`0xBn`), read as ``PropertyListValue/set(_:)``.
 /// - **Dictionary keys** must be strings; a UID or any other key is ``PropertyListError/Code/invalidKey``.
 /// - **Cycles**: a container that contains itself, directly or through others, is
 ///   ``PropertyListError/Code/cycle`` (`plistlib` builds a self-referencing list); shared sub-trees are fine.
@@ -83,6 +99,8 @@ struct BinaryPropertyListScanner {
     /// Where the offset table starts; objects live in `8 ..< tableOffset`.
     let tableOffset: Int
     private let maximumDepth: Int
+    /// ``PropertyListReadingOptions/isLenient``: accept what CoreFoundation rejects but can be read.
+    let isLenient: Bool
 
     /// Per object: how many references to it the file's containers hold (bits 0-1, saturating at 2),
     /// and whether it is being decoded, i.e. on the current path (bit 2).
@@ -121,6 +139,7 @@ struct BinaryPropertyListScanner {
         self.base = base
         self.size = size
         self.maximumDepth = options.maximumDepth
+        self.isLenient = options.isLenient
 
         let t = size - Self.trailerSize
         // Trailer: 5 unused bytes, sort version, offset size, ref size, count, top, table offset.
@@ -162,6 +181,26 @@ struct BinaryPropertyListScanner {
             throw PropertyListError(.invalidTrailer,
                                     "bplist: offset table of \(count) entries x \(offsetSize) bytes at \(table) runs past the trailer at \(t)",
                                     at: .init(byteOffset: t + 8))
+        }
+        if !options.isLenient {
+            // CF: 8 + object area + offset table + trailer must be the whole file, no byte more or less.
+            guard tableEnd == t else {
+                throw PropertyListError(.invalidTrailer,
+                                        "bplist: offset table of \(count) entries x \(offsetSize) bytes at \(table) ends at \(tableEnd), "
+                                            + "\(t - tableEnd) bytes before the trailer at \(t) (the trailer's object count does not match the table)",
+                                        at: .init(byteOffset: t + 8))
+            }
+            // CF: a reference must be able to name every object, an offset must reach the table.
+            guard refSize >= 8 || count < UInt64(1) << (8 * refSize) else {
+                throw PropertyListError(.invalidTrailer,
+                                        "bplist: trailer object-reference size \(refSize) cannot address \(count) objects",
+                                        at: .init(byteOffset: t + 7))
+            }
+            guard offsetSize >= 8 || table < UInt64(1) << (8 * offsetSize) else {
+                throw PropertyListError(.invalidTrailer,
+                                        "bplist: trailer offset size \(offsetSize) cannot reach the offset table at \(table)",
+                                        at: .init(byteOffset: t + 6))
+            }
         }
         self.offsetSize = offsetSize
         self.refSize = refSize
@@ -325,6 +364,7 @@ struct BinaryPropertyListScanner {
         let offset = offset(of: n)
         let marker = base.load(fromByteOffset: offset, as: UInt8.self)
         switch marker >> 4 {
+        case 0xB where !isLenient: try unsupportedMarker(marker, offset, n)
         case 0xA, 0xB, 0xC: return try array(n, at: offset, marker: marker, depth: depth)
         case 0xD: return try dictionary(n, at: offset, marker: marker, depth: depth)
         default:
@@ -398,6 +438,7 @@ struct BinaryPropertyListScanner {
             let v = PropertyListValue.string(try utf16String(at: start, count: count, object: n))
             return v
         case 0x7:
+            guard isLenient else { try unsupportedMarker(marker, offset, n) }
             let (count, start) = try countAndStart(nibble, at: offset, object: n)
             try requireElements(count, of: 1, at: start, object: n, "UTF-8 string")
             let bytes = UnsafeBufferPointer(start: (base + start).assumingMemoryBound(to: UInt8.self), count: count)
@@ -407,13 +448,7 @@ struct BinaryPropertyListScanner {
             }
             return .string(s)
         case 0x8:
-            guard nibble <= 7 else {
-                throw PropertyListError(.invalidObject, "bplist: UID of \(Int(nibble) + 1) bytes (1...8 exist)",
-                                        at: .init(byteOffset: offset, objectNumber: n))
-            }
-            let width = Int(nibble) + 1
-            try require(offset + 1, width, object: n, "UID")
-            return .uid(UID(Self.loadBigEndian(base + offset + 1, width: width)))
+            return .uid(UID(try uidValue(nibble, at: offset, object: n)))
         default:
             throw PropertyListError(.invalidObject, "bplist: unknown object marker 0x\(hex(marker))",
                                     at: .init(byteOffset: offset, objectNumber: n))
@@ -485,6 +520,34 @@ struct BinaryPropertyListScanner {
         state[n] &= ~Self.onPath
         if state[n] & 3 >= Self.shared { memo[n] = v }
         return v
+    }
+
+    /// The value of a UID object (`0x8n`, `n + 1` bytes at `offset + 1`).
+    ///
+    /// As CF: 1 to 16 bytes whose value is at most `UInt32.max`. Bytes beyond the low 8 must be zero (CF
+    /// drops them). Lenient: any value up to `UInt64.max`.
+    func uidValue(_ nibble: UInt8, at offset: Int, object n: Int) throws -> UInt64 {
+        let width = Int(nibble) + 1
+        try require(offset + 1, width, object: n, "UID")
+        let low = Self.loadBigEndian(base + offset + 1 + max(0, width - 8), width: min(width, 8))
+        if width > 8, Self.loadBigEndian(base + offset + 1, width: width - 8) != 0 {
+            throw PropertyListError(.invalidObject, "bplist: \(width)-byte UID is larger than UInt64.max",
+                                    at: .init(byteOffset: offset, objectNumber: n))
+        }
+        guard low <= UInt64(UInt32.max) || isLenient else {
+            throw PropertyListError(.invalidObject, "bplist: UID \(low) is larger than UInt32.max (4294967295)",
+                                    at: .init(byteOffset: offset, objectNumber: n))
+        }
+        return low
+    }
+
+    /// A marker this reader knows but, without ``PropertyListReadingOptions/isLenient``, rejects as CF does.
+    @inline(never)
+    func unsupportedMarker(_ marker: UInt8, _ offset: Int, _ n: Int) throws -> Never {
+        let what = marker >> 4 == 0x7 ? "UTF-8 string" : "ordered set"
+        throw PropertyListError(.invalidObject,
+                                "bplist: object marker 0x\(hex(marker)) (\(what)) is not read by CoreFoundation; reading it needs the lenient option",
+                                at: .init(byteOffset: offset, objectNumber: n))
     }
 
     @inline(never)
@@ -659,6 +722,7 @@ extension BinaryPropertyListScanner {
         let marker = base.load(fromByteOffset: offset, as: UInt8.self)
         let kind = marker >> 4
         guard kind >= 0xA && kind <= 0xD else { return nil }
+        if kind == 0xB, !isLenient { try unsupportedMarker(marker, offset, n) }
         let (count, start) = try countAndStart(marker & 0x0F, at: offset, object: n)
         if kind == 0xD {
             let (twice, overflow) = count.multipliedReportingOverflow(by: 2)
@@ -681,6 +745,7 @@ extension BinaryPropertyListScanner {
         let offset = offset(of: n)
         let marker = base.load(fromByteOffset: offset, as: UInt8.self)
         switch marker >> 4 {
+        case 0x7 where !isLenient: try unsupportedMarker(marker, offset, n)
         case 0x5, 0x6, 0x7: return try countAndStart(marker & 0x0F, at: offset, object: n).count
         default: return nil
         }
@@ -692,13 +757,7 @@ extension BinaryPropertyListScanner {
         let offset = offset(of: n)
         let marker = base.load(fromByteOffset: offset, as: UInt8.self)
         guard marker >> 4 == 0x8 else { return nil }
-        guard marker & 0x0F <= 7 else {
-            throw PropertyListError(.invalidObject, "bplist: UID of \(Int(marker & 0x0F) + 1) bytes (1...8 exist)",
-                                    at: .init(byteOffset: offset, objectNumber: n))
-        }
-        let width = Int(marker & 0x0F) + 1
-        try require(offset + 1, width, object: n, "UID")
-        return Self.loadBigEndian(base + offset + 1, width: width)
+        return try uidValue(marker & 0x0F, at: offset, object: n)
     }
 
     /// Whether string object `n` is exactly `key` (UTF-8 bytes; compared code unit for code unit, as
@@ -708,6 +767,7 @@ extension BinaryPropertyListScanner {
         let offset = offset(of: n)
         let marker = base.load(fromByteOffset: offset, as: UInt8.self)
         switch marker >> 4 {
+        case 0x7 where !isLenient: try unsupportedMarker(marker, offset, n)
         case 0x5, 0x7:
             let (count, start) = try countAndStart(marker & 0x0F, at: offset, object: n)
             try requireElements(count, of: 1, at: start, object: n, "string")
