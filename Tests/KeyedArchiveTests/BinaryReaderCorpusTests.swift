@@ -16,8 +16,7 @@ import Testing
         "swift-foundation/Test_82142612.bad": .invalidKey,
     ]
 
-    @Test func everyBinaryFilePlistlibReadsDecodesToTheSameValue() throws {
-        guard Corpus.available(), PlistlibOracle.available() else { return }
+    @Test(.requiresCorpus, .requiresPlistlib) func everyBinaryFilePlistlibReadsDecodesToTheSameValue() throws {
         let files = Corpus.binaryFiles()
         #expect(files.count >= 130)
         let oracle = try PlistlibOracle.read(files: files.map(Corpus.url))
@@ -48,8 +47,7 @@ import Testing
 
     /// Every file in the corpus folder, documented or not (fuzzer output may sit beside the real files),
     /// ends in a value or a `PropertyListError`: never a crash, hang or other error.
-    @Test func everyFileInTheCorpusFolderEndsInAValueOrAnError() throws {
-        guard Corpus.available() else { return }
+    @Test(.requiresCorpus) func everyFileInTheCorpusFolderEndsInAValueOrAnError() throws {
         let enumerator = FileManager.default.enumerator(at: Corpus.directory, includingPropertiesForKeys: nil)
         var checked = 0
         while let url = enumerator?.nextObject() as? URL {
@@ -67,7 +65,7 @@ import Testing
     }
 
     /// The 7 files plistlib rejects (corpus/MANIFEST.md), and what ours does with each.
-    @Test(arguments: [
+    @Test(.requiresCorpus, arguments: [
         // Trailer claims 8247051269959066735 objects and offset size 118.
         ("dd-plist/malformed/github-issue42.plist", PropertyListError.Code.invalidTrailer),
         // Trailer offset size 0.
@@ -83,7 +81,6 @@ import Testing
         ("rust-plist/binary_zero_offset_size.plist", .invalidTrailer),
     ])
     func malformedCorpusFilesAreRejected(file: String, code: PropertyListError.Code) throws {
-        guard Corpus.available() else { return }
         let data = try Corpus.data(file)
         do {
             let value = try BinaryPropertyListReader().read(data)
@@ -95,8 +92,7 @@ import Testing
 
     /// node-bplist-parser/sample1.bplist puts UTF-8 bytes in ASCII (0x5n) strings. plistlib rejects it;
     /// ours decodes such strings as UTF-8 (see BinaryPropertyListReader's notes), so the file reads.
-    @Test func utf8BytesInAsciiStringsAreReadAsUTF8() throws {
-        guard Corpus.available() else { return }
+    @Test(.requiresCorpus) func utf8BytesInAsciiStringsAreReadAsUTF8() throws {
         let data = try Corpus.data("node-bplist-parser/sample1.bplist")
         let value = try BinaryPropertyListReader().read(data)
         let dictionary = try #require(value.dictionaryValue)

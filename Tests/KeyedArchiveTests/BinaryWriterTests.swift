@@ -210,8 +210,7 @@ enum SampleValues {
         }
     }
 
-    @Test func plistlibReadsOurBytes() throws {
-        guard PlistlibOracle.available() else { return }
+    @Test(.requiresPlistlib) func plistlibReadsOurBytes() throws {
         // plistlib has no sets: everything but the set.
         var everyKind = try #require(SampleValues.everyKind.dictionaryValue)
         everyKind["set"] = nil
@@ -236,8 +235,7 @@ enum SampleValues {
         }
     }
 
-    @Test func weReadPlistlibsBytes() throws {
-        guard PlistlibOracle.available() else { return }
+    @Test(.requiresPlistlib) func weReadPlistlibsBytes() throws {
         let value: PropertyListValue = ["a": [1, 2, 3], "b": "ünï", "c": .uid(UID(7)), "d": .integer(PropertyListInteger(UInt64.max)), "e": -9]
         let plistlib = try PlistlibOracle.rewrite(bytes: BinaryPropertyListWriter().write(value), as: .binary)
         #expect(try BinaryPropertyListReader().read(plistlib) == value)
