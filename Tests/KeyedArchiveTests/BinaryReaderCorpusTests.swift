@@ -45,6 +45,35 @@ import Testing
         #expect(compared >= 120)
     }
 
+    /// Every documented binary file reads under the strict (default) rules except the malformed ones listed
+    /// here, and the lenient option reads each of those files to the same value.
+    @Test(.requiresCorpus) func everyWellFormedBinaryFileReadsStrictlyAndLenientlyAlike() throws {
+        let malformed: Set<String> = Set(Self.expectedRejections.keys).union([
+            "dd-plist/malformed/github-issue42.plist", "dd-plist/malformed/github-issue72.plist",
+            "dd-plist/malformed/github-issue73-2.plist", "dd-plist/malformed/github-issue73-3.plist",
+            "dd-plist/malformed/github-issue78.plist", "rust-plist/binary_zero_offset_size.plist",
+        ])
+        var lenient = PropertyListReadingOptions()
+        lenient.isLenient = true
+        var read = 0
+        for file in Corpus.binaryFiles() {
+            let data = try Corpus.data(file)
+            if malformed.contains(file) {
+                #expect(throws: PropertyListError.self, "\(file)") { try BinaryPropertyListReader().read(data) }
+                continue
+            }
+            do {
+                let strict = try BinaryPropertyListReader().read(data)
+                let relaxed = try BinaryPropertyListReader(options: lenient).read(data)
+                #expect(strict == relaxed, "\(file)")
+                read += 1
+            } catch {
+                Issue.record("\(file): \(error)")
+            }
+        }
+        #expect(read >= 120)
+    }
+
     /// Every file in the corpus folder, documented or not (fuzzer output may sit beside the real files),
     /// ends in a value or a `PropertyListError`: never a crash, hang or other error.
     @Test(.requiresCorpus) func everyFileInTheCorpusFolderEndsInAValueOrAnError() throws {
