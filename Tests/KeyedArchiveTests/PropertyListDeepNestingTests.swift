@@ -160,6 +160,38 @@ import Testing
         }
     }
 
+    /// `[chain, chain, corrupt]`: one chain `levels` arrays deep, shared (so memoized), then a 2-byte real.
+    static func sharedDeepChainThenCorruptObject(levels: Int) -> Data {
+        func ref(_ r: Int) -> [UInt8] { [UInt8(r >> 16 & 0xFF), UInt8(r >> 8 & 0xFF), UInt8(r & 0xFF)] }
+        func be64(_ v: Int) -> [UInt8] { (0 ..< 8).reversed().map { UInt8(v >> (8 * $0) & 0xFF) } }
+        var bytes = Array("bplist00".utf8)  // bplist00
+        var offsets: [Int] = [bytes.count]
+        bytes += [0xA3] + ref(1) + ref(1) + ref(levels + 2)  // 0: [object 1, object 1, last object]
+        for i in 1 ... levels {
+            offsets.append(bytes.count)
+            bytes += [0xA1] + ref(i + 1)  // i: [object i + 1]
+        }
+        offsets.append(bytes.count)
+        bytes += [0x10, 0x01]  // levels + 1: int 1
+        offsets.append(bytes.count)
+        bytes += [0x21, 0x00, 0x00]  // levels + 2: 2-byte real -- CORRUPTED
+        let table = bytes.count
+        for o in offsets { bytes += [UInt8(o >> 24 & 0xFF), UInt8(o >> 16 & 0xFF), UInt8(o >> 8 & 0xFF), UInt8(o & 0xFF)] }
+        bytes += [0, 0, 0, 0, 0, 0, 4, 3]  // trailer: offset size 4, reference size 3
+        bytes += be64(offsets.count) + be64(0) + be64(table)  // count, top object 0, table offset
+        return Data(bytes)
+    }
+
+    /// A failed read frees a memoized (shared) sub-tree a million levels deep without recursion.
+    @Test func failureAfterASharedDeepSubtreeIsReportedAndFreed() throws {
+        try onThread(stackSize: Self.mainThreadStack) {
+            let error = readError(Self.sharedDeepChainThenCorruptObject(levels: Self.million), options: Self.raised)
+            #expect(error?.code == .invalidObject)
+            #expect(error?.location.keyPath == "[2]")
+            #expect(error?.location.objectNumber == Self.million + 2)
+        }
+    }
+
     @Test func dismantleFreesAMillionLevelsOnASmallStack() throws {
         try onThread(stackSize: Self.secondaryThreadStack) {
             var mixed: PropertyListValue = "leaf"
