@@ -245,6 +245,12 @@ public enum ArchiveDumpCommand {
         do {
             root = try PropertyListValue(propertyListData: data)
         } catch {
+            // --validate: say whether only the strict (CoreFoundation's) rules reject it.
+            var lenient = PropertyListReadingOptions()
+            lenient.isLenient = true
+            if options.mode == .validate, (try? PropertyListValue(propertyListData: data, options: lenient)) != nil {
+                return fail("\(error) (rejected as CoreFoundation rejects it; PropertyListReadingOptions.isLenient would read it)")
+            }
             return fail("\(error)")
         }
         let graph: ArchivedObjectGraph?

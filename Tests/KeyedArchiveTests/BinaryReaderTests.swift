@@ -46,13 +46,13 @@ func readError(_ data: Data, options: PropertyListReadingOptions = .init()) -> P
             [0x33, 0x40, 0x59, 0, 0, 0, 0, 0, 0],  // 10: date 100.0 s after 2001
             [0x42, 0xDE, 0xAD],  // 11: data DE AD
             [0x61, 0x00, 0xE9],  // 12: UTF-16 "é"
-            [0x72, 0xC3, 0xA9],  // 13: UTF-8 string "é" (0x7n)
+            [0x5F, 0x10, 0x01, 0x61],  // 13: ASCII "a", count as an extended length
             [0x82, 0x01, 0x00, 0x00],  // 14: 3-byte UID 65536
         ]))
         #expect(value == .array([
             false, true, 255, 256, .integer(PropertyListInteger(Int64(4_294_967_295))), -2,
             .integer(PropertyListInteger(UInt64.max)), .float(1.5), .real(2.5),
-            .date(Date(timeIntervalSinceReferenceDate: 100)), .data(Data([0xDE, 0xAD])), "é", "é", .uid(UID(65536)),
+            .date(Date(timeIntervalSinceReferenceDate: 100)), .data(Data([0xDE, 0xAD])), "é", "a", .uid(UID(65536)),
         ]))
     }
 
@@ -63,14 +63,21 @@ func readError(_ data: Data, options: PropertyListReadingOptions = .init()) -> P
         #expect(value == -5)
     }
 
-    @Test func orderedSetAndSetReadAsSets() throws {
-        let value = try BinaryPropertyListReader().read(bplist([
+    @Test func orderedSetIsReadAsASetOnlyWhenLenient() throws {
+        let data = bplist([
             [0xA2, 1, 2],  // 0: array [1, 2]
-            [0xB1, 3],  // 1: ordset {3}
+            [0xB1, 3],  // 1: ordset {3} -- a marker CF does not decode
             [0xC1, 3],  // 2: set {3}
             [0x10, 0x07],  // 3: int 7
-        ]))
-        #expect(value == [.set([7]), .set([7])])
+        ])
+        let strict = readError(data)
+        #expect(strict?.code == .invalidObject)
+        #expect(strict?.location.objectNumber == 1)
+        #expect(strict?.location.byteOffset == 11)
+        #expect(strict?.location.keyPath == "[0]")
+        var lenient = PropertyListReadingOptions()
+        lenient.isLenient = true
+        #expect(try BinaryPropertyListReader(options: lenient).read(data) == [.set([7]), .set([7])])
     }
 
     @Test func threeByteOffsetTableAndReferencesAreRead() throws {
@@ -285,7 +292,7 @@ func readError(_ data: Data, options: PropertyListReadingOptions = .init()) -> P
         [0x20, 0x00],  // 1-byte real -- not in the format
         [0x21, 0x00, 0x00],  // 2-byte real
         [0x30, 0x00],  // date marker other than 0x33
-        [0x88, 0, 0, 0, 0, 0, 0, 0, 0, 0],  // 9-byte UID
+        [0x88, 1, 0, 0, 0, 0, 0, 0, 0, 0],  // 9-byte UID 2^64: above UInt64.max (and UInt32.max)
         [0x90],  // unused marker 0x9n
         [0xE0],  // unused marker 0xEn
         [0x0C],  // unused marker in the 0x0n row (URL in CF's notes, never written)
@@ -393,9 +400,11 @@ func readError(_ data: Data, options: PropertyListReadingOptions = .init()) -> P
         ]))
         #expect(error?.code == .invalidString)
         #expect(error?.location.byteOffset == 10)
+        var lenient = PropertyListReadingOptions()
+        lenient.isLenient = true
         #expect(readError(bplist([
             [0x72, 0xC3, 0x28],  // 0: UTF-8 string C3 28 -- CORRUPTED: bad continuation byte
-        ]))?.code == .invalidString)
+        ]), options: lenient)?.code == .invalidString)
     }
 
     @Test func nonStringKeysAreRejected() {

@@ -29,7 +29,7 @@ import Testing
                        .date(Date(timeIntervalSinceReferenceDate: -978_307_200))]),
             ("data", [.data(Data()), .data(Data([0, 1, 2, 255])), .data(Data(repeating: 0xAB, count: 100))]),
             ("set", .set(["a", "b", 3])),
-            ("uids", [.uid(UID(0)), .uid(UID(255)), .uid(UID(256)), .uid(UID(1 << 40))]),
+            ("uids", [.uid(UID(0)), .uid(UID(255)), .uid(UID(256)), .uid(UID(UInt64(UInt32.max)))]),
             ("nested", ["a": [["b": ["c": [1, 2, ["d": "e"]]]]], "f": .data(Data([1]))]),
             ("shared-values", ["x": "same", "y": "same", "z": ["same", "same"]]),
             ("many-objects", manyStrings),

@@ -20,7 +20,6 @@ import Testing
         #expect(try KeyedUnarchiver().decode(FoundationValue.self, from: data) == value)
         let graph = try ArchivedObjectGraph(data: data)
         #expect(graph.topReference().flatMap { graph.className(of: $0) } == "NSOrderedSet")
-        guard InteropTests.engineAvailable() else { return }
         let back = try NSKeyedUnarchiver.unarchivedObject(ofClasses: [NSOrderedSet.self, NSString.self, NSNumber.self], from: data)
         let set = try #require(back as? NSOrderedSet)
         #expect(set.array.map { "\($0)" } == ["b", "a", "3"])
@@ -34,7 +33,6 @@ import Testing
     }
 
     @Test func foundationMixedArrayDecodes() throws {
-        guard InteropTests.engineAvailable() else { return }
         let inner = NSMutableDictionary()
         inner[NSString(string: "n")] = NSNumber(value: 1.5)
         let array = NSArray(array: [NSNull(), NSNumber(value: 7), NSString(string: "s"), inner,
@@ -47,9 +45,7 @@ import Testing
 
     /// Every corpus archive made only of Foundation value classes decodes to what plistlib's view of the same
     /// file resolves to (an independent walk of `$objects` in the test); the others are rejected cleanly.
-    @Test func corpusFoundationArchivesMatchPlistlib() throws {
-        guard Corpus.available() else { return }
-        guard PlistlibOracle.available() else { return }
+    @Test(.requiresCorpus, .requiresPlistlib) func corpusFoundationArchivesMatchPlistlib() throws {
         var matched = 0, rejected = 0
         for file in Corpus.files() {
             guard let data = try? Corpus.data(file), let tree = try? PropertyListValue(propertyListData: data),

@@ -177,34 +177,11 @@ final class GraphNode: KeyedArchivable {
 }
 
 @Suite struct InteropTests {
-    /// Whether the byte-level engine is present (it is merged separately); prints a notice when not.
-    static func engineAvailable(_ test: String = #function) -> Bool {
-        let probe = PropertyListValue.array([1, "x"])
-        guard let data = try? probe.propertyListData(format: .binary), !data.isEmpty,
-              (try? PropertyListValue(propertyListData: data)) == probe else {
-            print("skipping \(test): the property-list engine is not merged yet")
-            return false
-        }
-        return true
-    }
-
-    /// Whether the XML reader and writer are present (merged separately).
-    static func xmlAvailable(_ test: String = #function) -> Bool {
-        let probe = PropertyListValue.array([1, "x"])
-        guard let data = try? probe.propertyListData(format: .xml), !data.isEmpty,
-              (try? PropertyListValue(propertyListData: data)) == probe else {
-            print("skipping the XML part of \(test): the XML property-list code is not merged yet")
-            return false
-        }
-        return true
-    }
-
     static func sample() -> FNote {
         FNote(title: "root", count: 3, children: [FNote(title: "child ✓", count: 4), FNote(title: "", count: -5)])
     }
 
     @Test func foundationArchiveDecodesIntoOurModel() throws {
-        guard Self.engineAvailable() else { return }
         let original = Self.sample()
         let data = try NSKeyedArchiver.archivedData(withRootObject: original, requiringSecureCoding: true)
         let note = try KeyedUnarchiver.unarchivedObject(ofClass: Note.self, from: data)
@@ -212,20 +189,17 @@ final class GraphNode: KeyedArchivable {
     }
 
     @Test func ourArchiveDecodesInFoundation() throws {
-        guard Self.engineAvailable() else { return }
         let original = Self.sample()
         let data = try KeyedArchiver.archivedData(withRootObject: Note(matching: original))
         let decoded = try #require(try NSKeyedUnarchiver.unarchivedObject(ofClass: FNote.self, from: data))
         let back = Note(matching: decoded)
         #expect(back.matches(original) == [])
-        guard Self.xmlAvailable() else { return }
         let xml = try KeyedArchiver.archivedData(withRootObject: Note(matching: original), format: .xml)
         let fromXML = try #require(try NSKeyedUnarchiver.unarchivedObject(ofClass: FNote.self, from: xml))
         #expect(Note(matching: fromXML).matches(original) == [])
     }
 
     @Test func foundationCycleDecodesWithBackReferences() throws {
-        guard Self.engineAvailable() else { return }
         let parent = FNode("parent")
         let a = FNode("a"), b = FNode("b")
         parent.children = [a, b]
@@ -240,7 +214,6 @@ final class GraphNode: KeyedArchivable {
     }
 
     @Test func foundationValueClassesDecodeAsSwiftValues() throws {
-        guard Self.engineAvailable() else { return }
         func archive(_ object: Any) throws -> Data {
             try NSKeyedArchiver.archivedData(withRootObject: object, requiringSecureCoding: false)
         }
@@ -271,7 +244,6 @@ final class GraphNode: KeyedArchivable {
     }
 
     @Test func ourValuesDecodeAsFoundationClasses() throws {
-        guard Self.engineAvailable() else { return }
         func unarchive(_ data: Data, _ classes: [AnyClass]) throws -> Any? {
             try NSKeyedUnarchiver.unarchivedObject(ofClasses: classes, from: data)
         }

@@ -3,18 +3,9 @@ import Foundation
 @testable import KeyedArchive
 
 @Suite struct RawArchiveCorpusTests {
-    /// `<package root>/../shared/corpus`.
-    private static let corpus = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/corpus")
-
     /// Every keyed archive of the corpus: read -> write -> read gives an equal graph, in both formats.
-    @Test func corpusArchivesRoundTripThroughTheRawModel() throws {
-        guard FileManager.default.fileExists(atPath: Self.corpus.path),
-              let walker = FileManager.default.enumerator(at: Self.corpus, includingPropertiesForKeys: nil) else {
-            print("skipping: ../shared/corpus not found")
-            return
-        }
+    @Test(.requiresCorpus) func corpusArchivesRoundTripThroughTheRawModel() throws {
+        let walker = try #require(FileManager.default.enumerator(at: Corpus.directory, includingPropertiesForKeys: nil))
         var roundTripped = 0, rejected = 0
         for case let file as URL in walker {
             guard let data = try? Data(contentsOf: file), let root = try? PropertyListValue(propertyListData: data),

@@ -102,7 +102,7 @@ import Testing
 
     // MARK: - plistlib
 
-    @Test func plistlibReadsOurXML() throws {
+    @Test(.requiresPlistlib) func plistlibReadsOurXML() throws {
         var g = SeededGenerator(seed: 0xB1)
         var options = XMLTestSupport.RandomValueOptions()
         options.controlCharacters = false
@@ -110,7 +110,7 @@ import Testing
         var values: [PropertyListValue] = []
         for _ in 0..<150 { values.append(XMLTestSupport.randomValue(&g, depth: 4, options)) }
         let documents = try values.map { try XMLPropertyListWriter().write($0) }
-        guard let results = try XMLTestSupport.plistlibRead(documents) else { return }
+        let results = try XMLTestSupport.plistlibRead(documents)
         for (i, value) in values.enumerated() {
             let theirs = try #require(results[i].value, "\(results[i]): \(String(decoding: documents[i], as: UTF8.self))")
             let expected = XMLTestSupport.asPlistlibSeesXML(XMLTestSupport.xmlNormalised(value))
@@ -118,8 +118,7 @@ import Testing
         }
     }
 
-    @Test func plistlibsXMLIsReadByUs() throws {
-        guard PlistlibOracle.available() else { return }
+    @Test(.requiresPlistlib) func plistlibsXMLIsReadByUs() throws {
         let value: PropertyListValue = [
             "s": "a<&>é\n\t]]>",  // no "\r": plistlib's writer turns it into "\n" "i": [0, .integer(PropertyListInteger(Int64.min)), .integer(PropertyListInteger(UInt64.max))],
             "r": [.real(0.1), .real(.infinity), .real(-0.0), .real(1e300)], "b": [true, false],
@@ -135,8 +134,8 @@ import Testing
 
     // MARK: - Corpus
 
-    @Test func everyCorpusXMLFileReadsAndMatchesPlistlib() throws {
-        guard let files = XMLTestSupport.corpusXMLFiles() else { return }
+    @Test(.requiresCorpus, .requiresPlistlib) func everyCorpusXMLFileReadsAndMatchesPlistlib() throws {
+        let files = XMLTestSupport.corpusXMLFiles()
         #expect(!files.isEmpty)
         print("reading \(files.count) corpus XML files: \(files.map(\.name).joined(separator: ", "))")
         var values: [PropertyListValue] = []
@@ -152,7 +151,7 @@ import Testing
                 return
             }
         }
-        guard let results = try XMLTestSupport.plistlibRead(files.map(\.data)) else { return }
+        let results = try XMLTestSupport.plistlibRead(files.map(\.data))
         for (i, file) in files.enumerated() {
             guard let theirs = results[i].value else {
                 print("note: plistlib cannot read \(file.name): \(results[i])")
@@ -165,8 +164,8 @@ import Testing
     /// Corpus files that Apple's writer produced (per MANIFEST.md: the Darwin fixtures of corelibs and
     /// swift-foundation, and kiler129's ArchivedData made by NSKeyedArchiver on macOS) are reproduced byte for
     /// byte when read and written again. (kiler129's BrokenData files were edited by hand, so they are left out.)
-    @Test func appleWrittenCorpusFilesAreRewrittenByteForByte() throws {
-        guard let files = XMLTestSupport.corpusXMLFiles() else { return }
+    @Test(.requiresCorpus) func appleWrittenCorpusFilesAreRewrittenByteForByte() throws {
+        let files = XMLTestSupport.corpusXMLFiles()
         let appleWritten = files.filter {
             $0.name.hasPrefix("corelibs-foundation/Resources/") || $0.name.hasPrefix("swift-foundation/")
                 || $0.name.hasPrefix("kiler129-nskeyedunarchiver/ArchivedData/")
@@ -180,8 +179,7 @@ import Testing
 
     /// Binary/XML twins in the corpus decode to the same value (4-byte reals widened and dates cut to whole
     /// seconds on the binary side, which is what XML can hold).
-    @Test func corpusBinaryAndXMLTwinsAgree() throws {
-        guard Corpus.available() else { return }
+    @Test(.requiresCorpus) func corpusBinaryAndXMLTwinsAgree() throws {
         var pairs: [(String, String)] = [
             ("swift-foundation/Generic_XML_Properties_Binary.plist", "swift-foundation/Generic_XML_Properties.plist"),
             ("node-bplist-parser/int64.bplist", "node-bplist-parser/int64.xml"),
@@ -208,8 +206,9 @@ import Testing
     }
 
     /// XML -> binary -> XML for every corpus XML file.
-    @Test func corpusXMLRoundTripsThroughBinary() throws {
-        guard let files = XMLTestSupport.corpusXMLFiles() else { return }
+    @Test(.requiresCorpus) func corpusXMLRoundTripsThroughBinary() throws {
+        let files = XMLTestSupport.corpusXMLFiles()
+        #expect(files.count >= 30)
         for file in files {
             let value = try XMLPropertyListReader().read(file.data)
             let binary = try value.propertyListData(format: .binary)

@@ -7,8 +7,8 @@ import Testing
 
 enum XMLTestSupport {
     /// Every corpus file whose bytes look like an XML property list, as (path relative to the corpus, bytes).
-    static func corpusXMLFiles(_ test: String = #function) -> [(name: String, data: Data)]? {
-        guard Corpus.available(test) else { return nil }
+    /// Empty when the corpus is absent: a test that calls this carries `.requiresCorpus`.
+    static func corpusXMLFiles() -> [(name: String, data: Data)] {
         return Corpus.files().compactMap { name in
             guard let data = try? Corpus.data(name), PropertyListValue.detectFormat(of: data) == .xml,
                   String(decoding: data.prefix(2048), as: UTF8.self).contains("<plist")
@@ -27,9 +27,8 @@ enum XMLTestSupport {
         }
     }
 
-    /// plistlib's reading of each document (one python3 run), or `nil` when python3 is absent.
-    static func plistlibRead(_ documents: [Data], _ test: String = #function) throws -> [PlistlibOracle.Result]? {
-        guard PlistlibOracle.available(test) else { return nil }
+    /// plistlib's reading of each document (one python3 run). A test that calls this carries `.requiresPlistlib`.
+    static func plistlibRead(_ documents: [Data]) throws -> [PlistlibOracle.Result] {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("xml-plistlib-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }

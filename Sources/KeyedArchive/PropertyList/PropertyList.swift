@@ -18,6 +18,21 @@ public struct PropertyListReadingOptions: Sendable, Hashable {
     public var maximumDepth: Int = 512
     /// The most objects accepted in one binary file (the trailer's count). Default: 16,777,216.
     public var maximumObjectCount: Int = 1 << 24
+    /// Whether to read binary property lists that CoreFoundation rejects but whose meaning is clear, as a
+    /// forensic tool meeting damaged or non-Apple files wants to. Default `false`: the reader rejects what
+    /// CoreFoundation's binary reader rejects.
+    ///
+    /// When `true`, the binary reader also accepts:
+    /// - a trailer whose object count and offset table do not account for every byte of the file (the
+    ///   table must still end before the trailer);
+    /// - an object-reference size too small to address every object, or an offset size too small to reach
+    ///   the offset table;
+    /// - UTF-8 strings (marker `0x7n`) and ordered sets (`0xBn`, read as ``PropertyListValue/set(_:)``);
+    /// - UIDs above `UInt32.max`.
+    ///
+    /// Nothing that could make the reader misread memory, loop or recurse without bound is relaxed:
+    /// every offset, count, reference, depth and cycle is checked either way. XML reading is unaffected.
+    public var isLenient: Bool = false
 
     /// The default limits.
     public init() {}

@@ -124,24 +124,26 @@ public struct PropertyListDictionary: Sendable, Hashable, Sequence, ExpressibleB
         zip(keys, values).lazy.map { (key: $0.0, value: $0.1) }.makeIterator()
     }
 
+    /// Whether both hold the same entries, in any order (iterative: any depth).
     public static func == (lhs: PropertyListDictionary, rhs: PropertyListDictionary) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        for (i, k) in lhs.keys.enumerated() {
-            guard let j = rhs.position(of: k), rhs.values[j] == lhs.values[i] else { return false }
-        }
-        return true
+        PropertyListValue.dictionary(lhs) == PropertyListValue.dictionary(rhs)
     }
 
     public func hash(into hasher: inout Hasher) {
-        // Order-independent, to agree with `==`.
+        hash(into: &hasher, levels: PropertyListValue.hashedDepth)
+    }
+
+    /// Order-independent, to agree with `==`; looks at most `levels` containers deep.
+    func hash(into hasher: inout Hasher, levels: Int) {
+        hasher.combine(count)
+        guard levels > 0 else { return }
         var combined = 0
         for (i, k) in keys.enumerated() {
             var h = Hasher()
             h.combine(k)
-            h.combine(values[i])
+            values[i].hash(into: &h, levels: levels - 1)
             combined ^= h.finalize()
         }
-        hasher.combine(count)
         hasher.combine(combined)
     }
 }

@@ -97,7 +97,22 @@ extension PropertyListValue {
 }
 
 extension PropertyListValue: Hashable {
+    /// Whether two values are equal: reals and dates by bit pattern, dictionaries as dictionaries.
+    ///
+    /// Iterative: containers are compared with an explicit stack, so values of any depth compare
+    /// without exhausting the call stack.
     public static func == (lhs: PropertyListValue, rhs: PropertyListValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.array, .array), (.set, .set), (.dictionary, .dictionary):
+            return containersEqual(lhs, rhs)
+        default:
+            return scalarsEqual(lhs, rhs)
+        }
+    }
+
+    /// `==` for two values that are not both containers of the same kind.
+    @inline(__always)
+    private static func scalarsEqual(_ lhs: PropertyListValue, _ rhs: PropertyListValue) -> Bool {
         switch (lhs, rhs) {
         case (.string(let a), .string(let b)): return a == b
         case (.integer(let a), .integer(let b)): return a == b
@@ -107,15 +122,60 @@ extension PropertyListValue: Hashable {
         case (.date(let a), .date(let b)):
             return a.timeIntervalSinceReferenceDate.bitPattern == b.timeIntervalSinceReferenceDate.bitPattern
         case (.data(let a), .data(let b)): return a == b
-        case (.array(let a), .array(let b)): return a == b
-        case (.set(let a), .set(let b)): return a == b
-        case (.dictionary(let a), .dictionary(let b)): return a == b
         case (.uid(let a), .uid(let b)): return a == b
         default: return false
         }
     }
 
+    /// `==` for containers: pairs still to compare wait on an explicit stack.
+    @inline(never)
+    private static func containersEqual(_ lhs: PropertyListValue, _ rhs: PropertyListValue) -> Bool {
+        var pending: [(PropertyListValue, PropertyListValue)] = [(lhs, rhs)]
+        while let (a, b) = pending.popLast() {
+            switch (a, b) {
+            case (.array(let x), .array(let y)), (.set(let x), .set(let y)):
+                guard x.count == y.count else { return false }
+                if sameStorage(x, y) { continue }
+                for (u, v) in zip(x, y) {
+                    switch (u, v) {
+                    case (.array, .array), (.set, .set), (.dictionary, .dictionary): pending.append((u, v))
+                    default: if !scalarsEqual(u, v) { return false }
+                    }
+                }
+            case (.dictionary(let x), .dictionary(let y)):
+                guard x.count == y.count else { return false }
+                for (i, k) in x.keys.enumerated() {
+                    guard let j = y.position(of: k) else { return false }
+                    let (u, v) = (x.values[i], y.values[j])
+                    switch (u, v) {
+                    case (.array, .array), (.set, .set), (.dictionary, .dictionary): pending.append((u, v))
+                    default: if !scalarsEqual(u, v) { return false }
+                    }
+                }
+            default:
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Whether two arrays share their storage (so are equal without looking at their elements).
+    @inline(__always)
+    private static func sameStorage(_ x: [PropertyListValue], _ y: [PropertyListValue]) -> Bool {
+        x.withUnsafeBufferPointer { a in y.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
+    }
+
+    /// How many levels of containers ``hash(into:)`` looks into; below that only kinds and counts count.
+    /// Equal values still hash equally (the hash looks at less than `==` does), and the call stack
+    /// stays bounded whatever the depth.
+    static let hashedDepth = 8
+
     public func hash(into hasher: inout Hasher) {
+        hash(into: &hasher, levels: Self.hashedDepth)
+    }
+
+    /// Hashes this value, looking at most `levels` containers deep.
+    func hash(into hasher: inout Hasher, levels: Int) {
         switch self {
         case .string(let s): hasher.combine(0); hasher.combine(s)
         case .integer(let i): hasher.combine(1); hasher.combine(i)
@@ -124,11 +184,18 @@ extension PropertyListValue: Hashable {
         case .bool(let b): hasher.combine(4); hasher.combine(b)
         case .date(let d): hasher.combine(5); hasher.combine(d.timeIntervalSinceReferenceDate.bitPattern)
         case .data(let d): hasher.combine(6); hasher.combine(d)
-        case .array(let a): hasher.combine(7); hasher.combine(a)
-        case .set(let a): hasher.combine(8); hasher.combine(a)
-        case .dictionary(let d): hasher.combine(9); hasher.combine(d)
+        case .array(let a), .set(let a):
+            hasher.combine(self.isSet ? 8 : 7)
+            hasher.combine(a.count)
+            if levels > 0 { for element in a { element.hash(into: &hasher, levels: levels - 1) } }
+        case .dictionary(let d): hasher.combine(9); d.hash(into: &hasher, levels: levels)
         case .uid(let u): hasher.combine(10); hasher.combine(u)
         }
+    }
+
+    private var isSet: Bool {
+        if case .set = self { return true }
+        return false
     }
 }
 
@@ -246,6 +313,98 @@ public struct PropertyListInteger: Hashable, Comparable, Sendable, CustomStringC
         switch storage {
         case .signed(let s): return String(s)
         case .unsigned(let u): return String(u)
+        }
+    }
+}
+
+// MARK: - Description
+
+extension PropertyListValue: CustomStringConvertible {
+    /// A one-line rendering in Swift literal style: `["name": "x", "items": [1, 2.5, true], "ref": UID(3)]`.
+    /// A set is `set[...]`, a 4-byte real `Float(1.5)`, a date `Date(<seconds since 2001>)`, data
+    /// `Data(<n> bytes)`.
+    ///
+    /// Iterative: values of any depth are described without exhausting the call stack.
+    public var description: String {
+        var out = ""
+        // What is still to be written, last first: a value, or a piece of punctuation.
+        enum Item {
+            case value(PropertyListValue)
+            case text(String)
+        }
+        var pending: [Item] = [.value(self)]
+        while let item = pending.popLast() {
+            switch item {
+            case .text(let t):
+                out += t
+            case .value(let v):
+                switch v {
+                case .string(let s): out += String(reflecting: s)
+                case .integer(let i): out += i.description
+                case .real(let d): out += "\(d)"
+                case .float(let f): out += "Float(\(f))"
+                case .bool(let b): out += b ? "true" : "false"
+                case .date(let d): out += "Date(\(d.timeIntervalSinceReferenceDate))"
+                case .data(let d): out += "Data(\(d.count) bytes)"
+                case .uid(let u): out += u.description
+                case .array(let a), .set(let a):
+                    if case .set = v { out += "set" }
+                    out += "["
+                    pending.append(.text("]"))
+                    for (i, element) in a.enumerated().reversed() {
+                        pending.append(.value(element))
+                        if i > 0 { pending.append(.text(", ")) }
+                    }
+                case .dictionary(let d):
+                    if d.isEmpty {
+                        out += "[:]"
+                        continue
+                    }
+                    out += "["
+                    pending.append(.text("]"))
+                    for (i, key) in d.keys.enumerated().reversed() {
+                        pending.append(.value(d.values[i]))
+                        pending.append(.text(String(reflecting: key) + ": "))
+                        if i > 0 { pending.append(.text(", ")) }
+                    }
+                }
+            }
+        }
+        return out
+    }
+}
+
+// MARK: - Freeing deep values
+
+extension PropertyListValue {
+    /// Frees `value` without recursion: the way to let go of a value nested tens of thousands of levels deep.
+    ///
+    /// Swift frees a nested enum of arrays recursively, one call per level, so dropping the last reference
+    /// to a value nested deeper than about 30,000 levels can exhaust an 8 MiB stack (fewer levels on a
+    /// secondary thread's smaller stack). The readers never build such a value with the default
+    /// ``PropertyListReadingOptions/maximumDepth`` of 512. A program that raises the limit, or builds deep
+    /// values itself, passes the last reference here: containers are taken apart with an explicit stack,
+    /// children first moved out of their parent, so no level is freed from inside another.
+    ///
+    /// Sub-trees that something else still references are left alone (only a reference is dropped).
+    /// - Parameter value: the value to free; the caller must hold no other reference for it to help.
+    public static func dismantle(_ value: consuming PropertyListValue) {
+        var pending = [consume value]
+        dismantle(all: &pending)
+    }
+
+    /// Empties `pending`, freeing each of its values without recursion (see ``dismantle(_:)``).
+    static func dismantle(all pending: inout [PropertyListValue]) {
+        while let v = pending.popLast() {
+            switch v {
+            case .array(let elements), .set(let elements):
+                pending.append(contentsOf: elements)
+            case .dictionary(let d):
+                pending.append(contentsOf: d.values)
+            default:
+                break
+            }
+            // `v` and its container are released here; their children are still held by `pending`.
         }
     }
 }

@@ -64,10 +64,22 @@ enum ToolRunner {
 
 /// Where the shared corpus and python3 are, if present.
 enum TestEnvironment {
-    /// `<package root>/../shared/corpus`.
-    static let corpus: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/corpus")
+    /// `<package root>/../shared/corpus`, or `$KEYEDARCHIVE_CORPUS` when that is set.
+    static let corpus: URL = {
+        if let override = ProcessInfo.processInfo.environment["KEYEDARCHIVE_CORPUS"], !override.isEmpty {
+            return URL(fileURLWithPath: override)
+        }
+        return URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("shared/corpus")
+    }()
+
+    /// Whether the corpus is there: tests that read it carry `.enabled(if: TestEnvironment.hasCorpus, ...)`
+    /// so that a run without it reports them as skipped.
+    static let hasCorpus: Bool = FileManager.default.fileExists(atPath: corpus.path)
+
+    /// Whether python3 is found: tests that run it carry `.enabled(if: TestEnvironment.hasPython3, ...)`.
+    static let hasPython3: Bool = python3() != nil
 
     /// Every file of the corpus (not MANIFEST.md / provenance.json), sorted; empty with a notice when absent.
     static func corpusFiles() -> [URL] {
@@ -85,13 +97,13 @@ enum TestEnvironment {
         return files.sorted { $0.path < $1.path }
     }
 
-    /// The path of python3, or `nil` with a notice.
+    /// The path of the first python3 on `PATH` (without a `PATH`, the usual places), or `nil`.
     static func python3() -> String? {
-        for path in ["/usr/bin/python3", "/usr/local/bin/python3", "/opt/homebrew/bin/python3"]
-        where FileManager.default.isExecutableFile(atPath: path) {
+        let directories = ProcessInfo.processInfo.environment["PATH"].map { $0.split(separator: ":").map(String.init) }
+            ?? ["/usr/bin", "/usr/local/bin", "/opt/homebrew/bin"]
+        for path in directories.map({ $0 + "/python3" }) where FileManager.default.isExecutableFile(atPath: path) {
             return path
         }
-        print("skipping: python3 not found")
         return nil
     }
 

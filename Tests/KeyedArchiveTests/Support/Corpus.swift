@@ -1,14 +1,15 @@
 import Foundation
 
-/// The shared corpus of real property lists and keyed archives (`<package root>/../shared/corpus`).
+/// The shared corpus of real property lists and keyed archives (`<package root>/../shared/corpus`, or the
+/// folder named by the environment variable `KEYEDARCHIVE_CORPUS`).
 ///
-/// Tests must never fail because the corpus is missing: call ``Corpus/available(_:)`` first, which prints
-/// `skipping: ../shared/corpus not found` and returns `false` when it is absent.
+/// A test that reads the corpus carries the condition trait `.enabled(if: Corpus.isAvailable, ...)`, so that
+/// a run without the corpus reports it as skipped, never as passed:
 ///
 /// ```swift
-/// @Test func everyCorpusFileReads() throws {
-///     guard Corpus.available("everyCorpusFileReads") else { return }
-///     for file in Corpus.files(extensionsOrNil) { let data = try Corpus.data(file) ... }
+/// @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+/// func everyCorpusFileReads() throws {
+///     for file in Corpus.files() { let data = try Corpus.data(file) ... }
 /// }
 /// ```
 enum Corpus {
@@ -22,8 +23,17 @@ enum Corpus {
             .deletingLastPathComponent()  // root
     }()
 
-    /// `<package root>/../shared/corpus`, standardized.
-    static let directory: URL = packageRoot.appendingPathComponent("../shared/corpus").standardizedFileURL
+    /// `<package root>/../shared/corpus`, standardized, or `$KEYEDARCHIVE_CORPUS` when that is set (a test
+    /// run can point it at a missing folder to see which tests are skipped without the corpus).
+    static let directory: URL = {
+        if let override = ProcessInfo.processInfo.environment["KEYEDARCHIVE_CORPUS"], !override.isEmpty {
+            return URL(fileURLWithPath: override).standardizedFileURL
+        }
+        return packageRoot.appendingPathComponent("../shared/corpus").standardizedFileURL
+    }()
+
+    /// Whether the corpus is there, for `.enabled(if: Corpus.isAvailable, "needs ../shared/corpus")`.
+    static let isAvailable: Bool = isPresent
 
     /// Whether the corpus folder exists.
     static var isPresent: Bool {
@@ -34,6 +44,7 @@ enum Corpus {
     /// `true` when the corpus is present; otherwise prints a skip notice naming `test` and returns `false`.
     ///
     /// - Parameter test: the calling test's name, shown in the notice.
+    @available(*, deprecated, message: "a test that returns early passes silently: use .enabled(if: Corpus.isAvailable)")
     static func available(_ test: String = #function) -> Bool {
         if isPresent { return true }
         print("skipping \(test): ../shared/corpus not found (looked in \(directory.path))")
@@ -63,4 +74,14 @@ enum Corpus {
 
     /// The bytes of a corpus file given by its relative path.
     static func data(_ relativePath: String) throws -> Data { try Data(contentsOf: url(relativePath)) }
+}
+
+import Testing
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the test only when the shared corpus is present; otherwise the run reports it as skipped.
+    static var requiresCorpus: Self { .enabled(if: Corpus.isAvailable, "needs the shared corpus (../shared/corpus)") }
+
+    /// Runs the test only when python3 with plistlib runs; otherwise the run reports it as skipped.
+    static var requiresPlistlib: Self { .enabled(if: PlistlibOracle.isAvailable, "needs python3 with plistlib") }
 }

@@ -9,16 +9,19 @@ import Foundation
 /// UIDs as `{"uid": "n"}`, dictionaries as ordered key/value pairs. ``OracleValue`` is that tree in Swift;
 /// ``differences(_:_:)`` compares it with a ``PropertyListValue`` and lists what differs.
 ///
-/// Tests must not fail when Python is missing: check ``available(_:)`` first (prints a skip notice).
+/// A test that needs Python carries the trait `.enabled(if: PlistlibOracle.isAvailable, ...)`, so that a run
+/// without python3 reports it as skipped, never as passed:
 ///
 /// ```swift
-/// guard PlistlibOracle.available() else { return }
-/// let results = try PlistlibOracle.read(files: [url1, url2])   // one python3 run for many files
-/// if case .value(let expected) = results[0] {
-///     #expect(PlistlibOracle.differences(ours, expected).isEmpty)
+/// @Test(.enabled(if: PlistlibOracle.isAvailable, "needs python3 with plistlib"))
+/// func agreesWithPlistlib() throws {
+///     let results = try PlistlibOracle.read(files: [url1, url2])   // one python3 run for many files
+///     if case .value(let expected) = results[0] {
+///         #expect(PlistlibOracle.differences(ours, expected).isEmpty)
+///     }
+///     let fromBytes = try PlistlibOracle.read(bytes: ourData)
+///     let binary = try PlistlibOracle.rewrite(bytes: ourData, as: .binary)   // plistlib.dumps(loads(...))
 /// }
-/// let fromBytes = try PlistlibOracle.read(bytes: ourData)
-/// let binary = try PlistlibOracle.rewrite(bytes: ourData, as: .binary)   // plistlib.dumps(loads(...))
 /// ```
 enum PlistlibOracle {
     /// What plistlib made of one input.
@@ -106,7 +109,11 @@ enum PlistlibOracle {
         return status == 0 && String(decoding: out, as: UTF8.self).hasPrefix("ok")
     }()
 
+    /// Whether python3 with plistlib runs, for `.enabled(if: PlistlibOracle.isAvailable, "needs python3")`.
+    static var isAvailable: Bool { isPresent }
+
     /// `true` when python3 is available; otherwise prints a skip notice naming `test` and returns `false`.
+    @available(*, deprecated, message: "a test that returns early passes silently: use .enabled(if: PlistlibOracle.isAvailable)")
     static func available(_ test: String = #function) -> Bool {
         if isPresent { return true }
         print("skipping \(test): python3 with plistlib not found")

@@ -43,7 +43,7 @@ struct RandomPropertyList {
         case 5: return .bool(Bool.random(using: &g))
         case 6: return .date(Date(timeIntervalSinceReferenceDate: Double(Int.random(in: -2_000_000_000...2_000_000_000, using: &g)) + [0, 0.5, 0.25][Int.random(in: 0...2, using: &g)]))
         case 7: return .data(Data((0 ..< [0, 3, 16, 40][Int.random(in: 0...3, using: &g)]).map { _ in UInt8.random(in: 0...255, using: &g) }))
-        case 8: return uids ? .uid(UID([0, 1, 255, 256, 70_000, UInt64.max][Int.random(in: 0...5, using: &g)])) : .bool(true)
+        case 8: return uids ? .uid(UID([0, 1, 255, 256, 70_000, UInt64(UInt32.max)][Int.random(in: 0...5, using: &g)])) : .bool(true)
         case 9: return .string(["a", "", "NS.keys", "$class"][Int.random(in: 0...3, using: &g)])
         case 10, 11:
             return .array((0 ..< count(&g)).map { _ in value(&g, depth: depth + 1) })

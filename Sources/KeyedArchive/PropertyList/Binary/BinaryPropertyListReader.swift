@@ -21,8 +21,23 @@ import Musl
 ///
 /// The corresponding Foundation API is `PropertyListSerialization.propertyList(from:options:format:)`.
 ///
+/// By default the reader rejects everything CF's binary reader (`CFBinaryPList.c`) rejects:
+/// - **Trailer**: offset and reference sizes 1...8; object count at least 1; top object below the count;
+///   offset table at or after byte 9 and before the trailer; header + object area + `count * offsetSize`
+///   + 32-byte trailer exactly the file's length; a reference size that can address every object and an
+///   offset size that can reach the table; every table entry inside the object area `8 ..< tableOffset`.
+/// - **Objects**: only the markers CF decodes (`0x08`, `0x09`, `0x1n`, `0x2n`, `0x33`, `0x4n`, `0x5n`,
+///   `0x6n`, `0x8n`, `0xAn`, `0xCn`, `0xDn`); UIDs of 1-16 bytes at most `UInt32.max`; nesting up to
+///   ``PropertyListReadingOptions/maximumDepth``; every count and extent inside the object area.
+///
+/// ``PropertyListReadingOptions/isLenient`` relaxes the trailer's length and size rules, accepts the `0x7n`
+/// and `0xBn` markers and UIDs above `UInt32.max`; bounds, depth and cycle checks stay.
+///
 /// Decisions where the format, CoreFoundation (CF) and Python's `plistlib` differ:
 /// - **Header**: `bplist0` followed by any byte is accepted, as CF does (`bplist00`, `bplist01`).
+/// - **Sizes above 8**: CF accepts offset and reference sizes above 8 and 16-byte UIDs whose upper
+///   8 bytes are not zero, keeping the low 8 bytes; this reader rejects them. It also rejects an
+///   offset-table entry below 8 even when no reference reaches it (CF checks entries when it follows them).
 /// - **Null (`0x00`) and fill (`0x0F`)** are rejected with ``PropertyListError/Code/invalidObject``:
 ///   the value model has no null, and fill is padding, not a value (`plistlib` reads them as `None`/`b''`).
 /// - **Integers** of 1, 2 and 4 bytes are unsigned, 8 bytes signed. A 16-byte integer is read as a signed
@@ -35,8 +50,9 @@ import Musl
 ///   rejected with ``PropertyListError/Code/invalidString`` otherwise. CF would show such bytes as MacRoman
 ///   and `plistlib` rejects them; UTF-8 is what those writers meant.
 /// - **UTF-16 strings (`0x6n`)** with an unpaired surrogate are rejected (``PropertyListError/Code/invalidString``).
-/// - **UTF-8 strings (`0x7n`)**, a newer marker, are accepted when the bytes are valid UTF-8; the count is in bytes.
-/// - **Ordered sets (`0xBn`) and sets (`0xCn`)** both read as ``PropertyListValue/set(_:)``.
+/// - **UTF-8 strings (`0x7n`)**, a marker no Apple reader decodes, are accepted only when lenient, and
+///   only when the bytes are valid UTF-8; the count is in bytes.
+/// - **Sets (`0xCn`)**, and when lenient ordered sets (`0xBn`), read as ``PropertyListValue/set(_:)``.
 /// - **Dictionary keys** must be strings; a UID or any other key is ``PropertyListError/Code/invalidKey``.
 /// - **Cycles**: a container that contains itself, directly or through others, is
 ///   ``PropertyListError/Code/cycle`` (`plistlib` builds a self-referencing list); shared sub-trees are fine.
@@ -60,7 +76,12 @@ public struct BinaryPropertyListReader: Sendable {
     public func read(_ data: Data) throws -> PropertyListValue {
         try data.withUnsafeBytes { raw in
             var scanner = try BinaryPropertyListScanner(raw, options: options)
-            return try scanner.readRoot()
+            do {
+                return try scanner.readRoot()
+            } catch {
+                scanner.releaseMemo()  // a shared sub-tree it alone holds now may be deep
+                throw error
+            }
         }
     }
 }
@@ -83,6 +104,8 @@ struct BinaryPropertyListScanner {
     /// Where the offset table starts; objects live in `8 ..< tableOffset`.
     let tableOffset: Int
     private let maximumDepth: Int
+    /// ``PropertyListReadingOptions/isLenient``: accept what CoreFoundation rejects but can be read.
+    let isLenient: Bool
 
     /// Per object: how many references to it the file's containers hold (bits 0-1, saturating at 2),
     /// and whether it is being decoded, i.e. on the current path (bit 2).
@@ -121,6 +144,7 @@ struct BinaryPropertyListScanner {
         self.base = base
         self.size = size
         self.maximumDepth = options.maximumDepth
+        self.isLenient = options.isLenient
 
         let t = size - Self.trailerSize
         // Trailer: 5 unused bytes, sort version, offset size, ref size, count, top, table offset.
@@ -162,6 +186,26 @@ struct BinaryPropertyListScanner {
             throw PropertyListError(.invalidTrailer,
                                     "bplist: offset table of \(count) entries x \(offsetSize) bytes at \(table) runs past the trailer at \(t)",
                                     at: .init(byteOffset: t + 8))
+        }
+        if !options.isLenient {
+            // CF: 8 + object area + offset table + trailer must be the whole file, no byte more or less.
+            guard tableEnd == t else {
+                throw PropertyListError(.invalidTrailer,
+                                        "bplist: offset table of \(count) entries x \(offsetSize) bytes at \(table) ends at \(tableEnd), "
+                                            + "\(t - tableEnd) bytes before the trailer at \(t) (the trailer's object count does not match the table)",
+                                        at: .init(byteOffset: t + 8))
+            }
+            // CF: a reference must be able to name every object, an offset must reach the table.
+            guard refSize >= 8 || count < UInt64(1) << (8 * refSize) else {
+                throw PropertyListError(.invalidTrailer,
+                                        "bplist: trailer object-reference size \(refSize) cannot address \(count) objects",
+                                        at: .init(byteOffset: t + 7))
+            }
+            guard offsetSize >= 8 || table < UInt64(1) << (8 * offsetSize) else {
+                throw PropertyListError(.invalidTrailer,
+                                        "bplist: trailer offset size \(offsetSize) cannot reach the offset table at \(table)",
+                                        at: .init(byteOffset: t + 6))
+            }
         }
         self.offsetSize = offsetSize
         self.refSize = refSize
@@ -207,10 +251,21 @@ struct BinaryPropertyListScanner {
         }
     }
 
+    /// Frees the memoized shared objects without recursion (after a failed read, nothing else holds them).
+    mutating func releaseMemo() {
+        var values = Array(memo.values)
+        memo = [:]
+        PropertyListValue.dismantle(all: &values)
+    }
+
     /// Decodes the root object and everything it refers to.
     mutating func readRoot() throws -> PropertyListValue {
         try value(topObject, depth: 0)
     }
+
+    /// How deep ``value(_:depth:)`` recurses before it hands a sub-tree to ``deepValue(_:depth:)``:
+    /// 128 levels of its small frames fit easily in a 512 KiB secondary-thread stack.
+    static let recursionLimit = 128
 
     // MARK: - Primitive loads
 
@@ -314,17 +369,19 @@ struct BinaryPropertyListScanner {
 
     /// Decodes object `n` at nesting `depth` (number of containers above it).
     ///
-    /// This function, `array` and `dictionary` are the only ones on the recursive path; all three
-    /// keep small stack frames (scalars and error messages are built in outlined functions), so the
-    /// default depth limit of 512 needs well under 512 KiB of stack.
+    /// The common path: this function, `array` and `dictionary` recurse (fast, with small stack frames)
+    /// down to ``recursionLimit`` levels; below that a sub-tree is decoded by ``deepValue(_:depth:)``,
+    /// which keeps its path on the heap, so no depth the options allow can exhaust the call stack.
     @inline(never)
     mutating func value(_ n: Int, depth: Int) throws -> PropertyListValue {
+        if depth >= Self.recursionLimit { return try deepValue(n, depth: depth) }
         let st = state[n]
         if st & Self.onPath != 0 { try cycleError(n) }
         if st & 3 >= Self.shared, let v = memo[n] { return v }
         let offset = offset(of: n)
         let marker = base.load(fromByteOffset: offset, as: UInt8.self)
         switch marker >> 4 {
+        case 0xB where !isLenient: try unsupportedMarker(marker, offset, n)
         case 0xA, 0xB, 0xC: return try array(n, at: offset, marker: marker, depth: depth)
         case 0xD: return try dictionary(n, at: offset, marker: marker, depth: depth)
         default:
@@ -332,6 +389,178 @@ struct BinaryPropertyListScanner {
             if st & 3 >= Self.shared { memo[n] = v }
             return v
         }
+    }
+
+    /// A container being decoded: its references, and what has been decoded of its elements so far.
+    private struct Frame {
+        /// Object number of the container.
+        var n: Int
+        /// The marker's high nibble: 0xA array, 0xB ordered set, 0xC set, 0xD dictionary.
+        var kind: UInt8
+        var count: Int
+        /// Where its references start (a dictionary: `count` keys, then `count` values).
+        var start: Int
+        /// The element (or entry) being read.
+        var i = 0
+        /// Dictionary: whether entry `i`'s key has been read (into `key`) and its value is next.
+        var key: String?
+        var elements: [PropertyListValue] = []
+        var keys: [String] = []
+    }
+
+    /// Decodes object `root`, `depth` containers below the root, and everything below it.
+    ///
+    /// Iterative: the containers on the current path are an explicit stack of ``Frame``s, so nesting as
+    /// deep as ``PropertyListReadingOptions/maximumDepth`` allows (a million levels and more) costs heap,
+    /// not call stack. A shared sub-tree is decoded once (memoized); a container on the current path that
+    /// is reached again is a cycle. A fault is thrown with the key path of the frames above it.
+    @inline(never)
+    mutating func deepValue(_ root: Int, depth: Int) throws -> PropertyListValue {
+        // The innermost open container is `top` (a local, for speed); the ones above it are on `stack`.
+        var stack: [Frame] = []
+        var top = Frame(n: 0, kind: 0, count: 0, start: 0)
+        var open = 0  // containers open: stack.count + 1, or 0 when `top` is unused
+        do {
+            var n = root
+            descend: while true {
+                // Visit object n, a child of `top` (or the root).
+                var v: PropertyListValue
+                let st = state[n]
+                if st & Self.onPath != 0 { try cycleError(n) }
+                if st & 3 >= Self.shared, let memoized = memo[n] {
+                    v = memoized
+                } else {
+                    let offset = offset(of: n)
+                    let marker = base.load(fromByteOffset: offset, as: UInt8.self)
+                    let kind = marker >> 4
+                    if kind >= 0xA && kind <= 0xD {
+                        // A dictionary key must be a string: a container key is refused before it is read.
+                        if open > 0, top.kind == 0xD, top.key == nil {
+                            try Self.containerKeyError(marker, top.start + top.i * refSize, top.n)
+                        }
+                        var frame = try self.open(n, at: offset, marker: marker, depth: depth + open)
+                        if frame.count > 0 {
+                            if open > 0 {
+                                swap(&frame, &top)
+                                stack.append(frame)
+                            } else {
+                                top = frame
+                            }
+                            open += 1
+                            n = try nextReference(&top)
+                            continue descend
+                        }
+                        v = close(frame)
+                    } else {
+                        v = try scalar(n, at: offset, marker: marker)
+                        if st & 3 >= Self.shared { memo[n] = v }
+                    }
+                }
+                // Hand v to the open containers, closing each one that is complete.
+                while open > 0 {
+                    if top.kind == 0xD {
+                        if let key = top.key {
+                            top.keys.append(key)
+                            top.elements.append(v)
+                            top.key = nil
+                            top.i += 1
+                        } else {
+                            guard case .string(let k) = v else {
+                                try Self.keyError(v, top.start + top.i * refSize, top.n)
+                            }
+                            top.key = k
+                            n = try nextReference(&top)
+                            continue descend
+                        }
+                    } else {
+                        top.elements.append(v)
+                        top.i += 1
+                    }
+                    if top.i < top.count {
+                        n = try nextReference(&top)
+                        continue descend
+                    }
+                    var finished = stack.popLast() ?? Frame(n: 0, kind: 0, count: 0, start: 0)
+                    swap(&finished, &top)
+                    open -= 1
+                    v = close(consume finished)
+                }
+                return v
+            }
+        } catch var error as PropertyListError {
+            if open > 0 { stack.append(top) }
+            // The key path, innermost frame first: `[i]` for an element, the key (or `<key i>` while the
+            // key itself was being read) for a dictionary entry.
+            var path = error.location.keyPath
+            for frame in stack.reversed() {
+                if frame.kind == 0xD {
+                    path = Self.join(frame.key ?? "<key \(frame.i)>", path)
+                } else {
+                    path = Self.join("[\(frame.i)]", path)
+                }
+            }
+            error.location.keyPath = path
+            Self.dismantle(&stack)
+            throw error
+        } catch {
+            if open > 0 { stack.append(top) }
+            Self.dismantle(&stack)
+            throw error
+        }
+    }
+
+    /// Empties `stack`, freeing what its frames hold without recursion (a finished sub-tree may be deep).
+    @inline(never)
+    private static func dismantle(_ stack: inout [Frame]) {
+        var values: [PropertyListValue] = []
+        for i in stack.indices {
+            values.append(contentsOf: stack[i].elements)
+            stack[i].elements = []
+        }
+        stack = []
+        PropertyListValue.dismantle(all: &values)
+    }
+
+    /// The object the top frame reads next: element `i`, or for a dictionary key `i` or value `i`.
+    @inline(__always)
+    private func nextReference(_ frame: inout Frame) throws -> Int {
+        var p = frame.start + frame.i * refSize
+        if frame.kind == 0xD, frame.key != nil { p += frame.count * refSize }
+        return try reference(at: p, object: frame.n)
+    }
+
+    /// Checks container `n` (marker at `offset`) at nesting `depth` and marks it on the current path.
+    @inline(__always)
+    private mutating func open(_ n: Int, at offset: Int, marker: UInt8, depth: Int) throws -> Frame {
+        let kind = marker >> 4
+        if kind == 0xB, !isLenient { try unsupportedMarker(marker, offset, n) }
+        let (count, start) = try countAndStart(marker & 0x0F, at: offset, object: n)
+        if kind == 0xD {
+            let (twice, overflow) = count.multipliedReportingOverflow(by: 2)
+            try requireElements(overflow ? Int.max : twice, of: refSize, at: start, object: n, "dictionary reference")
+        } else {
+            try requireElements(count, of: refSize, at: start, object: n, kind == 0xA ? "array" : "set")
+        }
+        guard depth < maximumDepth else { try tooDeep(n, offset) }
+        state[n] |= Self.onPath
+        var frame = Frame(n: n, kind: kind, count: count, start: start)
+        frame.elements.reserveCapacity(count)  // bounded: count * refSize bytes fit in the file
+        if kind == 0xD { frame.keys.reserveCapacity(count) }
+        return frame
+    }
+
+    /// The value of a complete container; takes it off the current path and memoizes it when shared.
+    @inline(__always)
+    private mutating func close(_ frame: consuming Frame) -> PropertyListValue {
+        let v: PropertyListValue
+        switch frame.kind {
+        case 0xA: v = .array(frame.elements)
+        case 0xD: v = Self.makeDictionary(frame.keys, frame.elements)
+        default: v = .set(frame.elements)
+        }
+        state[frame.n] &= ~Self.onPath
+        if state[frame.n] & 3 >= Self.shared { memo[frame.n] = v }
+        return v
     }
 
     @inline(never)
@@ -398,6 +627,7 @@ struct BinaryPropertyListScanner {
             let v = PropertyListValue.string(try utf16String(at: start, count: count, object: n))
             return v
         case 0x7:
+            guard isLenient else { try unsupportedMarker(marker, offset, n) }
             let (count, start) = try countAndStart(nibble, at: offset, object: n)
             try requireElements(count, of: 1, at: start, object: n, "UTF-8 string")
             let bytes = UnsafeBufferPointer(start: (base + start).assumingMemoryBound(to: UInt8.self), count: count)
@@ -407,13 +637,7 @@ struct BinaryPropertyListScanner {
             }
             return .string(s)
         case 0x8:
-            guard nibble <= 7 else {
-                throw PropertyListError(.invalidObject, "bplist: UID of \(Int(nibble) + 1) bytes (1...8 exist)",
-                                        at: .init(byteOffset: offset, objectNumber: n))
-            }
-            let width = Int(nibble) + 1
-            try require(offset + 1, width, object: n, "UID")
-            return .uid(UID(Self.loadBigEndian(base + offset + 1, width: width)))
+            return .uid(UID(try uidValue(nibble, at: offset, object: n)))
         default:
             throw PropertyListError(.invalidObject, "bplist: unknown object marker 0x\(hex(marker))",
                                     at: .init(byteOffset: offset, objectNumber: n))
@@ -441,6 +665,7 @@ struct BinaryPropertyListScanner {
                 i += 1
             }
         } catch {
+            PropertyListValue.dismantle(all: &elements)  // a finished element may be deep
             try Self.rethrow(error, index: i)
         }
         let v: PropertyListValue = marker >> 4 == 0xA ? .array(elements) : .set(elements)
@@ -471,7 +696,11 @@ struct BinaryPropertyListScanner {
                 let kp = start + i * refSize
                 let kr = try reference(at: kp, object: n)
                 let keyValue = try value(kr, depth: depth + 1)
-                guard case .string(let k) = keyValue else { try Self.keyError(keyValue, kp, n) }
+                guard case .string(let k) = keyValue else {
+                    let kind = keyValue.kindName
+                    PropertyListValue.dismantle(consume keyValue)  // a container key may be deep
+                    try Self.keyKindError(kind, kp, n)
+                }
                 key = k
                 let vr = try reference(at: valuesStart + i * refSize, object: n)
                 values.append(try value(vr, depth: depth + 1))
@@ -479,12 +708,41 @@ struct BinaryPropertyListScanner {
                 i += 1
             }
         } catch {
+            PropertyListValue.dismantle(all: &values)  // a finished value may be deep
             try Self.rethrow(error, key: key, index: i)
         }
         let v = Self.makeDictionary(keys, values)
         state[n] &= ~Self.onPath
         if state[n] & 3 >= Self.shared { memo[n] = v }
         return v
+    }
+
+    /// The value of a UID object (`0x8n`, `n + 1` bytes at `offset + 1`).
+    ///
+    /// As CF: 1 to 16 bytes whose value is at most `UInt32.max`. Bytes beyond the low 8 must be zero (CF
+    /// drops them). Lenient: any value up to `UInt64.max`.
+    func uidValue(_ nibble: UInt8, at offset: Int, object n: Int) throws -> UInt64 {
+        let width = Int(nibble) + 1
+        try require(offset + 1, width, object: n, "UID")
+        let low = Self.loadBigEndian(base + offset + 1 + max(0, width - 8), width: min(width, 8))
+        if width > 8, Self.loadBigEndian(base + offset + 1, width: width - 8) != 0 {
+            throw PropertyListError(.invalidObject, "bplist: \(width)-byte UID is larger than UInt64.max",
+                                    at: .init(byteOffset: offset, objectNumber: n))
+        }
+        guard low <= UInt64(UInt32.max) || isLenient else {
+            throw PropertyListError(.invalidObject, "bplist: UID \(low) is larger than UInt32.max (4294967295)",
+                                    at: .init(byteOffset: offset, objectNumber: n))
+        }
+        return low
+    }
+
+    /// A marker this reader knows but, without ``PropertyListReadingOptions/isLenient``, rejects as CF does.
+    @inline(never)
+    func unsupportedMarker(_ marker: UInt8, _ offset: Int, _ n: Int) throws -> Never {
+        let what = marker >> 4 == 0x7 ? "UTF-8 string" : "ordered set"
+        throw PropertyListError(.invalidObject,
+                                "bplist: object marker 0x\(hex(marker)) (\(what)) is not read by CoreFoundation; reading it needs the lenient option",
+                                at: .init(byteOffset: offset, objectNumber: n))
     }
 
     @inline(never)
@@ -496,6 +754,19 @@ struct BinaryPropertyListScanner {
     @inline(never)
     private static func makeDictionary(_ keys: [String], _ values: [PropertyListValue]) -> PropertyListValue {
         .dictionary(PropertyListDictionary(keys: keys, values: values))
+    }
+
+    @inline(never)
+    private static func containerKeyError(_ marker: UInt8, _ p: Int, _ n: Int) throws -> Never {
+        let kind = ["array", "ordered set", "set", "dictionary"][Int(marker >> 4) - 0xA]
+        throw PropertyListError(.invalidKey, "bplist: dictionary key is a \(kind), not a string",
+                          at: .init(byteOffset: p, objectNumber: n))
+    }
+
+    @inline(never)
+    private static func keyKindError(_ kind: String, _ p: Int, _ n: Int) throws -> Never {
+        throw PropertyListError(.invalidKey, "bplist: dictionary key is a \(kind), not a string",
+                          at: .init(byteOffset: p, objectNumber: n))
     }
 
     @inline(never)
@@ -659,6 +930,7 @@ extension BinaryPropertyListScanner {
         let marker = base.load(fromByteOffset: offset, as: UInt8.self)
         let kind = marker >> 4
         guard kind >= 0xA && kind <= 0xD else { return nil }
+        if kind == 0xB, !isLenient { try unsupportedMarker(marker, offset, n) }
         let (count, start) = try countAndStart(marker & 0x0F, at: offset, object: n)
         if kind == 0xD {
             let (twice, overflow) = count.multipliedReportingOverflow(by: 2)
@@ -681,6 +953,7 @@ extension BinaryPropertyListScanner {
         let offset = offset(of: n)
         let marker = base.load(fromByteOffset: offset, as: UInt8.self)
         switch marker >> 4 {
+        case 0x7 where !isLenient: try unsupportedMarker(marker, offset, n)
         case 0x5, 0x6, 0x7: return try countAndStart(marker & 0x0F, at: offset, object: n).count
         default: return nil
         }
@@ -692,13 +965,7 @@ extension BinaryPropertyListScanner {
         let offset = offset(of: n)
         let marker = base.load(fromByteOffset: offset, as: UInt8.self)
         guard marker >> 4 == 0x8 else { return nil }
-        guard marker & 0x0F <= 7 else {
-            throw PropertyListError(.invalidObject, "bplist: UID of \(Int(marker & 0x0F) + 1) bytes (1...8 exist)",
-                                    at: .init(byteOffset: offset, objectNumber: n))
-        }
-        let width = Int(marker & 0x0F) + 1
-        try require(offset + 1, width, object: n, "UID")
-        return Self.loadBigEndian(base + offset + 1, width: width)
+        return try uidValue(marker & 0x0F, at: offset, object: n)
     }
 
     /// Whether string object `n` is exactly `key` (UTF-8 bytes; compared code unit for code unit, as
@@ -708,6 +975,7 @@ extension BinaryPropertyListScanner {
         let offset = offset(of: n)
         let marker = base.load(fromByteOffset: offset, as: UInt8.self)
         switch marker >> 4 {
+        case 0x7 where !isLenient: try unsupportedMarker(marker, offset, n)
         case 0x5, 0x7:
             let (count, start) = try countAndStart(marker & 0x0F, at: offset, object: n)
             try requireElements(count, of: 1, at: start, object: n, "string")

@@ -181,6 +181,22 @@ struct XMLPropertyListScanner {
 
     private mutating func scanContainer(_ rootTag: XMLPropertyListTag, at rootOffset: Int) throws -> PropertyListValue {
         stack.removeAll(keepingCapacity: true)
+        do {
+            return try scanContainerContents(rootTag, at: rootOffset)
+        } catch {
+            // The open containers may hold finished sub-trees of any depth: free them without recursion.
+            var values: [PropertyListValue] = []
+            for i in stack.indices {
+                values.append(contentsOf: stack[i].values)
+                stack[i].values = []
+            }
+            stack.removeAll()
+            PropertyListValue.dismantle(all: &values)
+            throw error
+        }
+    }
+
+    private mutating func scanContainerContents(_ rootTag: XMLPropertyListTag, at rootOffset: Int) throws -> PropertyListValue {
         try pushContainer(rootTag, at: rootOffset)
         while true {
             let top = stack.count - 1

@@ -38,7 +38,9 @@ import ucrt
 ///   as Python's `plistlib` reject references to control characters other than `&#9;`, `&#10;` and `&#13;`.
 /// - Sets cannot be written: XML has no set. Writing one throws ``PropertyListError/Code/unrepresentable``.
 ///
-/// The writer is iterative, so values of any depth are written without exhausting the stack.
+/// The writer is iterative, so values of any depth are written without exhausting the stack. Each level
+/// is indented by a tab, as Apple's writer does, down to 512 levels; deeper lines are not indented, so
+/// the document grows linearly with the depth.
 ///
 /// The corresponding Foundation API is `PropertyListSerialization.data(fromPropertyList:format:options:)`
 /// with the `.xml` format.
@@ -83,7 +85,12 @@ struct XMLPropertyListOutput {
 
     mutating func append(_ s: String) { bytes.append(contentsOf: s.utf8) }
 
+    /// The deepest level that is indented (one tab per level, as Apple's writer does). Lines below it are
+    /// not indented: the tabs of a million levels would fill half a terabyte.
+    static let maximumIndentation = 512
+
     private mutating func indent(_ depth: Int) {
+        guard depth <= Self.maximumIndentation else { return }
         for _ in 0..<depth { bytes.append(0x09) }
     }
 
