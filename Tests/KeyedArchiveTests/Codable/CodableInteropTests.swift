@@ -66,7 +66,7 @@ final class SettingsHolder: KeyedArchivable {
 }
 
 @Suite struct CodableInteropTests {
-    @Test(.enabled(if: InteropTests.engineAvailable()))
+    @Test
     func foundationReadsOurArchiveOfACodableModel() throws {
         let original = InteropTests.sample()
         let data = try KeyedArchiver.archivedData(withRootObject: CodableNote(matching: original))
@@ -75,7 +75,7 @@ final class SettingsHolder: KeyedArchivable {
         #expect(decoded.children.count == 2)
     }
 
-    @Test(.enabled(if: InteropTests.engineAvailable()))
+    @Test
     func codableModelReadsFoundationsArchive() throws {
         let original = InteropTests.sample()
         let data = try NSKeyedArchiver.archivedData(withRootObject: original, requiringSecureCoding: true)
@@ -83,7 +83,7 @@ final class SettingsHolder: KeyedArchivable {
         #expect(note.differences(from: original) == [])
     }
 
-    @Test(.enabled(if: InteropTests.engineAvailable()))
+    @Test
     func encodableSubtreesReadBothWays() throws {
         let sample = EncodableSubtreeTests.sample
         let ours = try KeyedArchiver.archivedData(withRootObject: SettingsHolder(settings: sample))
