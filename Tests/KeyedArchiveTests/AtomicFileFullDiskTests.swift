@@ -10,29 +10,17 @@ import Darwin
 #endif
 
 /// A real full disk: a 64 KiB tmpfs. Needs Linux, root and a `mount` that works in this environment
-/// (containers often forbid it); elsewhere the test prints a notice and passes. The same failure is
+/// (containers often forbid it); elsewhere the test is reported as skipped. The same failure is
 /// also injected through the fault seam in ``AtomicFileFaultTests`` (ENOSPC), which always runs.
 @Suite struct AtomicFileFullDiskTests {
-    @Test func fullDiskKeepsTheOldFile() throws {
-        #if os(Linux)
-        guard geteuid() == 0 else {
-            print("skipping: a real full-disk test needs root to mount a small tmpfs")
-            return
-        }
-        guard let mountTool = (["/bin/mount", "/usr/bin/mount"] as [String]).first(where: { access($0, X_OK) == 0 }),
-              let umountTool = (["/bin/umount", "/usr/bin/umount"] as [String]).first(where: { access($0, X_OK) == 0 }) else {
-            print("skipping: no mount/umount tool")
-            return
-        }
+    @Test(.requiresTmpfsMount) func fullDiskKeepsTheOldFile() throws {
+        let (mountTool, umountTool) = try #require(MachineConditions.tmpfsTools)
         let dir = ScratchDirectory()
         defer { withExtendedLifetime(dir) {} }
         let mountPoint = dir.file("small")
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: false)
         let mount = try ChildProcess.spawn(mountTool, ["-t", "tmpfs", "-o", "size=64k,mode=0755", "tmpfs", mountPoint])
-        guard ChildProcess.exitedSuccessfully(mount.waitForExit()) else {
-            print("skipping: cannot mount a 64 KiB tmpfs here")
-            return
-        }
+        try #require(ChildProcess.exitedSuccessfully(mount.waitForExit()), "mounting a 64 KiB tmpfs failed")
         defer {
             if let umount = try? ChildProcess.spawn(umountTool, ["-l", mountPoint]) { _ = umount.waitForExit() }
         }
@@ -60,8 +48,5 @@ import Darwin
         try fits.writeAtomically(toPath: path)
         #expect(FileTestSupport.contents(path) == fits)
         #expect(try FileManager.default.contentsOfDirectory(atPath: mountPoint) == ["model.plist"])
-        #else
-        print("skipping: the real full-disk test mounts a Linux tmpfs")
-        #endif
     }
 }

@@ -24,11 +24,8 @@ import Darwin
         #expect(FileTestSupport.contents(path) == bytes)
     }
 
-    @Test func newFileGetsDefaultModeMinusTheCurrentUmask() throws {
-        guard let mask = FileTestSupport.currentUmask() else {
-            print("skipping: cannot read the umask without changing it (no /proc/self/status)")
-            return
-        }
+    @Test(.requiresReadableUmask) func newFileGetsDefaultModeMinusTheCurrentUmask() throws {
+        let mask = try #require(FileTestSupport.currentUmask())
         let dir = ScratchDirectory()
         defer { withExtendedLifetime(dir) {} }
         let path = dir.file("new")
@@ -36,12 +33,9 @@ import Darwin
         #expect(FileTestSupport.permissions(path) == 0o666 & ~mask)
     }
 
-    @Test(arguments: [(0o600, 0o600), (0o640, 0o640), (0o4755, 0o755), (0o000, 0o000)] as [(UInt16, mode_t)])
+    @Test(.requiresReadableUmask, arguments: [(0o600, 0o600), (0o640, 0o640), (0o4755, 0o755), (0o000, 0o000)] as [(UInt16, mode_t)])
     func newFileGetsTheRequestedPermissionsMinusTheUmask(requested: UInt16, bits: mode_t) throws {
-        guard let mask = FileTestSupport.currentUmask() else {
-            print("skipping: cannot read the umask without changing it (no /proc/self/status)")
-            return
-        }
+        let mask = try #require(FileTestSupport.currentUmask())
         let dir = ScratchDirectory()
         defer { withExtendedLifetime(dir) {} }
         let path = dir.file("new")
@@ -67,10 +61,8 @@ import Darwin
     /// The umask is process-wide, so it is set in a child process, not around a call in this one.
     @Test(arguments: [(0o027, 0o640), (0o000, 0o666), (0o077, 0o600), (0o022, 0o644)] as [(mode_t, mode_t)])
     func newFileRespectsTheUmaskAndNeverExceeds0666(umask: mode_t, expected: mode_t) throws {
-        guard let child = FileTestSupport.crashChildExecutable() else {
-            print("skipping: atomic-write-crash-child not found next to the test bundle or in .build")
-            return
-        }
+        let child = try #require(FileTestSupport.crashChildExecutable(),
+                                 "atomic-write-crash-child not found next to the test bundle or in .build")
         let dir = ScratchDirectory()
         defer { withExtendedLifetime(dir) {} }
         let path = dir.file("new")
@@ -86,11 +78,7 @@ import Darwin
         #expect(FileTestSupport.permissions(path) == 0o604)
     }
 
-    @Test func rootKeepsTheOwnerAndGroupOfTheReplacedFile() throws {
-        guard geteuid() == 0 else {
-            print("skipping: owner preservation needs root")
-            return
-        }
+    @Test(.requiresRoot) func rootKeepsTheOwnerAndGroupOfTheReplacedFile() throws {
         let dir = ScratchDirectory()
         defer { withExtendedLifetime(dir) {} }
         let path = dir.file("owned")

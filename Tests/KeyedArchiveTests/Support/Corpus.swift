@@ -41,16 +41,6 @@ enum Corpus {
         return FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
-    /// `true` when the corpus is present; otherwise prints a skip notice naming `test` and returns `false`.
-    ///
-    /// - Parameter test: the calling test's name, shown in the notice.
-    @available(*, deprecated, message: "a test that returns early passes silently: use .enabled(if: Corpus.isAvailable)")
-    static func available(_ test: String = #function) -> Bool {
-        if isPresent { return true }
-        print("skipping \(test): ../shared/corpus not found (looked in \(directory.path))")
-        return false
-    }
-
     /// The documented corpus files: those listed in `provenance.json` (described in MANIFEST.md) that exist,
     /// as paths relative to the corpus folder (`"bpylist2/array_long.plist"`), sorted. Anything else in the
     /// folder (such as fuzzer output left there) is ignored, so tests see the same 166 files everywhere.

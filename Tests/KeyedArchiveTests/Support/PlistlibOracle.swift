@@ -112,14 +112,6 @@ enum PlistlibOracle {
     /// Whether python3 with plistlib runs, for `.enabled(if: PlistlibOracle.isAvailable, "needs python3")`.
     static var isAvailable: Bool { isPresent }
 
-    /// `true` when python3 is available; otherwise prints a skip notice naming `test` and returns `false`.
-    @available(*, deprecated, message: "a test that returns early passes silently: use .enabled(if: PlistlibOracle.isAvailable)")
-    static func available(_ test: String = #function) -> Bool {
-        if isPresent { return true }
-        print("skipping \(test): python3 with plistlib not found")
-        return false
-    }
-
     /// plistlib's reading of each file, in order, from one python3 run.
     static func read(files: [URL]) throws -> [Result] {
         if files.isEmpty { return [] }
