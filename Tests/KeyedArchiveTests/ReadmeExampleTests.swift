@@ -1,13 +1,23 @@
-// README: begin
+// README 1: begin
 import Foundation
 import KeyedArchive
-// README: end
+// README 1: end
 import Testing
 
-/// The model from README.md, word for word (`readmeShowsExactlyThisFilesExample` checks that), so the
-/// README's example is compiled and run. It sits in a namespace because the test module has another `Note`.
+/// The models from README.md, word for word (`readmeShowsExactlyThisFilesExamples` checks that), so the
+/// README's examples are compiled and run. They sit in namespaces because the test module has another `Note`.
 enum ReadmeExample {
-    // README: begin
+    // README 1: begin
+    struct Note: ArchivableCodable {
+        var title: String
+        var tags: [String]
+        var created: Date
+    }
+    // README 1: end
+}
+
+enum ReadmeHandWrittenExample {
+    // README 2: begin
     final class Note: KeyedArchivable {
         var title: String
         var created: Date
@@ -22,51 +32,66 @@ enum ReadmeExample {
             try encoder.encode(created, forKey: "created")
         }
     }
-    // README: end
+    // README 2: end
 }
 
 @Suite struct ReadmeExampleTests {
     @Test func readmeExampleRunsAndRoundTrips() throws {
         typealias Note = ReadmeExample.Note
         let before = Date.now
-        // README: begin
-        let data = try KeyedArchiver.archivedData(withRootObject: Note(title: "Hi", created: .now))
+        // README 1: begin
+        let data = try KeyedArchiver.archivedData(withRootObject: Note(title: "Hi", tags: ["home"], created: .now))
         let note = try KeyedUnarchiver.unarchivedObject(ofClass: Note.self, from: data)
-        // README: end
+        // README 1: end
         let after = Date.now
         #expect(note.title == "Hi")
+        #expect(note.tags == ["home"])
         #expect(before <= note.created && note.created <= after, "\(note.created) not in \(before)...\(after)")
     }
 
-    @Test func readmeModelRoundTripsEveryField() throws {
-        let original = ReadmeExample.Note(title: "Hi", created: Date(timeIntervalSinceReferenceDate: 12345.5))
-        let data = try KeyedArchiver.archivedData(withRootObject: original)
-        let note = try KeyedUnarchiver.unarchivedObject(ofClass: ReadmeExample.Note.self, from: data)
-        #expect(note.title == "Hi")
+    @Test func readmeModelsRoundTripEveryField() throws {
+        let original = ReadmeExample.Note(title: "Hi", tags: ["a", "b"], created: Date(timeIntervalSinceReferenceDate: 12345.5))
+        let note = try KeyedUnarchiver.unarchivedObject(ofClass: ReadmeExample.Note.self,
+                                                        from: try KeyedArchiver.archivedData(withRootObject: original))
+        #expect(note.title == original.title)
+        #expect(note.tags == original.tags)
         #expect(note.created == original.created)
+
+        let handWritten = ReadmeHandWrittenExample.Note(title: "Hi", created: Date(timeIntervalSinceReferenceDate: 12345.5))
+        let back = try KeyedUnarchiver.unarchivedObject(ofClass: ReadmeHandWrittenExample.Note.self,
+                                                        from: try KeyedArchiver.archivedData(withRootObject: handWritten))
+        #expect(back.title == "Hi")
+        #expect(back.created == handWritten.created)
     }
 
-    /// The README's Swift block is the `README: begin`/`end` regions of this file, dedented and joined by
-    /// blank lines: an edit to either that the other does not share fails here.
-    @Test func readmeShowsExactlyThisFilesExample() throws {
+    /// The README's first two Swift blocks under "## A model type" are this file's `README 1` and `README 2`
+    /// regions, dedented and joined by blank lines: an edit to either side that the other does not share fails here.
+    @Test func readmeShowsExactlyThisFilesExamples() throws {
         let thisFile = try String(contentsOfFile: #filePath, encoding: .utf8)
         let readme = try String(contentsOfFile: FileTestSupport.packageRoot() + "/README.md", encoding: .utf8)
+        let section = try #require(readme.range(of: "## A model type"), "README.md has no \"## A model type\" section")
+        var rest = readme[section.upperBound...]
+        for (number, regionCount) in [(1, 3), (2, 1)] {
+            let regions = Self.regions(numbered: number, in: thisFile)
+            try #require(regions.count == regionCount, "README \(number) regions")
+            let expected = regions.map(Self.dedent).joined(separator: "\n\n")
+            let open = try #require(rest.range(of: "```swift\n"), "README.md has no Swift block \(number)")
+            let close = try #require(rest[open.upperBound...].range(of: "\n```"))
+            #expect(String(rest[open.upperBound..<close.lowerBound]) == expected, "README Swift block \(number)")
+            rest = rest[close.upperBound...]
+        }
+    }
+
+    private static func regions(numbered number: Int, in file: String) -> [[Substring]] {
         var regions: [[Substring]] = []
         var current: [Substring]?
-        for line in thisFile.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in file.split(separator: "\n", omittingEmptySubsequences: false) {
             let trimmed = line.drop(while: { $0 == " " })
-            if trimmed == "// README: begin" { current = [] }
-            else if trimmed == "// README: end", let region = current { regions.append(region); current = nil }
+            if trimmed == "// README \(number): begin" { current = [] }
+            else if trimmed == "// README \(number): end", let region = current { regions.append(region); current = nil }
             else if current != nil { current?.append(line) }
         }
-        try #require(regions.count == 3)
-        let expected = regions.map(Self.dedent).joined(separator: "\n\n")
-
-        let section = try #require(readme.range(of: "## A model type"), "README.md has no \"## A model type\" section")
-        let rest = readme[section.upperBound...]
-        let open = try #require(rest.range(of: "```swift\n"))
-        let close = try #require(rest[open.upperBound...].range(of: "\n```"))
-        #expect(String(rest[open.upperBound..<close.lowerBound]) == expected)
+        return regions
     }
 
     private static func dedent(_ lines: [Substring]) -> String {
