@@ -45,4 +45,23 @@ import Testing
         let again = try XMLPropertyListReader().read(XMLPropertyListWriter().write(value))
         #expect(again == value)
     }
+
+    // xml-reader, crash-f3bfa60c8c72829b43acf1364fb21b861b0c6bdf (reduced to the one element that mattered):
+    // `{CF$UID: 4294967296}` read as a UID, the binary writer wrote it, and the binary reader, strict as
+    // CoreFoundation (UIDs are 32-bit), rejected the writer's output. Such a dictionary now stays a
+    // dictionary, and the round trip through binary keeps it.
+    @Test func cfUIDAboveUInt32MaxStaysADictionaryThroughBinary() throws {
+        let input = Self.document([
+            "<plist version=\"1.0\">",   // root element
+            "<array>",
+            "<dict><key>CF$UID</key><integer>4294967295</integer></dict>",   // UInt32.max: a UID
+            "<dict><key>CF$UID</key><integer>4294967296</integer></dict>",   // UInt32.max + 1 -- TOO LARGE for a UID
+            "</array>",
+            "</plist>",
+        ])
+        let value = try XMLPropertyListReader().read(input)
+        #expect(value == .array([.uid(UID(UInt64(UInt32.max))), .dictionary(["CF$UID": 4294967296])]))
+        let binary = BinaryPropertyListWriter().write(value)
+        #expect(try BinaryPropertyListReader().read(binary) == value)
+    }
 }

@@ -104,9 +104,16 @@ import Testing
         #expect(value == [1])
     }
 
-    @Test func uidOnlyForASingleCFUIDKeyWithANonNegativeInteger() throws {
+    @Test func uidOnlyForASingleCFUIDKeyWithAnIntegerUpToUInt32Max() throws {
         #expect(try read("<dict><key>CF$UID</key><integer>0</integer></dict>") == .uid(UID(0)))
-        #expect(try read("<dict><key>CF$UID</key><integer>18446744073709551615</integer></dict>") == .uid(UID(.max)))
+        #expect(try read("<dict><key>CF$UID</key><integer>4294967295</integer></dict>") == .uid(UID(UInt64(UInt32.max))))
+        // Above UInt32.max (CoreFoundation's UIDs are 32-bit; the strict binary reader rejects such a UID):
+        // stays a dictionary, so the value survives a conversion to binary and back.
+        let large = try read("<dict><key>CF$UID</key><integer>4294967296</integer></dict>")
+        #expect(large == ["CF$UID": 4294967296])
+        #expect(try PropertyListValue(propertyListData: BinaryPropertyListWriter().write(large)) == large)
+        #expect(try read("<dict><key>CF$UID</key><integer>18446744073709551615</integer></dict>")
+            == ["CF$UID": .integer(PropertyListInteger(UInt64.max))])
         // Negative: stays a dictionary.
         #expect(try read("<dict><key>CF$UID</key><integer>-1</integer></dict>") == ["CF$UID": -1])
         // Not an integer: stays a dictionary.

@@ -33,9 +33,10 @@ import Foundation
 ///   numbering (year 0 exists). Fields out of range (month 13, February 30, hour 24, second 60) are errors.
 /// - **Data** is base64; whitespace anywhere is ignored; any other character outside the base64 alphabet
 ///   is an error. Missing final padding is tolerated; a lone trailing character (6 bits) is an error.
-/// - **UIDs.** A `<dict>` whose only key is `CF$UID` (a repeated key keeps its last value) and whose value is a non-negative
-///   `<integer>` (any value of ``UID``'s `UInt64` range) reads as ``PropertyListValue/uid(_:)``, as
-///   Apple's parser and writer treat it. Any other dictionary, even one with a `CF$UID` key, stays a dictionary.
+/// - **UIDs.** A `<dict>` whose only key is `CF$UID` (a repeated key keeps its last value) and whose value is an
+///   `<integer>` from 0 to `UInt32.max` (CoreFoundation's UIDs are 32-bit; the binary reader rejects larger ones)
+///   reads as ``PropertyListValue/uid(_:)``, as Apple's parser and writer treat it. Any other dictionary, even one
+///   with a `CF$UID` key or a larger value, stays a dictionary, so it survives a conversion to binary and back.
 /// - **Limits.** Containers nest at most ``PropertyListReadingOptions/maximumDepth`` deep (the root array or
 ///   dictionary is depth 1); deeper input throws ``PropertyListError/Code/tooDeep``. Parsing is iterative, so
 ///   input of any depth cannot exhaust the stack. At most ``PropertyListReadingOptions/maximumObjectCount``

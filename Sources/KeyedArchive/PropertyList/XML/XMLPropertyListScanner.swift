@@ -256,13 +256,13 @@ struct XMLPropertyListScanner {
         stack[top].values.append(value)
     }
 
-    /// The value of a closed container; a dictionary `{CF$UID: non-negative integer}` becomes a UID.
+    /// The value of a closed container; a dictionary `{CF$UID: integer in 0...UInt32.max}` becomes a UID.
     /// The test is made on the dictionary as built (a repeated key keeps its last value), so
     /// `CF$UID` given twice is a UID like Apple's parser makes it, and the value survives a write and read.
     private static func finish(_ frame: Frame) -> PropertyListValue {
         guard frame.isDictionary else { return .array(frame.values) }
         let dictionary = PropertyListDictionary(keys: frame.keys, values: frame.values)
-        if dictionary.count == 1, case .integer(let n)? = dictionary["CF$UID"], let u = n.uint64Value {
+        if dictionary.count == 1, case .integer(let n)? = dictionary["CF$UID"], let u = n.uint64Value, u <= UInt32.max {
             return .uid(UID(u))
         }
         return .dictionary(dictionary)
