@@ -191,7 +191,7 @@ enum ArchiveStructure {
                     let (ex, ay) = (uids(xs), uids(ys))
                     let unordered: Bool
                     switch family {
-                    case .set?, .countedSet?: unordered = true
+                    case .set?: unordered = true
                     default: unordered = false
                     }
                     if unordered {
