@@ -140,10 +140,11 @@ struct FoundationClass: Sendable {
 /// model's resolved view and `archive-dump` all take class names, chains and member keys from here.
 ///
 /// Adding a class is one entry (plus its tests). A class implemented as a ``KeyedArchivable`` value type
-/// elsewhere is one ``FoundationClass`` with the family ``FoundationClassFamily/archivable(_:)``:
+/// elsewhere is one line in ``valueTypes`` (family ``FoundationClassFamily/archivable(_:)``; names and chain
+/// from the type), plus its case in ``FoundationValue``:
 ///
 /// ```swift
-/// FoundationClass("NSIndexSet", .archivable(ArchivedIndexSet.self)),
+/// FoundationClass(archivable: ArchivedIndexSet.self),
 /// ```
 ///
 /// Evidence for each layout: /work/shared/FORMAT-NOTES.md ("Conventions and per-class encodings") and the
