@@ -175,7 +175,7 @@ public struct JSONRenderer {
                 } else {
                     fields = [ArchivedField("$keys", .array(keys)), ArchivedField("$values", .array(values))]
                 }
-            case .url, .nsNull, .range, .geometry, .object:
+            case .url, .nsNull, .object:
                 fields = graph.object(uid)?.instance?.fields ?? []
             }
             if shown[index] || onPath[index] {

@@ -193,10 +193,8 @@ public struct TreeRenderer {
                 head = "\(name) " + ValueFormatting.printable(relative) + " relative to"
                 children = .fields([ArchivedField("base", base)])
             case .nsNull: out.write(id + " \(name)\n"); return
-            case .range(let l, let n): out.write(id + " \(name) range {location = \(l), length = \(n)}\n"); return
-            case .geometry(let s): out.write(id + " \(name) " + ValueFormatting.printable(s) + "\n"); return
             case .decoded(_, let description, _):
-                out.write(id + " \(name) " + ValueFormatting.printable(description) + "\n")
+                out.write(id + " \(name) " + ValueFormatting.printable(ValueFormatting.decodedValueText(description, className: name)) + "\n")
                 return
             case .list(let items):
                 head = "\(name) " + Self.count(items.count, "item")

@@ -18,6 +18,17 @@ public enum ValueFormatting {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// A value type's description as the tree shows it after the object's class name: without the
+    /// leading class name the descriptions start with (`"NSValue range {2, 5}"` after `NSValue` is
+    /// `"range {2, 5}"`; `"NSIndexSet (1 index) [3]"` after `NSMutableIndexSet` is `"(1 index) [3]"`).
+    public static func decodedValueText(_ description: String, className: String) -> String {
+        let immutable = className.hasPrefix("NSMutable") ? "NS" + className.dropFirst("NSMutable".count) : className
+        for name in [className, immutable] where !name.isEmpty && description.hasPrefix(name + " ") {
+            return String(description.dropFirst(name.count + 1))
+        }
+        return description
+    }
+
     /// A JSON string literal (RFC 8259): `"`, `\` and control characters escaped, everything else as is.
     public static func jsonString(_ s: String) -> String {
         var bytes: [UInt8] = []

@@ -271,8 +271,6 @@ public struct ArchiveGraphComparison: Sendable {
         case .uuid(let u): return u.uuidString
         case .nsNull: return "NSNull"
         case .url(let relative, _): return "URL(\(quoted(relative)))"
-        case .range(let l, let n): return "range(\(l), \(n))"
-        case .geometry(let s): return s
         case .list(let items): return "list of \(items.count)"
         case .map(let keys, _): return "map of \(keys.count)"
         case .classDefinition(let d): return "class \(d.name)"

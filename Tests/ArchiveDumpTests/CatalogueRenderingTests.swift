@@ -67,4 +67,59 @@ private struct DumpTestRange: KeyedArchivable, Encodable, CustomStringConvertibl
 
             """)
     }
+
+    static var corpusPresent: Bool { FileManager.default.fileExists(atPath: TestEnvironment.corpus.path) }
+
+    /// Apple-written archives: corelibs-foundation's macOS-10.14 fixtures and its NSKeyedUnarchiver-*.plist resources.
+    static func appleArchives() -> [URL] {
+        TestEnvironment.corpusFiles().filter {
+            $0.path.contains("/corelibs-foundation/Fixtures/macOS-10.14/")
+                || ($0.path.contains("/corelibs-foundation/Resources/") && $0.lastPathComponent.hasPrefix("NSKeyedUnarchiver-"))
+        }
+    }
+
+    /// Every object of a catalogued value-type class in Apple's archives is shown by the tree and `--json` as
+    /// its value (the type's description; its JSON under `$value`), never with raw fields or as "(0 items)".
+    /// The one exception is an NSValue in the Objective-C-type layout (`$0`/`$1`, no `NS.special`), which
+    /// ArchivedSpecialValue does not read: it is shown with its fields, as any unknown layout.
+    @Test(.enabled(if: corpusPresent, "needs ../shared/corpus"))
+    func everyCataloguedValueTypeInApplesArchivesIsShownAsAValue() throws {
+        let valueTypeNames = Set(FoundationClassCatalogue.valueTypes.flatMap(\.names))
+        var shown = Set<String>(), unsupported: [String] = []
+        let files = Self.appleArchives()
+        #expect(files.count > 40, "found \(files.count) Apple archives")
+        for url in files {
+            let file = url.lastPathComponent
+            guard let graph = try? ArchivedObjectGraph(data: Data(contentsOf: url)) else { continue }
+            let tree = rendered { TreeRenderer().render(graph: graph, to: $0) }
+            let json = rendered { JSONRenderer().render(graph: graph, to: $0) }
+            for uid in graph.uids {
+                guard let object = graph.resolvedObject(uid), let name = object.archivedClass?.name,
+                      valueTypeNames.contains(name) else { continue }
+                switch object.kind {
+                case .decoded(_, let description, let valueJSON):
+                    shown.insert(name)
+                    let text = ValueFormatting.printable(ValueFormatting.decodedValueText(description, className: name))
+                    #expect(tree.contains("#\(uid.value) \(name) \(text)\n"), "\(file) #\(uid.value) \(name): tree")
+                    let jsonValue = try #require(valueJSON, "\(file) #\(uid.value) \(name) has no JSON")
+                    #expect(json.contains(#"{"$class":"\#(name)","$value":\#(jsonValue)}"#), "\(file) #\(uid.value) \(name): JSON")
+                case .object(let instance) where name == "NSValue" && instance["NS.special"] == nil:
+                    unsupported.append("\(file) #\(uid.value)")
+                default:
+                    Issue.record("\(file) #\(uid.value) \(name) is not shown as a value: \(object.kind)")
+                }
+            }
+            for name in valueTypeNames {
+                #expect(!tree.contains(" \(name) (0 items)"), "\(file): \(name) shown as an empty list")
+                if !unsupported.contains(where: { $0.hasPrefix(file + " ") }) || name != "NSValue" {
+                    #expect(!json.contains(#""$class":"\#(name)","$id""#), "\(file): \(name) shown with raw fields in JSON")
+                }
+            }
+        }
+        #expect(shown.isSuperset(of: ["NSValue", "NSIndexSet", "NSMutableIndexSet", "NSIndexPath", "NSCountedSet", "NSMeasurement",
+                                      "NSTimeZone", "NSLocale", "NSAttributedString", "NSMutableAttributedString"]),
+                "shown: \(shown.sorted())")
+        // Only the ConcreteValueTest fixture holds the $0/$1 layout.
+        #expect(unsupported.allSatisfy { $0.contains("ConcreteValue") }, "\(unsupported)")
+    }
 }

@@ -191,4 +191,55 @@ struct CatalogueTestOpaque: KeyedArchivable, CustomStringConvertible {
         #expect(book?.title == "b")
         #expect(book?.pages == 2)
     }
+
+    @Test func theValueTypesAreCataloguedWithTheirTypesNamesAndChains() {
+        let catalogue = FoundationClassCatalogue.standard
+        let expected: [(String, any KeyedArchivable.Type)] = [
+            ("NSValue", ArchivedSpecialValue.self), ("NSIndexSet", ArchivedIndexSet.self), ("NSMutableIndexSet", ArchivedIndexSet.self),
+            ("NSIndexPath", ArchivedIndexPath.self), ("NSCountedSet", ArchivedCountedSet.self), ("NSMeasurement", ArchivedMeasurement.self),
+            ("NSTimeZone", ArchivedTimeZone.self), ("NSLocale", ArchivedLocale.self), ("NSAttributedString", ArchivedAttributedString.self),
+            ("NSMutableAttributedString", ArchivedAttributedString.self), ("NSColor", ArchivedColor.self), ("NSFont", ArchivedFont.self),
+        ]
+        for (name, type) in expected {
+            guard case .archivable(let found)? = catalogue.entry(named: name)?.family else {
+                Issue.record("\(name) is not an archivable entry")
+                continue
+            }
+            #expect(ObjectIdentifier(found) == ObjectIdentifier(type), "\(name)")
+            // The entry holds no members: the type is the one place its keys are written.
+            #expect(catalogue.entry(named: name)?.members.isEmpty == true, "\(name)")
+        }
+        #expect(catalogue.entry(named: "NSCountedSet")?.chain(for: "NSCountedSet") == ["NSCountedSet", "NSMutableSet", "NSSet", "NSObject"])
+        #expect(catalogue.entry(named: "NSMutableIndexSet")?.chain(for: "NSMutableIndexSet") == ["NSMutableIndexSet", "NSIndexSet", "NSObject"])
+        #expect(FoundationClassCatalogue.valueTypes.count == 10)
+    }
+
+    @Test func oneObjectIsDecodedFromTheObjectsItReachesOnly() throws {
+        // Two index sets and an NSValue in a long array of strings: each decodes from its own few objects.
+        let values: [FoundationValue] = (0 ..< 200).map { .string("s\($0)") }
+            + [.indexSet(ArchivedIndexSet(ranges: [1 ..< 4])), .specialValue(ArchivedSpecialValue(range: 2 ..< 7))]
+        let graph = try ArchivedObjectGraph(data: KeyedArchiver.archivedData(withRootObject: FoundationValue.array(values)))
+        guard case .list(let items)? = graph.topReference().flatMap(graph.resolvedObject)?.kind,
+              let indexSet = items[200].referenceUID, let range = items[201].referenceUID else {
+            Issue.record("not the array written")
+            return
+        }
+        let sub = try #require(graph.reachableArchive(from: range, maximumObjectCount: 100))
+        // $null, the NSValue, its class and its two NSNumbers: nothing of the 200 strings.
+        #expect(sub.dictionaryValue?["$objects"]?.arrayValue?.count == 5)
+        #expect(try KeyedUnarchiver().decodeObject(at: range, ofType: ArchivedSpecialValue.self, in: graph) as? ArchivedSpecialValue
+                == ArchivedSpecialValue(range: 2 ..< 7))
+        #expect(graph.resolvedObject(indexSet)?.kind == .decoded(typeName: "ArchivedIndexSet", description: "NSIndexSet [1-3]",
+                                                                json: #"{"ranges":[[1,4]]}"#))
+        // Reaching more objects than the limit, $null, or a UID past the end: not decoded on its own.
+        #expect(graph.reachableArchive(from: range, maximumObjectCount: 3) == nil)
+        #expect(graph.reachableArchive(from: UID(0), maximumObjectCount: 100) == nil)
+        #expect(graph.reachableArchive(from: UID(UInt64(graph.count)), maximumObjectCount: 100) == nil)
+        var limited = KeyedUnarchiver()
+        limited.limits.maximumObjectCount = 3
+        let error = try #require(throws: KeyedArchiveError.self) {
+            try limited.decodeObject(at: range, ofType: ArchivedSpecialValue.self, in: graph)
+        }
+        #expect(error.objectUID == range.value)
+    }
 }

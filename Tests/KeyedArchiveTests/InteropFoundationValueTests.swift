@@ -46,7 +46,7 @@ import Testing
     /// Every corpus archive made only of Foundation value classes decodes to what plistlib's view of the same
     /// file resolves to (an independent walk of `$objects` in the test); the others are rejected cleanly.
     @Test(.requiresCorpus, .requiresPlistlib) func corpusFoundationArchivesMatchPlistlib() throws {
-        var matched = 0, rejected = 0
+        var matched = 0, rejected = 0, valueTypes = 0
         for file in Corpus.files() {
             guard let data = try? Corpus.data(file), let tree = try? PropertyListValue(propertyListData: data),
                   KeyedArchiveEnvelope.isKeyedArchive(tree),
@@ -67,11 +67,29 @@ import Testing
                 continue
             }
             let theirs = OracleResolver(objects: objects).resolve(ref, depth: 0)
+            // The resolver knows the plain classes only; archives holding catalogued value types (NSIndexSet,
+            // NSAttributedString, ...) are checked against these fixtures by each value type's own tests.
+            if theirs == nil && Self.holdsCataloguedValue(ours) {
+                valueTypes += 1
+                continue
+            }
             #expect(theirs == ours, "\(file)")
             matched += 1
         }
-        print("corpus: \(matched) Foundation-only archives matched plistlib, \(rejected) rejected (other classes or faults)")
+        print("corpus: \(matched) Foundation-only archives matched plistlib, \(valueTypes) hold value types, "
+              + "\(rejected) rejected (other classes or faults)")
         #expect(matched > 0)
+        #expect(valueTypes > 0)
+    }
+
+    /// Whether `value` is, or holds, a catalogued value type's case.
+    static func holdsCataloguedValue(_ value: FoundationValue) -> Bool {
+        if value.cataloguedValue != nil { return true }
+        switch value {
+        case .array(let items), .orderedSet(let items), .set(let items): return items.contains(where: holdsCataloguedValue)
+        case .dictionary(let d): return d.contains { holdsCataloguedValue($0.key) || holdsCataloguedValue($0.value) }
+        default: return false
+        }
     }
 }
 

@@ -44,8 +44,14 @@ import Foundation
         #expect(try kind(null) == .nsNull)
         #expect(try kind(mutableString) == .string("hello"))
         #expect(try kind(mutableData) == .data(Data([9, 8])))
-        #expect(try kind(range) == .range(location: 1, length: 5))
-        #expect(try kind(rect) == .geometry("{{0, 0}, {10, 20}}"))
+        // NSValue is ArchivedSpecialValue's entry: decoded by the value type, its description and JSON shown.
+        #expect(try kind(range) == .decoded(typeName: "ArchivedSpecialValue", description: "NSValue range {1, 5}",
+                                            json: #"{"content":{"range":{"length":5,"location":1}}}"#))
+        guard case .decoded(_, let rectText, _) = try kind(rect) else {
+            Issue.record("the NSValue rect was not decoded")
+            return
+        }
+        #expect(rectText == "NSValue rect {{0, 0}, {10, 20}}")
         #expect(try kind(one) == .value(1))
         #expect(try kind(.ref(0)) == .null)
         #expect(graph.resolvedObject(UID(1))?.archivedClass == nil)

@@ -88,7 +88,8 @@ enum XMLTestSupport {
             let range: ClosedRange<Int64> = o.commonEraDatesOnly ? -63_113_904_000 ... 252_423_993_599 : -1_000_000_000_000_000 ... 1_000_000_000_000_000
             return .date(Date(timeIntervalSinceReferenceDate: Double(Int64.random(in: range, using: &g))))
         case 6: return .data(Data((0..<Int.random(in: 0..<200, using: &g)).map { _ in UInt8.random(in: 0...255, using: &g) }))
-        case 7: return o.uids ? .uid(UID(UInt64.random(in: 0...UInt64.max, using: &g))) : .bool(true)
+        // UIDs are 32-bit in the format (CoreFoundation, and so our readers, refuse larger ones).
+        case 7: return o.uids ? .uid(UID(UInt64(UInt32.random(in: 0...UInt32.max, using: &g)))) : .bool(true)
         case 8: return .string("")
         case 9, 10:
             let n = Int.random(in: 0..<5, using: &g)

@@ -63,8 +63,8 @@ enum KeyedArchiveClassNames {
     static let sets = FoundationClassCatalogue.set.names + FoundationClassCatalogue.orderedSet.names
     static let foundationValues: [String] = {
         typealias C = FoundationClassCatalogue
-        return [C.string, C.number, C.data, C.date, C.uuid, C.url, C.null, C.array, C.orderedSet, C.set, C.dictionary]
-            .flatMap(\.names)
+        return ([C.string, C.number, C.data, C.date, C.uuid, C.url, C.null, C.array, C.orderedSet, C.set, C.dictionary]
+                + C.valueTypes).flatMap(\.names)
     }()
 
     /// The kinds of number a type reads without conversion.

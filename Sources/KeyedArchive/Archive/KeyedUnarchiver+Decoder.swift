@@ -617,6 +617,14 @@ extension ArchiveObjectDecoder {
         case .dictionary?:
             return .dictionary(try decodeDictionary(keyType: FoundationValue.self, valueType: FoundationValue.self,
                                                     forKey: key))
+        case .archivable(let type)?:
+            // A catalogued value type (NSIndexSet, NSColor, ...): read by that type alone, then wrapped in its case.
+            let value = try decodeObject(ofTypes: [type], forKey: key)
+            guard let wrapped = FoundationValue(cataloguedValue: value) else {
+                throw fail(.classNotAllowed, "class \"\(archivedClass.name)\" has no FoundationValue case", key, uid: uid,
+                           className: archivedClass.name)
+            }
+            return wrapped
         default:
             throw fail(.classNotAllowed,
                        "class \"\(archivedClass.name)\" is not allowed here; expected a Foundation value class "
@@ -646,6 +654,7 @@ private enum Catalogue {
     static let foundationValueClassList: String = {
         typealias C = FoundationClassCatalogue
         let entries = [C.string, C.number, C.data, C.date, C.uuid, C.url, C.null, C.array, C.orderedSet, C.set, C.dictionary]
+            + C.valueTypes
         return entries.map(\.name).joined(separator: ", ")
     }()
 }

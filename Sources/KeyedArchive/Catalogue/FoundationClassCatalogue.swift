@@ -9,8 +9,6 @@ enum FoundationMemberStorage: Hashable, Sendable {
     /// One UID member per element, named by the member's key plus the element's index (`NS.object.0`,
     /// `NS.object.1`, ...), in any stored order.
     case referencePerIndex
-    /// One inline value per element, named like ``referencePerIndex`` (NSCountedSet's `NS.count0`, ...).
-    case inlinePerIndex
 }
 
 /// What a member of a catalogued class means (how the code that reads or writes the class finds it).
@@ -31,16 +29,6 @@ enum FoundationMemberRole: Hashable, Sendable {
     case elements
     /// A dictionary's keys, parallel to its values (`NS.keys`).
     case keys
-    /// The number of elements (NSCountedSet's `NS.count`).
-    case count
-    /// How many times each element occurs (NSCountedSet's `NS.count0`, `NS.count1`, ...).
-    case elementCounts
-    /// Which kind of value an NSValue holds (`NS.special`: 1 point, 2 size, 3 rect, 4 range, 12 edge insets).
-    case special
-    /// An NSValue range's location and length (`NS.rangeval.location`, `NS.rangeval.length`: UIDs to NSNumbers).
-    case rangeLocation, rangeLength
-    /// An NSValue point, size or rect as its string (`NS.pointval`, `NS.sizeval`, `NS.rectval`).
-    case point, size, rect
 }
 
 /// One member of a catalogued class: its key, how it is stored and what it means.
@@ -83,15 +71,11 @@ enum FoundationClassFamily: @unchecked Sendable {
     case orderedSet
     /// NSSet: `Set<T>`.
     case set
-    /// NSCountedSet: shown by the raw model as the list of its distinct elements (read only; a value type
-    /// in `FoundationTypes/` may take it over as an `.archivable` entry).
-    case countedSet
     /// NSDictionary: `[K: V]`.
     case dictionary
-    /// NSValue holding a range, point, size or rect: interpreted by the raw model only.
-    case specialValue
     /// A ``KeyedArchivable`` value type implemented elsewhere (`FoundationTypes/`): that type reads and
-    /// writes the class; the raw model shows the object by decoding it with this type.
+    /// writes the class and is the one place its member keys are written down (the entry holds no
+    /// members); the raw model shows the object by decoding it with this type.
     case archivable(any KeyedArchivable.Type)
 }
 
@@ -121,6 +105,14 @@ struct FoundationClass: Sendable {
         self.family = family
     }
 
+    /// The entry of a class implemented by a ``KeyedArchivable`` value type: its name, chain and mutable
+    /// name (the first of ``KeyedArchivable/legacyClassNames``, as `NSMutableIndexSet` for `NSIndexSet`)
+    /// come from the type, which alone knows the members.
+    init(archivable type: any KeyedArchivable.Type) {
+        self.init(type.archivedClassName, mutable: type.legacyClassNames.first, chain: type.archivedClassChain,
+                  .archivable(type))
+    }
+
     /// Every name an archive may use for the class: the immutable name, then the mutable one.
     var names: [String] { mutableName.map { [name, $0] } ?? [name] }
 
@@ -130,9 +122,6 @@ struct FoundationClass: Sendable {
         if className == mutableName { return [className] + chain }
         return nil
     }
-
-    /// The members with `role` (a counted set's `NS.count` and `NS.count<i>` share a key).
-    func members(_ role: FoundationMemberRole) -> [FoundationMember] { members.filter { $0.role == role } }
 
     /// The member with `role`. Only asked for roles the class's entry has (a programming error otherwise,
     /// reached only from the static tables below, never from input).
@@ -151,10 +140,11 @@ struct FoundationClass: Sendable {
 /// model's resolved view and `archive-dump` all take class names, chains and member keys from here.
 ///
 /// Adding a class is one entry (plus its tests). A class implemented as a ``KeyedArchivable`` value type
-/// elsewhere is one ``FoundationClass`` with the family ``FoundationClassFamily/archivable(_:)``:
+/// elsewhere is one line in ``valueTypes`` (family ``FoundationClassFamily/archivable(_:)``; names and chain
+/// from the type), plus its case in ``FoundationValue``:
 ///
 /// ```swift
-/// FoundationClass("NSIndexSet", .archivable(ArchivedIndexSet.self)),
+/// FoundationClass(archivable: ArchivedIndexSet.self),
 /// ```
 ///
 /// Evidence for each layout: /work/shared/FORMAT-NOTES.md ("Conventions and per-class encodings") and the
@@ -205,33 +195,29 @@ struct FoundationClassCatalogue: Sendable {
                                             .orderedSet)
     static let set = FoundationClass("NSSet", mutable: "NSMutableSet",
                                      members: [FoundationMember("NS.objects", .referenceArray, .elements, optional: true)], .set)
-    /// Apple's layout (macOS-10.14 NSCountedSet fixtures): `NS.count`, then `NS.object<i>` and `NS.count<i>`
-    /// (no dot before the index). The raw model also accepts an `NS.objects` array.
-    static let countedSet = FoundationClass("NSCountedSet", chain: ["NSCountedSet", "NSMutableSet", "NSSet", "NSObject"],
-                                            members: [FoundationMember("NS.count", .inline, .count),
-                                                      FoundationMember("NS.object", .referencePerIndex, .elements, optional: true),
-                                                      FoundationMember("NS.count", .inlinePerIndex, .elementCounts, optional: true)],
-                                            .countedSet)
     static let dictionary = FoundationClass("NSDictionary", mutable: "NSMutableDictionary",
                                             members: [FoundationMember("NS.keys", .referenceArray, .keys, optional: true),
                                                       FoundationMember("NS.objects", .referenceArray, .elements, optional: true)],
                                             .dictionary)
-    /// NSValue holding a range, point, size or rect (Darwin RangeTest / RectTest; FORMAT-NOTES). Other
-    /// NSValue layouts (edge insets, `$0`/`$1` Objective-C types) are left raw.
-    static let specialValue = FoundationClass("NSValue", members: [
-        FoundationMember("NS.special", .inline, .special),
-        FoundationMember("NS.rangeval.location", .reference, .rangeLocation, optional: true),
-        FoundationMember("NS.rangeval.length", .reference, .rangeLength, optional: true),
-        FoundationMember("NS.pointval", .reference, .point, optional: true),
-        FoundationMember("NS.sizeval", .reference, .size, optional: true),
-        FoundationMember("NS.rectval", .reference, .rect, optional: true),
-    ], .specialValue)
+    /// The classes implemented by the value types of `FoundationTypes/`, one line each; each type's own
+    /// documentation gives its layout and evidence.
+    static let valueTypes: [FoundationClass] = [
+        FoundationClass(archivable: ArchivedSpecialValue.self),      // NSValue (range, point, size, rect, edge insets)
+        FoundationClass(archivable: ArchivedIndexSet.self),          // NSIndexSet, NSMutableIndexSet
+        FoundationClass(archivable: ArchivedIndexPath.self),         // NSIndexPath
+        FoundationClass(archivable: ArchivedCountedSet.self),        // NSCountedSet
+        FoundationClass(archivable: ArchivedMeasurement.self),       // NSMeasurement
+        FoundationClass(archivable: ArchivedTimeZone.self),          // NSTimeZone
+        FoundationClass(archivable: ArchivedLocale.self),            // NSLocale
+        FoundationClass(archivable: ArchivedAttributedString.self),  // NSAttributedString, NSMutableAttributedString
+        FoundationClass(archivable: ArchivedColor.self),             // NSColor
+        FoundationClass(archivable: ArchivedFont.self),              // NSFont
+    ]
 
-    /// The classes the package reads and writes. Value types implemented in `FoundationTypes/` join here
-    /// as `.archivable` entries.
+    /// The classes the package reads and writes: the plain Foundation values, then the value types.
     static let standard = FoundationClassCatalogue([
-        string, number, data, date, uuid, url, null, array, orderedSet, set, countedSet, dictionary, specialValue,
-    ])
+        string, number, data, date, uuid, url, null, array, orderedSet, set, dictionary,
+    ] + valueTypes)
 
     /// The other spelling of the indexed-element layout: one array of UIDs, `NS.objects` (what this package
     /// wrote for ordered sets before it wrote Apple's layout, and what some writers use for arrays).

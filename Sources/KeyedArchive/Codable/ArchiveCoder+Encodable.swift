@@ -107,7 +107,7 @@ extension FoundationValue {
                 pairs.append((name, try v.propertyListSubtree(keyPath: keyPath)))
             }
             return .dictionary(PropertyListDictionary(pairs.sorted { $0.0 < $1.0 }))
-        case .null, .uuid, .url, .set, .orderedSet:
+        default:   // NSNull, NSUUID, NSURL, NSSet, NSOrderedSet and the catalogue's value classes
             throw KeyedArchiveError(.classNotAllowed,
                                     "decodeDecodable reads only property-list classes (NSDictionary, NSArray, NSString, NSNumber, "
                                         + "NSData, NSDate), as Apple's overlay does", keyPath: keyPath)

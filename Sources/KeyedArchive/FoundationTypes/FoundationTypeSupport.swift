@@ -97,6 +97,7 @@ struct CodableFoundationValue: Codable, Hashable {
 
     private enum CodingKeys: String, CodingKey {
         case null, bool, integer, unsignedInteger, real, string, data, date, uuid, url, array, orderedSet, set, dictionary
+        case specialValue, indexSet, indexPath, countedSet, measurement, timeZone, locale, attributedString, color, font
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -117,6 +118,16 @@ struct CodableFoundationValue: Codable, Hashable {
         case .set(let a): try c.encode(a.map(CodableFoundationValue.init), forKey: .set)
         case .dictionary(let d):
             try c.encode(d.map { [CodableFoundationValue($0.key), CodableFoundationValue($0.value)] }, forKey: .dictionary)
+        case .specialValue(let v): try c.encode(v, forKey: .specialValue)
+        case .indexSet(let v): try c.encode(v, forKey: .indexSet)
+        case .indexPath(let v): try c.encode(v, forKey: .indexPath)
+        case .countedSet(let v): try c.encode(v, forKey: .countedSet)
+        case .measurement(let v): try c.encode(v, forKey: .measurement)
+        case .timeZone(let v): try c.encode(v, forKey: .timeZone)
+        case .locale(let v): try c.encode(v, forKey: .locale)
+        case .attributedString(let v): try c.encode(v, forKey: .attributedString)
+        case .color(let v): try c.encode(v, forKey: .color)
+        case .font(let v): try c.encode(v, forKey: .font)
         }
     }
 
@@ -149,6 +160,16 @@ struct CodableFoundationValue: Codable, Hashable {
                 d[pair[0].value] = pair[1].value
             }
             value = .dictionary(d)
+        case .specialValue: value = .specialValue(try c.decode(ArchivedSpecialValue.self, forKey: key))
+        case .indexSet: value = .indexSet(try c.decode(ArchivedIndexSet.self, forKey: key))
+        case .indexPath: value = .indexPath(try c.decode(ArchivedIndexPath.self, forKey: key))
+        case .countedSet: value = .countedSet(try c.decode(ArchivedCountedSet.self, forKey: key))
+        case .measurement: value = .measurement(try c.decode(ArchivedMeasurement.self, forKey: key))
+        case .timeZone: value = .timeZone(try c.decode(ArchivedTimeZone.self, forKey: key))
+        case .locale: value = .locale(try c.decode(ArchivedLocale.self, forKey: key))
+        case .attributedString: value = .attributedString(try c.decode(ArchivedAttributedString.self, forKey: key))
+        case .color: value = .color(try c.decode(ArchivedColor.self, forKey: key))
+        case .font: value = .font(try c.decode(ArchivedFont.self, forKey: key))
         }
     }
 }
@@ -169,6 +190,8 @@ func foundationValueSummary(_ value: FoundationValue) -> String {
     case .orderedSet(let a): return "ordered set of \(a.count)"
     case .set(let a): return "set of \(a.count)"
     case .dictionary(let d): return "{\(d.count) entries}"
+    case .specialValue, .indexSet, .indexPath, .countedSet, .measurement, .timeZone, .locale, .attributedString, .color, .font:
+        return value.cataloguedValue.map { String(describing: $0) } ?? ""
     }
 }
 

@@ -45,18 +45,16 @@ public struct ResolvedArchivedObject: Hashable, Sendable {
         case url(relative: String, base: ArchivedValue)
         /// NSNull.
         case nsNull
-        /// NSArray, NSSet, NSOrderedSet and their mutable and counted forms: the elements in stored order
-        /// (for elements stored one key per element, `NS.object.0`, `NS.object.1`, ..., in index order).
+        /// NSArray, NSSet, NSOrderedSet and their mutable forms: the elements in stored order (for elements
+        /// stored one key per element, `NS.object.0`, `NS.object.1`, ..., in index order).
         case list([ArchivedValue])
         /// NSDictionary and NSMutableDictionary: keys and values, parallel, in stored order.
         case map(keys: [ArchivedValue], values: [ArchivedValue])
-        /// NSValue holding an NSRange.
-        case range(location: PropertyListInteger, length: PropertyListInteger)
-        /// NSValue holding a point, size or rect, as its stored string (`"{{0, 0}, {10, 20}}"`).
-        case geometry(String)
-        /// A catalogued class implemented by a ``KeyedArchivable`` value type: the object decoded with that
-        /// type by the typed unarchiver (its allow-list and limits), shown as `description`
-        /// (`String(describing:)`) and, when the type is `Encodable`, as `json` (its JSON encoding).
+        /// A catalogued class implemented by a ``KeyedArchivable`` value type (NSValue, NSIndexSet,
+        /// NSCountedSet, NSAttributedString, ... : ``ArchivedSpecialValue``, ``ArchivedIndexSet``, ...):
+        /// the object decoded with that type by the typed unarchiver (only that type allowed, default
+        /// limits), shown as `description` (`String(describing:)`, as `"NSValue range {2, 5}"`) and, when
+        /// the type is `Encodable`, as `json` (its JSON encoding, keys sorted).
         case decoded(typeName: String, description: String, json: String?)
         /// Any other instance, fields as stored. Unknown classes end up here.
         case object(ArchivedInstance)
@@ -70,9 +68,11 @@ extension ArchivedObjectGraph {
     /// classes): NSArray/NSMutableArray/NSSet/NSMutableSet/NSCountedSet/NSOrderedSet/NSMutableOrderedSet
     /// (list; elements as an `NS.objects` array or one `NS.object.<index>` member each, in any stored order,
     /// indices without gaps), NSDictionary/NSMutableDictionary (map), NSDate, NSUUID, NSURL,
-    /// NSNull, NSString/NSMutableString with `NS.string`, NSData/NSMutableData with `NS.data`, and NSValue
-    /// holding a range, point, size or rect. Classes implemented by a ``KeyedArchivable`` value type are
-    /// decoded with it (``ResolvedArchivedObject/Kind/decoded(typeName:description:json:)``).
+    /// NSNull, NSString/NSMutableString with `NS.string`, NSData/NSMutableData with `NS.data`. Classes
+    /// implemented by a ``KeyedArchivable`` value type (NSValue, NSIndexSet, NSIndexPath, NSCountedSet,
+    /// NSMeasurement, NSTimeZone, NSLocale, NSAttributedString, NSColor, NSFont) are decoded with it
+    /// (``ResolvedArchivedObject/Kind/decoded(typeName:description:json:)``); one that does not decode is
+    /// left as ``ResolvedArchivedObject/Kind/object(_:)``.
     public func resolvedObject(_ uid: UID) -> ResolvedArchivedObject? {
         resolvedObject(uid, catalogue: .standard)
     }
@@ -109,16 +109,6 @@ extension ArchivedObjectGraph {
         switch entry.family {
         case .array, .set, .orderedSet:
             return elementList(instance, allowsEmpty: true).map { .list($0) }
-        case .countedSet:
-            if instance[FoundationClassCatalogue.elementArrayKey] != nil {
-                return elementList(instance, allowsEmpty: false).map { .list($0) }
-            }
-            // Apple's layout: NS.count distinct elements, NS.object<i> each (and NS.count<i> occurrences).
-            guard let count = instance[entry.key(.count)].flatMap(inlineValue)?.integerValue?.int64Value,
-                  let items = indexedElements(instance, prefix: entry.key(.elements)), Int64(items.count) == count else {
-                return nil
-            }
-            return .list(items)
         case .dictionary:
             let keysKey = entry.key(.keys), valuesKey = entry.key(.elements)
             guard let keysValue = instance[keysKey], let valuesValue = instance[valuesKey] else {
@@ -152,20 +142,6 @@ extension ArchivedObjectGraph {
             return .data(d)
         case .number:
             return nil
-        case .specialValue:
-            guard case .integer(let special)?? = instance[entry.key(.special)].map(inlineValue) else { return nil }
-            switch special.int64Value {
-            case 4?:
-                guard let l = instance[entry.key(.rangeLocation)].flatMap(inlineValue)?.integerValue,
-                      let n = instance[entry.key(.rangeLength)].flatMap(inlineValue)?.integerValue else { return nil }
-                return .range(location: l, length: n)
-            case 1?, 2?, 3?:
-                let role: FoundationMemberRole = special.int64Value == 1 ? .point : special.int64Value == 2 ? .size : .rect
-                guard let v = instance[entry.key(role)], case .string(let s)? = inlineValue(v) else { return nil }
-                return .geometry(s)
-            default:
-                return nil
-            }
         case .archivable(let type):
             return decoded(uid, as: type)
         }
@@ -201,7 +177,9 @@ extension ArchivedObjectGraph {
     }
 
     /// The object at `uid` decoded as `type` by the typed unarchiver (default limits, nothing else
-    /// allowed), shown as its description and, when `type` is `Encodable`, its JSON; nil when it does not decode.
+    /// allowed), shown as its description and, when `type` is `Encodable`, its JSON; nil when it does not
+    /// decode. Only the objects `uid` reaches are handed to the unarchiver (``KeyedUnarchiver/decodeObject(at:ofType:in:)``),
+    /// so showing every such object of an archive costs what they reach, not the archive's size each.
     private func decoded(_ uid: UID, as type: any KeyedArchivable.Type) -> ResolvedArchivedObject.Kind? {
         guard let value = try? KeyedUnarchiver().decodeObject(at: uid, ofType: type, in: self) else { return nil }
         var json: String?
@@ -238,5 +216,67 @@ extension ArchivedObjectGraph {
         case .integer(let i): return i.int64Value.map(Double.init) ?? i.uint64Value.map(Double.init)
         default: return nil
         }
+    }
+}
+
+extension ArchivedObjectGraph {
+    /// An archive holding `uid` (its root, `$top.root`) and only the objects it reaches, renumbered in the
+    /// order they are met (`$null` stays 0); nil when more than `maximumObjectCount` objects are reached,
+    /// a UID is out of range, or containers inside one object nest deeper than `maximumNesting` (the
+    /// typed unarchiver would reject any of these).
+    ///
+    /// This is how the raw model decodes one object with the typed unarchiver: the cost is what the
+    /// object reaches, not the whole archive (an NSValue reaches its class and two numbers).
+    func reachableArchive(from uid: UID, maximumObjectCount: Int, maximumNesting: Int = 512) -> PropertyListValue? {
+        let count = UInt64(storage.count)
+        guard uid.value < count, uid.value != 0 else { return nil }
+        var newIndex: [UInt64: UInt64] = [0: 0]
+        var order: [Int] = [0]
+        var next = 0
+        newIndex[uid.value] = 1
+        order.append(Int(uid.value))
+        var rewritten: [PropertyListValue] = []
+        rewritten.reserveCapacity(8)
+        var failed = false
+
+        /// The new UID of `old`, queuing the object the first time it is met.
+        func renumber(_ old: UID) -> UID {
+            if let known = newIndex[old.value] { return UID(known) }
+            guard old.value < count, order.count < maximumObjectCount else {
+                failed = true
+                return old
+            }
+            let assigned = UInt64(order.count)
+            newIndex[old.value] = assigned
+            order.append(Int(old.value))
+            return UID(assigned)
+        }
+
+        func rewrite(_ value: PropertyListValue, depth: Int) -> PropertyListValue {
+            guard depth <= maximumNesting else {
+                failed = true
+                return value
+            }
+            switch value {
+            case .uid(let u): return .uid(renumber(u))
+            case .array(let items): return .array(items.map { rewrite($0, depth: depth + 1) })
+            case .set(let items): return .set(items.map { rewrite($0, depth: depth + 1) })
+            case .dictionary(let d):
+                return .dictionary(PropertyListDictionary(keys: d.keys, values: d.values.map { rewrite($0, depth: depth + 1) }))
+            default: return value
+            }
+        }
+
+        while next < order.count, !failed {
+            rewritten.append(rewrite(storage[order[next]], depth: 0))
+            next += 1
+        }
+        guard !failed else { return nil }
+        return .dictionary([
+            "$archiver": .string("NSKeyedArchiver"),
+            "$version": .integer(100000),
+            "$top": .dictionary(["root": .uid(UID(1))]),
+            "$objects": .array(rewritten),
+        ])
     }
 }

@@ -36,13 +36,13 @@ import Testing
             structure.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("    ") }
                 .map { $0.replacingOccurrences(of: "NSMutableArray < NSArray", with: "NSArray") }
         }
-        #expect(try topLevel(ArchiveStructureOutline.of(oursData)) == topLevel(ArchiveStructureOutline.of(apple)))
+        #expect(try topLevel(ArchiveStructure.outline(oursData)) == topLevel(ArchiveStructure.outline(apple)))
         // Each attribute dictionary has the same structure as one of Apple's, and vice versa.
         func dictionaries(_ data: Data) throws -> Set<String> {
             var result: Set<String> = []
             var i = 0
             while true {
-                let s = try ArchiveStructureOutline.of(data, path: ["NSAttributes"])
+                let s = try ArchiveStructure.outline(data, path: ["NSAttributes"])
                 let lines = s.split(separator: "\n").map(String.init)
                 guard let start = lines.firstIndex(of: "    [\(i)]: -> NSDictionary < NSObject") else { break }
                 let body = lines[(start + 1)...].prefix { $0.hasPrefix("      ") }
@@ -56,8 +56,8 @@ import Testing
         #expect(try dictionaries(oursData) == dictionaries(apple))
         #expect(try dictionaries(oursData).count == 2)  // empty, and two entries of string and integer
         // The run data: Apple's, except that the fifth run uses the one "Times" dictionary (slot 2, not 3).
-        guard case .data(let info)? = try ArchiveStructureOutline.value(oursData, path: ["NSAttributeInfo", "NS.data"]),
-              case .data(let appleInfo)? = try ArchiveStructureOutline.value(apple, path: ["NSAttributeInfo", "NS.data"]) else {
+        guard case .data(let info)? = try ArchiveStructure.value(oursData, path: ["NSAttributeInfo", "NS.data"]),
+              case .data(let appleInfo)? = try ArchiveStructure.value(apple, path: ["NSAttributeInfo", "NS.data"]) else {
             Issue.record("no NSAttributeInfo data")
             return
         }
@@ -114,7 +114,7 @@ import Testing
             withRootObject: NSAttributedString(string: "abc", attributes: [NSAttributedString.Key("Font"): "Helvetica"]),
             requiringSecureCoding: true)
         let ours = try KeyedArchiver.archivedData(withRootObject: AS(string: "abc", attributes: ["Font": .string("Helvetica")]))
-        #expect(try ArchiveStructureOutline.of(ours) == ArchiveStructureOutline.of(theirs))
+        #expect(try ArchiveStructure.differences(expected: theirs, actual: ours) == [])
         #expect(throws: (any Error).self) { try NSKeyedUnarchiver.unarchivedObject(ofClasses: Self.foundationClasses, from: theirs) }
         #expect(throws: (any Error).self) { try NSKeyedUnarchiver.unarchivedObject(ofClasses: Self.foundationClasses, from: ours) }
         // We read Foundation's one-run archive.

@@ -21,7 +21,7 @@ private func reference(_ chain: [String], _ fields: PropertyListDictionary, _ ex
         let font = try KeyedUnarchiver.unarchivedObject(ofClass: ArchivedFont.self, from: data)
         #expect(font == ArchivedFont(name: "SFMonoTerminal-Regular", size: 11, flags: 16))
         #expect(font.description == "NSFont SFMonoTerminal-Regular 11.0")
-        #expect(try ArchiveStructureOutline.of(KeyedArchiver.archivedData(withRootObject: font)) == ArchiveStructureOutline.of(data))
+        #expect(try ArchiveStructure.differences(expected: data, actual: KeyedArchiver.archivedData(withRootObject: font)) == [])
     }
 
     @Test func fontsRoundTrip() throws {
@@ -91,10 +91,10 @@ private func reference(_ chain: [String], _ fields: PropertyListDictionary, _ ex
     @Test func ourColorsHaveTheDocumentedStructureAndBytes() throws {
         for (data, value) in try Self.references() {
             let ours = try KeyedArchiver.archivedData(withRootObject: value)
-            #expect(try ArchiveStructureOutline.of(ours) == ArchiveStructureOutline.of(data), "\(value)")
+            #expect(try ArchiveStructure.differences(expected: data, actual: ours) == [], "\(value)")
             // The component texts are byte for byte those of the reference.
             for key in ["NSRGB", "NSWhite", "NSCYMK", "NSComponents"] {
-                #expect(try ArchiveStructureOutline.value(ours, path: [key]) == ArchiveStructureOutline.value(data, path: [key]), "\(value) \(key)")
+                #expect(try ArchiveStructure.value(ours, path: [key]) == ArchiveStructure.value(data, path: [key]), "\(value) \(key)")
             }
         }
     }

@@ -20,8 +20,9 @@ import Testing
     @Test(.enabled(if: FoundationFixtures.available))
     func ourCountedSetsHaveTheFixturesStructure() throws {
         for (name, counts) in [("Empty", [:]), ("NumbersAppearingOnce", Self.numbers(1)), ("NumbersAppearingSeveralTimes", Self.numbers(5))] {
-            let ours = try ArchiveStructureOutline.of(KeyedArchiver.archivedData(withRootObject: ArchivedCountedSet(counts: counts)))
-            #expect(try ours == ArchiveStructureOutline.of(FoundationFixtures.data("NSCountedSet-\(name).archive")), "\(name)")
+            let ours = try KeyedArchiver.archivedData(withRootObject: ArchivedCountedSet(counts: counts))
+            #expect(try ArchiveStructure.differences(expected: FoundationFixtures.data("NSCountedSet-\(name).archive"), actual: ours) == [],
+                    "\(name)")
         }
     }
 
@@ -72,7 +73,8 @@ import Testing
             (["NS.count": 2, "NS.object0": HandMadeArchive.uid(3), "NS.count0": 1], "keyNotFound", "root.NS.object1"),
             (["NS.count": 1, "NS.object0": HandMadeArchive.uid(3), "NS.count0": 0], "dataCorrupted", "root.NS.count0"),
             (["NS.count": 1, "NS.object0": HandMadeArchive.uid(3), "NS.count0": "many"], "typeMismatch", "root.NS.count0"),
-            (["NS.count": 1, "NS.object0": HandMadeArchive.uid(1), "NS.count0": 1], "classNotAllowed", "root.NS.object0"),
+            // An element may be a counted set (FoundationValue.countedSet), so a set holding itself is a cycle.
+            (["NS.count": 1, "NS.object0": HandMadeArchive.uid(1), "NS.count0": 1], "cycle", "root.NS.object0"),
             (["NS.count": 2, "NS.object0": HandMadeArchive.uid(3), "NS.count0": .integer(PropertyListInteger(Int64.max)),
               "NS.object1": HandMadeArchive.uid(3), "NS.count1": 1], "dataCorrupted", "root.NS.count1"),
         ]

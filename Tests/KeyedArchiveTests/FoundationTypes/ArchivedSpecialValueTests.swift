@@ -64,7 +64,7 @@ final class TextCheckingResultProbe: KeyedArchivable {
         ]
         for (fixture, content) in cases {
             let ours = try KeyedArchiver.archivedData(withRootObject: Value(content))
-            #expect(try ArchiveStructureOutline.of(ours) == ArchiveStructureOutline.of(FoundationFixtures.data(fixture)), "\(fixture)")
+            #expect(try ArchiveStructure.differences(expected: FoundationFixtures.data(fixture), actual: ours) == [], "\(fixture)")
         }
         // The rect string is written exactly as Apple wrote it.
         let rect = try PropertyListValue(propertyListData: KeyedArchiver.archivedData(withRootObject: Value(.rect(x: 400, y: 300, width: 200, height: 300))))
@@ -145,15 +145,18 @@ final class TextCheckingResultProbe: KeyedArchivable {
     @Test func differentLayoutsHaveDifferentStructures() throws {
         let range = try KeyedArchiver.archivedData(withRootObject: ArchivedSpecialValue(.range(location: 1, length: 2)))
         let rect = try KeyedArchiver.archivedData(withRootObject: ArchivedSpecialValue(.rect(x: 1, y: 2, width: 3, height: 4)))
-        #expect(try ArchiveStructureOutline.of(range) != ArchiveStructureOutline.of(rect))
+        #expect(try ArchiveStructure.outline(range) != ArchiveStructure.outline(rect))
+        #expect(try ArchiveStructure.differences(expected: range, actual: rect).contains { $0.contains("members") })
         // Inline versus UID: the same key and class, the member once inline and once an object.
         let inline = try HandMadeArchive.binary([.dictionary(["$class": HandMadeArchive.uid(2), "k": 1]), HandMadeArchive.classDict(["A", "NSObject"])])
         let object = try HandMadeArchive.binary([.dictionary(["$class": HandMadeArchive.uid(2), "k": HandMadeArchive.uid(3)]),
                                                  HandMadeArchive.classDict(["A", "NSObject"]), 1])
-        #expect(try ArchiveStructureOutline.of(inline) == "root: -> A < NSObject\n  k: inline integer")
-        #expect(try ArchiveStructureOutline.of(object) == "root: -> A < NSObject\n  k: -> integer")
+        #expect(try ArchiveStructure.outline(inline) == "root: -> A < NSObject\n  k: inline integer")
+        #expect(try ArchiveStructure.outline(object) == "root: -> A < NSObject\n  k: -> integer")
+        #expect(try ArchiveStructure.differences(expected: inline, actual: object) == ["root.k: stored as integer vs UID"])
         // Another class chain.
         let other = try HandMadeArchive.binary([.dictionary(["$class": HandMadeArchive.uid(2), "k": 1]), HandMadeArchive.classDict(["B", "A", "NSObject"])])
-        #expect(try ArchiveStructureOutline.of(other) != ArchiveStructureOutline.of(inline))
+        #expect(try ArchiveStructure.outline(other) != ArchiveStructure.outline(inline))
+        #expect(try ArchiveStructure.differences(expected: other, actual: inline) == ["root: class B vs A", "root: $classes [\"B\", \"A\", \"NSObject\"] vs [\"A\", \"NSObject\"]"])
     }
 }

@@ -55,6 +55,70 @@ enum ArchiveStructure {
         return a.objects.indices.filter { a.className(of: $0) == className }
     }
 
+    // MARK: Outline: one archive's structure as text
+
+    /// The structure of `data`'s object under `$top.<topKey>`, one line per member, indented by depth: each
+    /// object's `$classes` chain (`NSIndexSet < NSObject`), its member keys (sorted), whether each is inline
+    /// (and of which kind) or a UID, and (through UIDs) what it points at. Values are compared by kind only.
+    /// For assertions on parts of a structure (its top level, one nested dictionary); to compare two whole
+    /// archives, use ``differences(expected:actual:immutableForMutable:)``.
+    ///
+    /// - Parameter path: member keys to follow from the root first (`["NS.timeZone"]`): the outline is then
+    ///   that of the nested object, labelled `root`.
+    static func outline(_ data: Data, topKey: String = "root", path: [String] = []) throws -> String {
+        guard let archive = Archive(try PropertyListValue(propertyListData: data)), var root = archive.top[topKey] else {
+            return "not a keyed archive"
+        }
+        for key in path {
+            guard case .uid(let uid) = root, case .dictionary(let d)? = archive.object(Int(uid.value)),
+                  let member = d[key] else { return "no member \(key)" }
+            root = member
+        }
+        var lines: [String] = []
+        archive.describe(root, depth: 0, label: "root", lines: &lines)
+        return lines.joined(separator: "\n")
+    }
+
+    /// The plain value at `path` from the root (following UIDs), such as the bytes of a nested NSMutableData.
+    static func value(_ data: Data, path: [String]) throws -> PropertyListValue? {
+        guard let archive = Archive(try PropertyListValue(propertyListData: data)), var value = archive.top["root"] else { return nil }
+        for key in path {
+            if case .uid(let uid) = value, let target = archive.object(Int(uid.value)) { value = target }
+            guard case .dictionary(let d) = value, let member = d[key] else { return nil }
+            value = member
+        }
+        if case .uid(let uid) = value, let target = archive.object(Int(uid.value)) { value = target }
+        return value
+    }
+
+    /// The classes (`$classname`s) an archive's objects use, sorted.
+    static func classNames(_ data: Data) throws -> [String] {
+        guard let archive = Archive(try PropertyListValue(propertyListData: data)) else { return [] }
+        var names: Set<String> = []
+        for case .dictionary(let d) in archive.objects { if case .string(let n)? = d["$classname"] { names.insert(n) } }
+        return names.sorted()
+    }
+
+    /// ``differences(expected:actual:immutableForMutable:)`` of two archives' bytes; with `expectedPath`, the
+    /// expected side is the object reached from its root through those member keys (Apple's NSTimeZone
+    /// inside a formatter fixture), compared with `actual`'s root.
+    static func differences(expected: Data, actual: Data, expectedPath: [String] = [],
+                            immutableForMutable: Bool = false) throws -> [String] {
+        var e = try PropertyListValue(propertyListData: expected)
+        if !expectedPath.isEmpty {
+            guard let archive = Archive(e), var uid = archive.top["root"]?.uidValue else { return ["expected: no root"] }
+            for key in expectedPath {
+                guard case .dictionary(let d)? = archive.object(Int(uid.value)), let next = d[key]?.uidValue else {
+                    return ["expected: no member \(key)"]
+                }
+                uid = next
+            }
+            e = rooted(e, at: Int(uid.value))
+        }
+        return differences(expected: e, actual: try PropertyListValue(propertyListData: actual),
+                           immutableForMutable: immutableForMutable)
+    }
+
     struct Archive {
         let top: PropertyListDictionary
         let objects: [PropertyListValue]
@@ -83,6 +147,30 @@ enum ArchiveStructure {
             classDefinition(of: uid)?["$classes"]?.arrayValue?.compactMap { v -> String? in
                 if case .string(let s) = v { return s }
                 return nil
+            }
+        }
+
+        /// Appends the outline lines of `value` (see ``ArchiveStructure/outline(_:topKey:path:)``).
+        func describe(_ value: PropertyListValue, depth: Int, label: String, lines: inout [String]) {
+            let indent = String(repeating: "  ", count: depth)
+            guard depth < 30 else { lines.append(indent + label + ": (too deep)"); return }
+            switch value {
+            case .uid(let uid):
+                guard uid.value != 0 else { lines.append(indent + label + ": -> $null"); return }
+                guard let target = object(Int(uid.value)) else { lines.append(indent + label + ": -> bad UID"); return }
+                if case .dictionary(let d) = target, d["$class"] != nil {
+                    lines.append(indent + label + ": -> " + (chain(of: Int(uid.value))?.joined(separator: " < ") ?? "bad class"))
+                    for key in d.keys.sorted() where key != "$class" {
+                        if let member = d[key] { describe(member, depth: depth + 1, label: key, lines: &lines) }
+                    }
+                } else {
+                    lines.append(indent + label + ": -> " + target.kindName)
+                }
+            case .array(let elements):
+                lines.append(indent + label + ": inline array of \(elements.count)")
+                for (i, e) in elements.enumerated() { describe(e, depth: depth + 1, label: "[\(i)]", lines: &lines) }
+            default:
+                lines.append(indent + label + ": inline " + value.kindName)
             }
         }
 
@@ -191,7 +279,7 @@ enum ArchiveStructure {
                     let (ex, ay) = (uids(xs), uids(ys))
                     let unordered: Bool
                     switch family {
-                    case .set?, .countedSet?: unordered = true
+                    case .set?: unordered = true
                     default: unordered = false
                     }
                     if unordered {

@@ -31,7 +31,8 @@ import ucrt
 /// - Dates are written in whole seconds (`2001-01-01T00:00:00Z`), rounded down, as Apple's writer does:
 ///   sub-second precision is lost. Years before 1 use astronomical numbering (`0000`, `-001`). A date
 ///   that is not finite or lies beyond about 3 billion years is ``PropertyListError/Code/unrepresentable``.
-/// - ``PropertyListValue/uid(_:)`` is written as `<dict><key>CF$UID</key><integer>n</integer></dict>`.
+/// - ``PropertyListValue/uid(_:)`` is written as `<dict><key>CF$UID</key><integer>n</integer></dict>`. UIDs are 32-bit
+///   in the format: one above `UInt32.max` is written as given but reads back as that dictionary, not as a UID.
 /// - Strings escape `&`, `<` and `>`; control characters other than tab and line feed (which XML 1.0 cannot
 ///   hold literally, and which XML parsers would otherwise alter, such as carriage return) are written as
 ///   numeric references (`&#13;`). Apple's parser and this package read them back; strict XML parsers such
