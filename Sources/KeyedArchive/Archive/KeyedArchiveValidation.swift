@@ -41,16 +41,13 @@ struct KeyedArchiveValidation {
     init(_ storage: ArchiveStorage) throws {
         self.storage = storage
         self.state = [UInt8](repeating: 0, count: storage.scanner.objectCount)
-        try wrapping { try checkNull() }
-        try wrapping { try checkTop() }
-        for uid in 0 ..< storage.objectCount {
-            try wrapping { try checkObject(uid) }
-        }
-    }
-
-    private func wrapping(_ body: () throws -> Void) throws {
+        // One do/catch around the whole pass (a closure per object would copy `state` each time).
         do {
-            try body()
+            try checkNull()
+            try checkTop()
+            for uid in 0 ..< storage.objectCount {
+                try checkObject(uid)
+            }
         } catch let error as PropertyListError {
             throw KeyedArchiveError(.invalidPropertyList, "not a readable property list: \(error.message)", underlying: error)
         }
