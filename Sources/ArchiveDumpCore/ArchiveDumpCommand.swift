@@ -51,7 +51,10 @@ public enum ArchiveDumpCommand {
           --binary                Convert to a binary property list. Refuses to write to a terminal.
           -o, --output <file>     Write to <file> instead of standard output.
           --validate              Check the property list and, if it is one, the keyed archive; print OK
-                                  (exit 0) or the first error and where it is (exit 1).
+                                  (exit 0) or the first error and where it is (exit 1). The archive
+                                  rules are the unarchiver's, strict as Apple's: $archiver
+                                  "NSKeyedArchiver", $version 100000, $objects[0] "$null", $top
+                                  values UIDs, every UID in range, every $class a class description.
           --classes               List the archived classes and how many objects of each.
           --max-depth <n>         Do not expand objects or containers more than <n> levels deep.
           --version               Show the version.
