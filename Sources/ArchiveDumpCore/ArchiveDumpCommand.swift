@@ -51,7 +51,10 @@ public enum ArchiveDumpCommand {
           --binary                Convert to a binary property list. Refuses to write to a terminal.
           -o, --output <file>     Write to <file> instead of standard output.
           --validate              Check the property list and, if it is one, the keyed archive; print OK
-                                  (exit 0) or the first error and where it is (exit 1).
+                                  (exit 0) or the first error and where it is (exit 1). The archive
+                                  rules are the unarchiver's, strict as Apple's: $archiver
+                                  "NSKeyedArchiver", $version 100000, $objects[0] "$null", $top
+                                  values UIDs, every UID in range, every $class a class description.
           --classes               List the archived classes and how many objects of each.
           --max-depth <n>         Do not expand objects or containers more than <n> levels deep.
           --version               Show the version.
@@ -253,10 +256,17 @@ public enum ArchiveDumpCommand {
             }
             return fail("\(error)")
         }
+        // A few hundred bytes whose containers share sub-trees can stand for 2^40 values: every output
+        // shows them in full, so the work is capped before any of it starts.
+        let budget = nodeBudget(inputByteCount: data.count)
+        guard expandedNodeCount(root, atMost: budget) <= budget else {
+            return fail("the property list shares containers and, shown in full, has more than \(budget) values "
+                        + "(archive-dump's limit: 4 per input byte + \(nodeBudgetConstant)); nothing was shown")
+        }
         let graph: ArchivedObjectGraph?
         if isKeyedArchive(root) {
             do {
-                graph = try ArchivedObjectGraph(propertyList: root)
+                graph = try ArchivedObjectGraph(data: data)
             } catch {
                 if options.mode == .raw || options.mode == .rawJSON || options.mode == .xml || options.mode == .binary {
                     graph = nil  // these show the property list as stored; the archive need not be valid
@@ -329,6 +339,40 @@ public enum ArchiveDumpCommand {
             return exitFailure
         }
         return exitSuccess
+    }
+
+    /// The constant part of ``nodeBudget(inputByteCount:)``.
+    static let nodeBudgetConstant = 4096
+
+    /// The most values (containers, scalars, UIDs) an output may show for an input of `inputByteCount`
+    /// bytes: 4 per byte plus a constant. A property list without shared containers never reaches it,
+    /// since every value but the root costs at least one reference byte.
+    static func nodeBudget(inputByteCount: Int) -> Int {
+        let (product, overflow) = inputByteCount.multipliedReportingOverflow(by: 4)
+        return overflow ? Int.max - nodeBudgetConstant : product + nodeBudgetConstant
+    }
+
+    /// The number of values in `root` counted as the outputs show them (a shared container once per
+    /// reference), or `limit + 1` as soon as it passes `limit`. Iterative, so any depth is safe.
+    static func expandedNodeCount(_ root: PropertyListValue, atMost limit: Int) -> Int {
+        var count = 0
+        var pending: [PropertyListValue] = [root]
+        while let value = pending.popLast() {
+            count += 1
+            if count > limit { return count }
+            switch value {
+            case .array(let items), .set(let items):
+                if items.count > limit - count { return limit + 1 }
+                pending.append(contentsOf: items)
+            case .dictionary(let d):
+                if d.count > limit - count { return limit + 1 }
+                count += d.count  // the keys
+                pending.append(contentsOf: d.values)
+            default:
+                continue
+            }
+        }
+        return count
     }
 
     /// Whether the root is a keyed archive: a dictionary with `$archiver` and `$objects`, or with `$top`.

@@ -15,10 +15,10 @@ struct KeyedArchiveEnvelope: Sendable {
     /// The `$objects` array; index 0 is `$null`.
     let objects: [PropertyListValue]
 
-    /// Validates the envelope of `root`.
+    /// Takes apart the envelope of `root`.
     ///
-    /// Accepts any `$archiver` string (third-party writers use their own names) but requires it to be a
-    /// string; requires `$top` to be a dictionary and `$objects` a non-empty array.
+    /// The validity rules are ``KeyedArchiveValidation``'s, checked on the archive's bytes before this runs;
+    /// the shape checks here only keep an unchecked caller from trapping.
     init(_ root: PropertyListValue) throws {
         guard case .dictionary(let dict) = root else {
             throw KeyedArchiveError(.invalidArchive, "the root of a keyed archive must be a dictionary, found \(root.kindName)")

@@ -636,10 +636,69 @@ public final class KeyedArchiver: ArchiveEncoder {
     {
         try checkOpen()
         let asElement = takeCapture()
+        // Nested Foundation values (arrays of arrays of ...) are written with an explicit stack, so no depth
+        // overflows the thread's stack; the objects and their order are those of the recursive path.
+        if S.Element.self == FoundationValue.self, let values = elements as? [FoundationValue] {
+            let uid = try encodeFoundationLists(values, as: builtin)
+            put(reference: uid, asElement: asElement, forKey: key)
+            if s.currentContainer < 0 && !asElement { try drain() }
+            return
+        }
         let (uid, object) = s.emitter.appendContainerElement()
         let base = s.elementRefs.count
         defer { s.elementRefs.removeLast(s.elementRefs.count - base) }
         _ = try appendElementRefs(elements)
+        try completeList(uid: uid, object: object, base: base, as: builtin)
+        put(reference: uid, asElement: asElement, forKey: key)
+        if s.currentContainer < 0 && !asElement { try drain() }
+    }
+
+    /// Writes an `NSArray`/`NSSet`/`NSOrderedSet` of Foundation values whose nested arrays and ordered sets
+    /// are written iteratively (one frame per open list, on the heap); returns the list's UID.
+    ///
+    /// Each list takes its UID before its elements and writes its reference array after them, exactly as
+    /// ``encodeList(_:as:forKey:)`` does when it recurses, so the bytes are the same.
+    private func encodeFoundationLists(_ root: [FoundationValue], as builtin: BuiltinClass) throws -> Int {
+        struct Frame {
+            var elements: [FoundationValue]
+            var next: Int
+            let builtin: BuiltinClass
+            let uid: Int
+            let object: Int
+            let base: Int
+        }
+        let outerBase = s.elementRefs.count
+        defer { s.elementRefs.removeLast(s.elementRefs.count - outerBase) }
+        let (rootUID, rootObject) = s.emitter.appendContainerElement()
+        var frames = [Frame(elements: root, next: 0, builtin: builtin, uid: rootUID, object: rootObject, base: outerBase)]
+        while true {
+            let top = frames.count - 1
+            if frames[top].next < frames[top].elements.count {
+                let element = frames[top].elements[frames[top].next]
+                frames[top].next += 1
+                switch element {
+                case .array(let items), .orderedSet(let items):
+                    let (uid, object) = s.emitter.appendContainerElement()
+                    let nested: BuiltinClass
+                    if case .array = element { nested = .array } else { nested = .orderedSet }
+                    frames.append(Frame(elements: items, next: 0, builtin: nested, uid: uid, object: object,
+                                        base: s.elementRefs.count))
+                default:
+                    s.elementRefs.append(KeyedArchiveEmitter.uid(try reference(for: element)))
+                }
+                continue
+            }
+            let frame = frames.removeLast()
+            try completeList(uid: frame.uid, object: frame.object, base: frame.base, as: frame.builtin)
+            s.elementRefs.removeLast(s.elementRefs.count - frame.base)
+            guard !frames.isEmpty else { return frame.uid }
+            s.elementRefs.append(KeyedArchiveEmitter.uid(frame.uid))
+        }
+    }
+
+    /// Completes list object `object` from the element refs at `base...` of `elementRefs`.
+    @inline(__always)
+    private func completeList(uid: Int, object: Int, base: Int, as builtin: BuiltinClass) throws {
         if builtin == .orderedSet {
             // Apple's layout: one member per element, `NS.object.<index>` = UID.
             let count = s.elementRefs.count - base
@@ -649,15 +708,11 @@ public final class KeyedArchiver: ArchiveEncoder {
             var values = [classRef(builtin)]
             values.append(contentsOf: s.elementRefs[base...])
             s.emitter.completeDictionary(object, keys: keys, values: values)
-            put(reference: uid, asElement: asElement, forKey: key)
-            if s.currentContainer < 0 && !asElement { try drain() }
             return
         }
         let array = s.emitter.newContainer()
         s.emitter.completeArray(array, s.elementRefs, from: base)
         s.emitter.completeDictionary(object, classKey, classRef(builtin), objectsKey, KeyedArchiveEmitter.ref(container: array))
-        put(reference: uid, asElement: asElement, forKey: key)
-        if s.currentContainer < 0 && !asElement { try drain() }
     }
 
     /// Writes `elements` as an `NSSet` (`NS.objects`): in ascending order when `T` is `Comparable` (so that

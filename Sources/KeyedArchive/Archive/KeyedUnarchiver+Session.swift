@@ -346,81 +346,17 @@ final class UnarchivingSession {
         return (fields, classTable.count - 1, table)
     }
 
-    /// Reads and checks the class of an object (the first time this class is met).
+    /// The class of an object (the first time this class is met), as ``KeyedArchiveValidation`` checked it
+    /// when the archive was opened.
     private func readClass(of fields: ArchiveFields, uid: Int, key: String?) throws -> ArchivedClass {
-        let keyPath = pathString(appending: key)
-        let objectUID = UInt64(uid)
         guard let classRef = try lookup(fields, "$class", key: key, uid: uid) else {
-            throw KeyedArchiveError(.invalidClass, "object has no $class", keyPath: keyPath, objectUID: objectUID)
+            throw error(.invalidClass, "object has no $class", key: key, uid: uid, className: nil)
         }
-        guard let classUID = try self.uid(classRef, key: key) else {
-            throw KeyedArchiveError(.invalidClass, "$class must be a UID, found \(kindName(classRef))",
-                                    keyPath: keyPath, objectUID: objectUID)
+        // Every object dictionary's $class was validated; a miss here would be a bug, reported as damage.
+        guard let classUID = try self.uid(classRef, key: key), let archivedClass = storage.classes[classUID] else {
+            throw error(.invalidClass, "$class of object #\(uid) was not validated", key: key, uid: uid, className: nil)
         }
-        guard classUID < UInt64(objectCount) else {
-            throw KeyedArchiveError(.invalidClass, "$class UID \(classUID) is out of range: $objects has \(objectCount) entries",
-                                    keyPath: keyPath, objectUID: objectUID)
-        }
-        let classObject = try object(Int(classUID), key: key)
-        guard storage.kind(classObject) == .dictionary else {
-            throw KeyedArchiveError(.invalidClass,
-                                    "$class points at object #\(classUID), a \(kindName(classObject)), not a class dictionary",
-                                    keyPath: keyPath, objectUID: objectUID)
-        }
-        guard let classFields = try self.fields(classObject, key: key, uid: uid) else {
-            throw KeyedArchiveError(.invalidClass, "$class points at object #\(classUID), not a class dictionary",
-                                    keyPath: keyPath, objectUID: objectUID)
-        }
-        // Strings and arrays are decoded once per property-list object however many class dictionaries
-        // share them, so hand-made archives cannot multiply the work.
-        guard let nameObject = try lookup(classFields, "$classname", key: key, uid: uid) else {
-            throw KeyedArchiveError(.invalidClass, "class dictionary #\(classUID) has no $classname",
-                                    keyPath: keyPath, objectUID: objectUID)
-        }
-        guard let name = try classString(nameObject, key: key, uid: uid) else {
-            throw KeyedArchiveError(.invalidClass,
-                                    "$classname of class dictionary #\(classUID) must be a string, found \(kindName(nameObject))",
-                                    keyPath: keyPath, objectUID: objectUID)
-        }
-        var chain: [String] = []
-        if let classesObject = try lookup(classFields, "$classes", key: key, uid: uid) {
-            chain = try classChain(classesObject, className: name, key: key, uid: uid)
-            if chain.isEmpty {
-                throw error(.invalidClass, "$classes of class \(name) is empty", key: key, uid: uid, className: name)
-            }
-        }
-        return ArchivedClass(name: name, chain: chain, uid: UID(classUID))
-    }
-
-    @exclusivity(unchecked) private var classStrings: [Int: String] = [:]
-    @exclusivity(unchecked) private var classChains: [Int: [String]] = [:]
-
-    /// String object `n`, decoded once; nil when `n` is not a string.
-    private func classString(_ n: Int, key: String?, uid: Int) throws -> String? {
-        if let known = classStrings[n] { return known }
-        guard case .string(let s)? = try scalar(n, key: key, uid: uid) else { return nil }
-        classStrings[n] = s
-        return s
-    }
-
-    /// The `$classes` array at `n`, decoded once.
-    private func classChain(_ n: Int, className name: String, key: String?, uid: Int) throws -> [String] {
-        if let known = classChains[n] { return known }
-        guard let elements = try arrayElements(n, key: key, uid: uid) else {
-            throw KeyedArchiveError(.invalidClass, "$classes of class \(name) must be an array, found \(kindName(n))",
-                                    keyPath: pathString(appending: key), objectUID: UInt64(uid), className: name)
-        }
-        var chain: [String] = []
-        chain.reserveCapacity(elements.count)
-        for element in elements {
-            guard let s = try classString(element, key: key, uid: uid) else {
-                throw KeyedArchiveError(.invalidClass, "$classes of class \(name) must hold strings, found \(kindName(element))",
-                                        keyPath: pathString(appending: key), objectUID: UInt64(uid), className: name)
-            }
-            chain.append(s)
-        }
-        classChains[n] = chain
-        return chain
+        return archivedClass
     }
 
     /// Follows `n` if it is a UID, range-checked: the object it names and its UID. UID 0 throws

@@ -39,9 +39,11 @@ final class ArchiveStorage {
     let top: ArchiveFields
     /// The number of entries in `$objects`.
     let objectCount: Int
+    /// The class of every class dictionary an instance points at, by UID (found by the validation).
+    private(set) var classes: [UInt64: ArchivedClass] = [:]
     /// Byte offset of `$objects`' references.
     private let objectsStart: Int
-    private let refSize: Int
+    let refSize: Int
 
     /// Reads a binary or XML property list, checks that it is a keyed archive, and runs `body` with its
     /// storage. The storage reads `data`'s bytes in place (no copy) and must not be used after `body`
@@ -65,8 +67,7 @@ final class ArchiveStorage {
     /// must not be used after `body` returns.
     static func reading<R>(_ tree: PropertyListValue, options: PropertyListReadingOptions,
                            _ body: (ArchiveStorage) throws -> R) throws -> R {
-        // The tree's own shape errors read better than those of its re-encoding.
-        _ = try KeyedArchiveEnvelope(tree)
+        // The same rules and messages as for bytes: the tree is checked as the binary it writes.
         var options = options
         options.maximumObjectCount = Int.max
         return try BinaryPropertyListWriter().write(tree).withUnsafeBytes {
@@ -84,6 +85,7 @@ final class ArchiveStorage {
         top = envelope.top
         objectCount = envelope.objectCount
         objectsStart = envelope.objectsStart
+        classes = try KeyedArchiveValidation(self).classes
     }
 
     /// Runs `body`, turning a property-list fault into a keyed-archive error.
@@ -108,14 +110,23 @@ final class ArchiveStorage {
             guard let archiver = try lookup(scanner, rootFields, "$archiver") else {
                 throw KeyedArchiveError(.invalidArchive, "$archiver is missing: this is a property list, not a keyed archive")
             }
-            guard case .string = try scalarOrContainer(scanner, archiver) else {
+            guard case .string(let archiverName) = try scalarOrContainer(scanner, archiver) else {
                 throw KeyedArchiveError(.invalidArchive, "$archiver must be a string, found \(try kindName(scanner, archiver))")
+            }
+            guard archiverName == KeyedArchiveValidation.archiverName else {
+                throw KeyedArchiveError(.invalidArchive,
+                                        "$archiver must be \"\(KeyedArchiveValidation.archiverName)\", found \(UnarchivingSession.preview(.string(archiverName)))"
+                                            + " (other archivers' formats are not read)")
             }
             guard let version = try lookup(scanner, rootFields, "$version") else {
                 throw KeyedArchiveError(.invalidArchive, "$version is missing")
             }
-            guard case .integer = try scalarOrContainer(scanner, version) else {
+            guard case .integer(let versionNumber) = try scalarOrContainer(scanner, version) else {
                 throw KeyedArchiveError(.invalidArchive, "$version must be an integer, found \(try kindName(scanner, version))")
+            }
+            guard versionNumber == PropertyListInteger(KeyedArchiveValidation.version) else {
+                throw KeyedArchiveError(.invalidArchive,
+                                        "$version must be \(KeyedArchiveValidation.version), found \(versionNumber)")
             }
             guard let topObject = try lookup(scanner, rootFields, "$top") else {
                 throw KeyedArchiveError(.invalidArchive, "$top is missing")

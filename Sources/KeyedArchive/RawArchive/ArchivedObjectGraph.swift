@@ -12,8 +12,10 @@ import Foundation
 /// references. Unknown classes are kept exactly as stored; nothing is looked up in a class registry.
 ///
 /// Loading validates the whole archive once, in a single pass that does not recurse on object depth, so
-/// archives with million-deep chains and cycles load: every UID must be in range and every `$class` must
-/// point at a valid class description. Objects are then read on demand with ``object(_:)``.
+/// archives with million-deep chains and cycles load. The rules are those of the typed unarchiver, checked
+/// by the same code with the same errors (`$archiver` "NSKeyedArchiver", `$version` 100000, `$objects[0]`
+/// "$null", `$top` values UIDs, every UID in range, every `$class` a valid class description, no container
+/// inside itself). Objects are then read on demand with ``object(_:)``.
 ///
 /// Writing the graph back with ``archivedData(format:)`` gives an archive that loads to an equal graph.
 public struct ArchivedObjectGraph: Hashable, Sendable {
@@ -56,31 +58,46 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
     ///   underlying ``PropertyListError``) when the bytes are not a property list, otherwise the first fault
     ///   found in the archive with its object UID and key path.
     public init(data: Data, options: PropertyListReadingOptions = .init()) throws {
+        guard PropertyListValue.detectFormat(of: data) == .binary else {
+            // XML (or not a property list): the tree is checked as the binary it writes.
+            let root: PropertyListValue
+            do {
+                root = try PropertyListValue(propertyListData: data, options: options)
+            } catch let error as PropertyListError {
+                throw KeyedArchiveError(.invalidPropertyList, "not a readable property list: \(error.message)", underlying: error)
+            }
+            try self.init(propertyList: root)
+            return
+        }
+        // The archive's rules are checked on the bytes first, as the typed unarchiver checks them.
+        let classes = try ArchiveStorage.reading(data, options: options) { $0.classes }
         let root: PropertyListValue
         do {
             root = try PropertyListValue(propertyListData: data, options: options)
         } catch let error as PropertyListError {
-            throw KeyedArchiveError(.invalidPropertyList, error.description, underlying: error)
+            throw KeyedArchiveError(.invalidPropertyList, "not a readable property list: \(error.message)", underlying: error)
         }
-        try self.init(propertyList: root)
+        try self.init(envelope: KeyedArchiveEnvelope(root), classes: classes)
     }
 
     /// Interprets an already-read property list as a keyed archive.
     ///
+    /// The archive is checked by the same rules, with the same errors, as bytes (``KeyedUnarchiver`` and
+    /// ``init(data:options:)``): see ``KeyedArchiveValidation``'s rules in the README.
     /// - Parameter propertyList: the root of the archive: `{$archiver, $version, $top, $objects}`.
     /// - Throws: ``KeyedArchiveError`` naming the first fault, with object UID and key path.
     public init(propertyList: PropertyListValue) throws {
-        let envelope = try KeyedArchiveEnvelope(propertyList)
-        try self.init(envelope: envelope)
+        let classes = try ArchiveStorage.reading(propertyList, options: .init()) { $0.classes }
+        try self.init(envelope: KeyedArchiveEnvelope(propertyList), classes: classes)
     }
 
-    init(envelope: KeyedArchiveEnvelope) throws {
+    init(envelope: KeyedArchiveEnvelope, classes: [UInt64: ArchivedClass]) {
         var top: [ArchivedField] = []
         top.reserveCapacity(envelope.top.count)
         for (key, value) in envelope.top {
             top.append(ArchivedField(key, ArchivedValue(value)))
         }
-        self.classes = try Self.validate(top: envelope.top, objects: envelope.objects, envelope: envelope)
+        self.classes = classes
         self.archiverName = envelope.archiverName
         self.version = envelope.version
         self.top = top
@@ -114,8 +131,7 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
             "$top": .dictionary(PropertyListDictionary(top.map { ($0.key, $0.value.storedValue) })),
             "$objects": .array(stored),
         ]
-        let envelope = try KeyedArchiveEnvelope(.dictionary(envelopeDict))
-        try self.init(envelope: envelope)
+        try self.init(propertyList: .dictionary(envelopeDict))
         // An instance's stated class must be the one its $class UID describes.
         for object in objects {
             guard case .instance(let instance) = object.content else { continue }
@@ -203,100 +219,6 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
             return nil
         }
         return ArchivedClassDefinition(name: name, classes: classes, hints: hints)
-    }
-
-    // MARK: - Validation
-
-    /// One pass over `$objects`: every UID in range, every `$class` valid. Iterative on nesting.
-    /// - Returns: the class of every class description an instance points at, by UID.
-    static func validate(top: PropertyListDictionary, objects: [PropertyListValue],
-                         envelope: KeyedArchiveEnvelope) throws -> [UInt64: ArchivedClass] {
-        let count = UInt64(objects.count)
-        for (key, value) in top {
-            try checkUIDs(in: value, keyPath: "$top.\(key)", objectUID: nil, className: nil, count: count)
-        }
-        // Class descriptions are shared: each is checked once, then found by its UID.
-        var classes: [UInt64: ArchivedClass] = [:]
-        for i in objects.indices {
-            let uid = UID(UInt64(i))
-            switch objects[i] {
-            case .dictionary(let dict):
-                guard let classPosition = dict.position(of: "$class") else {
-                    try checkUIDs(in: objects[i], keyPath: "", objectUID: uid.value, className: nil, count: count)
-                    continue
-                }
-                let className: String
-                if case .uid(let classUID) = dict.values[classPosition], let known = classes[classUID.value] {
-                    className = known.name
-                } else {
-                    let archivedClass = try envelope.archivedClass(ofObject: dict, uid: uid, keyPath: "$class")
-                    classes[archivedClass.uid.value] = archivedClass
-                    className = archivedClass.name
-                }
-                let values = dict.values
-                for j in values.indices where j != classPosition {
-                    switch values[j] {
-                    case .uid(let u) where u.value < count: continue
-                    case .string, .integer, .real, .float, .bool, .date, .data: continue
-                    default:
-                        try checkUIDs(in: values[j], keyPath: dict.keys[j], objectUID: uid.value, className: className, count: count)
-                    }
-                }
-            case .array, .set:
-                try checkUIDs(in: objects[i], keyPath: "", objectUID: uid.value, className: nil, count: count)
-            case .uid(let u):
-                // A bare UID as an entry of $objects: no writer does this, but it is well-formed if in range.
-                try checkUIDs(in: .uid(u), keyPath: "", objectUID: uid.value, className: nil, count: count)
-            default:
-                continue
-            }
-        }
-        return classes
-    }
-
-    /// Throws on the first UID in `value` that is not below `count`. Builds the key path only on failure.
-    static func checkUIDs(in value: PropertyListValue, keyPath: String, objectUID: UInt64?, className: String?,
-                          count: UInt64) throws {
-        switch value {
-        case .uid(let u):
-            guard u.value < count else {
-                throw KeyedArchiveError(.invalidReference, "UID \(u.value) is out of range: $objects has \(count) entries",
-                                        keyPath: keyPath, objectUID: objectUID, className: className)
-            }
-            return
-        case .array, .set, .dictionary: break
-        default: return
-        }
-        // Containers: explicit stack of (value, path).
-        var pending: [(PropertyListValue, String)] = [(value, keyPath)]
-        while let (v, path) = pending.popLast() {
-            switch v {
-            case .uid(let u):
-                guard u.value < count else {
-                    throw KeyedArchiveError(.invalidReference,
-                                            "UID \(u.value) is out of range: $objects has \(count) entries",
-                                            keyPath: path, objectUID: objectUID, className: className)
-                }
-            case .array(let items), .set(let items):
-                for (j, item) in items.enumerated() {
-                    switch item {
-                    case .uid(let u) where u.value < count: continue
-                    case .string, .integer, .real, .float, .bool, .date, .data: continue
-                    default: pending.append((item, "\(path)[\(j)]"))
-                    }
-                }
-            case .dictionary(let d):
-                for (k, item) in d {
-                    switch item {
-                    case .uid(let u) where u.value < count: continue
-                    case .string, .integer, .real, .float, .bool, .date, .data: continue
-                    default: pending.append((item, path.isEmpty ? k : "\(path).\(k)"))
-                    }
-                }
-            default:
-                continue
-            }
-        }
     }
 
     // MARK: - Writing

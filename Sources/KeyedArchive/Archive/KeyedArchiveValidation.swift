@@ -1,0 +1,269 @@
+/// The validity rules of a keyed archive, checked once per archive on its binary property-list bytes.
+///
+/// Every reader of keyed archives stands on this one check, so an archive is valid for one exactly when it
+/// is valid for the others, with the same error: the typed unarchiver reading bytes, the typed unarchiver
+/// reading an already parsed ``PropertyListValue`` (written as binary first), and ``ArchivedObjectGraph``
+/// (and so `archive-dump --validate`).
+///
+/// The rules, strict where Apple's and corelibs' unarchivers are strict:
+/// 1. The root is a dictionary with `$archiver` (the string `"NSKeyedArchiver"`), `$version` (the integer
+///    100000), `$top` (a dictionary) and `$objects` (an array). corelibs-foundation's unarchiver and
+///    bpylist2 reject any other archiver name or version; every archive in the corpus has these.
+/// 2. `$objects[0]` is the string `"$null"` (UID 0 means nil).
+/// 3. Every `$top` value is a UID (Apple always stores a reference there, never an inline value).
+/// 4. Every UID anywhere in `$top` and `$objects` is below the number of entries of `$objects`.
+/// 5. Every entry of `$objects` that is a dictionary with `$class`: `$class` is a UID naming a class
+///    dictionary, whose `$classname` is a string and whose `$classes`, when present, is a non-empty array
+///    of strings.
+/// 6. No container contains itself (at the property-list level, through property-list references).
+///
+/// The walk is iterative and visits each property-list container once, so depth, cycles and shared
+/// sub-trees cost time linear in the file size.
+struct KeyedArchiveValidation {
+    /// The `$archiver` string every valid archive has.
+    static let archiverName = "NSKeyedArchiver"
+    /// The `$version` integer every valid archive has.
+    static let version: Int64 = 100000
+
+    /// The class of every class dictionary an instance points at, by its UID.
+    private(set) var classes: [UInt64: ArchivedClass] = [:]
+
+    private let storage: ArchiveStorage
+    /// `$classname` strings and `$classes` arrays, decoded once per property-list object however many
+    /// class dictionaries share them (so hand-made archives cannot multiply the work).
+    private var names: [Int: String] = [:]
+    private var chains: [Int: [String]] = [:]
+    /// Per property-list object: 0 not visited, 1 on the current path, 2 checked.
+    private var state: [UInt8]
+
+    /// Checks `storage`'s archive (its envelope is already checked by ``ArchiveStorage``).
+    /// - Throws: ``KeyedArchiveError`` naming the first rule broken, with object UID and key path.
+    init(_ storage: ArchiveStorage) throws {
+        self.storage = storage
+        self.state = [UInt8](repeating: 0, count: storage.scanner.objectCount)
+        // One do/catch around the whole pass (a closure per object would copy `state` each time).
+        do {
+            try checkNull()
+            try checkTop()
+            for uid in 0 ..< storage.objectCount {
+                try checkObject(uid)
+            }
+        } catch let error as PropertyListError {
+            throw KeyedArchiveError(.invalidPropertyList, "not a readable property list: \(error.message)", underlying: error)
+        }
+    }
+
+    // MARK: Rules
+
+    private func checkNull() throws {
+        let first = try storage.object(0)
+        guard case .string("$null")? = try storage.plainScalar(first) else {
+            let found = try storage.plainScalar(first).map { "\(try storage.kindName(first)) \(UnarchivingSession.preview($0))" }
+                ?? (try storage.kindName(first))
+            throw KeyedArchiveError(.invalidArchive, "$objects[0] must be the string \"$null\", found \(found)", objectUID: 0)
+        }
+    }
+
+    private mutating func checkTop() throws {
+        let top = storage.top
+        for i in 0 ..< top.count {
+            let keyObject = try storage.scanner.reference(at: top.keys + i * storage.refSize, object: top.object)
+            let key: String
+            switch try storage.plainScalar(keyObject) {
+            case .string(let s)?: key = s
+            default:
+                throw KeyedArchiveError(.invalidArchive, "$top keys must be strings, found \(try storage.kindName(keyObject))")
+            }
+            let value = try storage.value(at: i, of: top)
+            guard let ref = try storage.uid(value) else {
+                throw KeyedArchiveError(.invalidReference,
+                                        "$top[\"\(key)\"] must be a UID, found an inline \(try storage.kindName(value))",
+                                        keyPath: "$top.\(key)")
+            }
+            guard ref < UInt64(storage.objectCount) else {
+                throw KeyedArchiveError(.invalidReference,
+                                        "UID \(ref) is out of range: $objects has \(storage.objectCount) entries",
+                                        keyPath: "$top.\(key)")
+            }
+        }
+    }
+
+    /// Rule 5 for an object dictionary and rules 4 and 6 for everything inside entry `uid`.
+    private mutating func checkObject(_ uid: Int) throws {
+        let n = try storage.object(uid)
+        guard state[n] == 0 else { return }
+        switch storage.kind(n) {
+        case .uid:
+            try checkUID(n, path: Path(root: ""), uid: uid, className: nil)
+            return
+        case .scalar:
+            state[n] = 2
+            return
+        case .array, .set:
+            try walk(n, path: Path(root: ""), uid: uid, className: nil)
+        case .dictionary:
+            guard let fields = try storage.fields(n) else { return }
+            guard let classRef = try storage.lookup(fields, "$class") else {
+                try walk(n, path: Path(root: ""), uid: uid, className: nil)
+                return
+            }
+            let archivedClass = try self.archivedClass(classRef, uid: uid)
+            try walk(n, path: Path(root: ""), uid: uid, className: archivedClass.name, skippingValue: classRef)
+        }
+    }
+
+    /// The class `$class` (object `classRef`) of entry `uid` names, checked once per class dictionary.
+    private mutating func archivedClass(_ classRef: Int, uid: Int) throws -> ArchivedClass {
+        let objectUID = UInt64(uid)
+        guard let classUID = try storage.uid(classRef) else {
+            throw KeyedArchiveError(.invalidClass, "$class must be a UID, found \(try storage.kindName(classRef))",
+                                    keyPath: "$class", objectUID: objectUID)
+        }
+        if let known = classes[classUID] { return known }
+        guard classUID < UInt64(storage.objectCount) else {
+            throw KeyedArchiveError(.invalidClass,
+                                    "$class UID \(classUID) is out of range: $objects has \(storage.objectCount) entries",
+                                    keyPath: "$class", objectUID: objectUID)
+        }
+        let classObject = try storage.object(Int(classUID))
+        guard let classFields = try storage.fields(classObject) else {
+            throw KeyedArchiveError(.invalidClass,
+                                    "$class points at object #\(classUID), a \(try storage.kindName(classObject)), not a class dictionary",
+                                    keyPath: "$class", objectUID: objectUID)
+        }
+        guard let nameObject = try storage.lookup(classFields, "$classname") else {
+            throw KeyedArchiveError(.invalidClass, "class dictionary #\(classUID) has no $classname",
+                                    keyPath: "$class", objectUID: objectUID)
+        }
+        let name: String
+        if let known = names[nameObject] {
+            name = known
+        } else {
+            guard case .string(let s)? = try storage.plainScalar(nameObject) else {
+                throw KeyedArchiveError(.invalidClass,
+                                        "$classname of class dictionary #\(classUID) must be a string, found \(try storage.kindName(nameObject))",
+                                        keyPath: "$class", objectUID: objectUID)
+            }
+            names[nameObject] = s
+            name = s
+        }
+        var chain: [String] = []
+        if let classesObject = try storage.lookup(classFields, "$classes") {
+            if let known = chains[classesObject] {
+                chain = known
+            } else {
+                chain = try classChain(classesObject, name: name, objectUID: objectUID)
+                chains[classesObject] = chain
+            }
+        }
+        let archivedClass = ArchivedClass(name: name, chain: chain, uid: UID(classUID))
+        classes[classUID] = archivedClass
+        return archivedClass
+    }
+
+    private func classChain(_ classesObject: Int, name: String, objectUID: UInt64) throws -> [String] {
+        guard storage.kind(classesObject) == .array, let elements = try storage.elements(classesObject) else {
+            throw KeyedArchiveError(.invalidClass,
+                                    "$classes of class \(name) must be an array, found \(try storage.kindName(classesObject))",
+                                    keyPath: "$class", objectUID: objectUID, className: name)
+        }
+        guard !elements.isEmpty else {
+            throw KeyedArchiveError(.invalidClass, "$classes of class \(name) is empty",
+                                    keyPath: "$class", objectUID: objectUID, className: name)
+        }
+        var chain: [String] = []
+        chain.reserveCapacity(elements.count)
+        for element in elements {
+            guard case .string(let s)? = try storage.plainScalar(element) else {
+                throw KeyedArchiveError(.invalidClass,
+                                        "$classes of class \(name) must hold strings, found \(try storage.kindName(element))",
+                                        keyPath: "$class", objectUID: objectUID, className: name)
+            }
+            chain.append(s)
+        }
+        return chain
+    }
+
+    private func checkUID(_ n: Int, path: Path, uid: Int, className: String?) throws {
+        guard let ref = try storage.uid(n), ref >= UInt64(storage.objectCount) else { return }
+        throw KeyedArchiveError(.invalidReference,
+                                "UID \(ref) is out of range: $objects has \(storage.objectCount) entries",
+                                keyPath: path.rendered(storage), objectUID: UInt64(uid), className: className)
+    }
+
+    // MARK: Walking containers
+
+    /// A key path built only when an error needs it: frames refer to their parent, and a dictionary
+    /// frame holds the key's property-list object (decoded only then).
+    private struct Path {
+        var frames: [(parent: Int, item: Int, isIndex: Bool)] = []
+        var current: Int = -1
+        init(root: String) {}
+        func rendered(_ storage: ArchiveStorage) -> String {
+            var parts: [(Int, Bool)] = []
+            var i = current
+            while i >= 0 {
+                parts.append((frames[i].item, frames[i].isIndex))
+                i = frames[i].parent
+            }
+            var result = ""
+            for (item, isIndex) in parts.reversed() {
+                if isIndex {
+                    result += "[\(item)]"
+                } else {
+                    let key: String
+                    if case .string(let s)? = try? storage.plainScalar(item) { key = s } else { key = "<key>" }
+                    result += result.isEmpty ? key : ".\(key)"
+                }
+            }
+            return result
+        }
+    }
+
+    /// Checks every UID inside container `root` (rule 4) and that no container contains itself (rule 6).
+    private mutating func walk(_ root: Int, path: Path, uid: Int, className: String?, skippingValue skipped: Int? = nil) throws {
+        var path = path
+        // Pending work: a container to enter (with the path frame that leads to it), or one to leave.
+        var pending: [(object: Int, frame: Int, leaving: Bool)] = [(root, -1, false)]
+        var isRoot = true
+        while let (n, frame, leaving) = pending.popLast() {
+            if leaving {
+                state[n] = 2
+                continue
+            }
+            switch state[n] {
+            case 2: continue
+            case 1:
+                throw PropertyListError(.cycle, "bplist: container contains itself (object \(n) is its own ancestor)",
+                                        at: .init(byteOffset: storage.scanner.offset(of: n), objectNumber: n))
+            default: break
+            }
+            state[n] = 1
+            pending.append((n, frame, true))
+            guard let c = try storage.scanner.container(n) else { continue }
+            let isDictionary = c.marker >> 4 == 0xD
+            // Children are pushed in reverse so they are checked in stored order.
+            var i = c.count - 1
+            while i >= 0 {
+                let refAt = c.start + (isDictionary ? c.count + i : i) * storage.refSize
+                let child = try storage.scanner.reference(at: refAt, object: n)
+                defer { i -= 1 }
+                if isRoot, child == skipped { continue }
+                let item = isDictionary ? try storage.scanner.reference(at: c.start + i * storage.refSize, object: n) : i
+                switch storage.kind(child) {
+                case .scalar: continue
+                case .uid:
+                    guard let ref = try storage.uid(child), ref >= UInt64(storage.objectCount) else { continue }
+                    path.frames.append((frame, item, !isDictionary))
+                    path.current = path.frames.count - 1
+                    try checkUID(child, path: path, uid: uid, className: className)
+                default:
+                    if state[child] == 2 { continue }
+                    path.frames.append((frame, item, !isDictionary))
+                    pending.append((child, path.frames.count - 1, false))
+                }
+            }
+            isRoot = false
+        }
+    }
+}
