@@ -11,7 +11,7 @@ private struct Fields: KeyedArchivable {
     enum Value {
         case int(Int), int8(Int8), uint64(UInt64), double(Double), float(Float), bool(Bool), string(String)
         case data(Data), nilValue, strings([String]), object(Book), conditional(Book?)
-        case integerObject(Int64), realObject(Double)
+        case integerObject(Int64), realObject(Double), boolObject(Bool)
     }
     var entries: [(String, Value)]
     init(_ entries: [(String, Value)]) { self.entries = entries }
@@ -33,6 +33,7 @@ private struct Fields: KeyedArchivable {
             case .conditional(let v): try encoder.encodeConditionalObject(v, forKey: key)
             case .integerObject(let v): try encoder.encodeIntegerObject(v, forKey: key)
             case .realObject(let v): try encoder.encodeRealObject(v, forKey: key)
+            case .boolObject(let v): try encoder.encodeBoolObject(v, forKey: key)
             }
         }
     }
@@ -102,7 +103,7 @@ private struct Failing: KeyedArchivable {
 
     @Test func numbersWrittenAsObjectsAreReferencedByUIDAndReadBack() throws {
         let fields = Fields([("location", .integerObject(7)), ("length", .integerObject(7)), ("scale", .realObject(2.5)),
-                             ("inline", .int(7))])
+                             ("inline", .int(7)), ("flag", .boolObject(true))])
         try expectSameArchive { try $0.encode(fields, forKey: "root") }
         let archive = try KeyedArchiver.archivedPropertyList(withRootObject: fields)
         guard case .dictionary(let envelope) = archive, case .array(let objects)? = envelope["$objects"],
@@ -113,7 +114,7 @@ private struct Failing: KeyedArchivable {
         }
         // Each number written as an object is its own $objects entry (as each string is); the inline field is not.
         guard case .uid(let location)? = object["location"], case .uid(let length)? = object["length"],
-              case .uid(let scale)? = object["scale"] else {
+              case .uid(let scale)? = object["scale"], case .uid(let flag)? = object["flag"] else {
             Issue.record("number members are not UIDs: \(object)")
             return
         }
@@ -121,11 +122,13 @@ private struct Failing: KeyedArchivable {
         #expect(objects[Int(length.value)] == PropertyListValue.integer(PropertyListInteger(7)))
         #expect(objects[Int(location.value)] == PropertyListValue.integer(PropertyListInteger(7)))
         #expect(objects[Int(scale.value)] == PropertyListValue.real(2.5))
+        #expect(objects[Int(flag.value)] == PropertyListValue.bool(true))
         #expect(object["inline"] == PropertyListValue.integer(PropertyListInteger(7)))
 
         struct Reader: KeyedArchivable {
-            var location: Int, scale: Double
+            var location: Int, scale: Double, flag: Bool
             init(from decoder: any ArchiveDecoder) throws {
+                flag = try decoder.decode(Bool.self, forKey: "flag")
                 location = try decoder.decode(Int.self, forKey: "location")
                 scale = try decoder.decode(Double.self, forKey: "scale")
             }
@@ -135,6 +138,7 @@ private struct Failing: KeyedArchivable {
         let decoded = try KeyedUnarchiver.unarchivedObject(ofClass: Reader.self, from: try KeyedArchiver.archivedData(withRootObject: fields))
         #expect(decoded.location == 7)
         #expect(decoded.scale == 2.5)
+        #expect(decoded.flag)
     }
 
     @Test func emittedBytesEqualTheTreePathForSharedAndCyclicGraphs() throws {

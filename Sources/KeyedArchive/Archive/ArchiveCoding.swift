@@ -122,6 +122,9 @@ public protocol ArchiveEncoder: AnyObject {
     /// Writes a `Double` as its own NSNumber object in `$objects`, referenced by UID, instead of inline.
     /// The default implementation writes it inline.
     func encodeRealObject(_ value: Double, forKey key: String) throws
+    /// Writes a Boolean as its own NSNumber object in `$objects`, referenced by UID, instead of inline (as
+    /// Apple's `encode(NSNumber(value: true), forKey:)` stores it). The default implementation writes it inline.
+    func encodeBoolObject(_ value: Bool, forKey key: String) throws
     /// Writes a string inline in the object's own dictionary instead of as a separate NSString in
     /// `$objects` (Apple stores NSMutableString's `NS.string` member this way). Decoding is the same as for
     /// any string. The default implementation writes an NSString object.
@@ -156,6 +159,10 @@ extension ArchiveEncoder {
     }
 
     public func encodeRealObject(_ value: Double, forKey key: String) throws {
+        try encode(value, forKey: key)
+    }
+
+    public func encodeBoolObject(_ value: Bool, forKey key: String) throws {
         try encode(value, forKey: key)
     }
 

@@ -545,6 +545,13 @@ public final class KeyedArchiver: ArchiveEncoder {
         put(reference: s.emitter.appendElement(s.emitter.real(value)), asElement: asElement, forKey: key)
     }
 
+    /// Writes a Boolean as its own NSNumber object, referenced by UID.
+    public func encodeBoolObject(_ value: Bool, forKey key: String) throws {
+        try checkOpen()
+        let asElement = takeCapture()
+        put(reference: s.emitter.appendElement(s.emitter.bool(value)), asElement: asElement, forKey: key)
+    }
+
     /// Writes a string inline in the current object (as Apple writes NSMutableString's `NS.string`).
     public func encodeInline(_ value: String, forKey key: String) throws {
         try checkOpen()

@@ -18,8 +18,7 @@ extension ArchiveEncoder {
     /// The corresponding Foundation API is `NSKeyedArchiver.encodeEncodable(_:forKey:)` (Apple platforms).
     /// Unlike ``ArchivableCodable``, nothing is an object with a class: a nested value is a dictionary, a
     /// `Set` an array, `nil` the string `"$null"`, a `UUID` a string, exactly as `PropertyListEncoder` writes them.
-    /// A top-level number is its own NSNumber object (as `encode(NSNumber, forKey:)` writes it); a top-level
-    /// `Bool` is written inline, since ``ArchiveEncoder`` has no Boolean-object call (Apple writes an NSNumber object).
+    /// A top-level number or `Bool` is its own NSNumber object (as `encode(NSNumber, forKey:)` writes it).
     /// - Throws: `EncodingError` from `PropertyListEncoder`, or ``KeyedArchiveError``.
     public func encodeEncodable<T: Encodable>(_ value: T, forKey key: String) throws {
         // PropertyListEncoder rejects top-level fragments (a number, a string); Apple's overlay calls its
@@ -35,6 +34,7 @@ extension ArchiveEncoder {
         case .integer(let i):
             if let s = i.int64Value { try encodeIntegerObject(s, forKey: key) } else { try encodeIntegerObject(i.uint64Value ?? 0, forKey: key) }
         case .real(let d): try encodeRealObject(d, forKey: key)
+        case .bool(let b): try encodeBoolObject(b, forKey: key)
         case let value: try encode(value, forKey: key)
         }
     }

@@ -322,6 +322,25 @@ private struct HandCard: KeyedArchivable {
         #expect(back.number == 7)
     }
 
+    final class FlagHolder: KeyedArchivable {
+        static var archivedClassName: String { "FlagHolder" }
+        var flag: Bool?
+        init(flag: Bool?) { self.flag = flag }
+        init(from decoder: any ArchiveDecoder) throws { flag = try decoder.decodeDecodable(Bool.self, forKey: "flag") }
+        func encode(to encoder: any ArchiveEncoder) throws { if let flag { try encoder.encodeEncodable(flag, forKey: "flag") } }
+    }
+
+    @Test func encodableBoolIsAnNSNumberObject() throws {
+        for flag in [true, false] {
+            let data = try KeyedArchiver.archivedData(withRootObject: FlagHolder(flag: flag))
+            let holder = try #require(try objects(data, className: "FlagHolder").first)
+            let uid = try #require(holder["flag"]?.uidValue, "a top-level Bool is referenced by UID, as Apple writes an NSNumber")
+            let raw = try PropertyListValue(propertyListData: data).dictionaryValue?["$objects"]?.arrayValue ?? []
+            #expect(raw[Int(uid.value)] == .bool(flag))
+            #expect(try KeyedUnarchiver.unarchivedObject(ofClass: FlagHolder.self, from: data).flag == flag)
+        }
+    }
+
     @Test func absentKeyDecodesAsNil() throws {
         let data = try KeyedArchiver.archivedData(withRootObject: Holder(settings: nil, number: nil))
         let back = try KeyedUnarchiver.unarchivedObject(ofClass: Holder.self, from: data)

@@ -420,6 +420,12 @@ final class TreeReferenceArchiver: ArchiveEncoder {
         put(reference: append(.real(value)), asElement: asElement, forKey: key)
     }
 
+    func encodeBoolObject(_ value: Bool, forKey key: String) throws {
+        try checkOpen()
+        let asElement = takeCapture()
+        put(reference: append(.bool(value)), asElement: asElement, forKey: key)
+    }
+
     func encode(_ value: String, forKey key: String) throws {
         try checkOpen()
         let asElement = takeCapture()
