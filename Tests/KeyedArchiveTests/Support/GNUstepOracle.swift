@@ -186,6 +186,14 @@ extension GNUstepOracle {
             return tagged("NSDictionary", list(sorted.map { "[\($0.0),\($0.1)]" }))
         }
         static func indexSet(_ ranges: [(Int, Int)]) -> String { tagged("NSIndexSet", list(ranges.map { "[\($0.0),\($0.1)]" })) }
+        static func indexPath(_ indexes: [Int]) -> String { tagged("NSIndexPath", list(indexes.map(String.init))) }
+        /// An NSMeasurement: its value and its unit's run-time class and symbol, plus `[coefficient,constant]`
+        /// for an NSDimension with a linear converter.
+        static func measurement(_ value: Double, unitClass: String, symbol: String, converter: (Double, Double)? = nil) -> String {
+            let conversion = converter.map { ",\"converter\":[\(real($0.0)),\(real($0.1))]" } ?? ""
+            return tagged("NSMeasurement", "{\"value\":\(real(value)),\"unit\":{\"class\":\(quoted(unitClass)),"
+                + "\"symbol\":\(quoted(symbol))\(conversion)}}")
+        }
         static func countedSet(_ counts: [(String, Int)]) -> String {
             tagged("NSCountedSet", list(sortedBytewise(counts.map { "[\($0.0),\($0.1)]" })))
         }
