@@ -10,6 +10,9 @@ import Foundation
 ///   (the format is documented at the top of oracle.m; ``Description`` builds the same text in Swift);
 /// - ``encode(_:format:)``: GNUstep archives one of its named sample values and returns the bytes.
 ///
+/// A second program, `Tests/GNUstepOracle/gui-oracle.m` (``Program/gui``, built by `gnustep-oracle.sh gui`
+/// and linked with gnustep-gui), does the same for AppKit's NSColor; its tests gate on ``isGUIAvailable``.
+///
 /// Tests gate on ``isAvailable`` with a condition trait, so a machine without GNUstep reports them as
 /// skipped (CI installs GNUstep and fails on any skip):
 ///
