@@ -18,7 +18,10 @@
  *   {"NSArray":[...]}  {"NSOrderedSet":[...]}  {"NSSet":[...]} (sorted bytewise by element description)
  *   {"NSDictionary":[[key,value],...]} (sorted by key description)  {"NSCountedSet":[[element,count],...]}
  *   {"NSValue":{"type":"...","range":[loc,len]}} (also "point":[x,y], "size":[w,h], "rect":[x,y,w,h])
- *   {"NSIndexSet":[[loc,len],...]}  {"NSTimeZone":"Europe/Paris"}  {"NSLocale":"fr_FR"}
+ *   {"NSIndexSet":[[loc,len],...]}  {"NSIndexPath":[4,8,300]}  {"NSTimeZone":"Europe/Paris"}  {"NSLocale":"fr_FR"}
+ *   {"NSMeasurement":{"value":1.5,"unit":{"class":"NSUnitLength","symbol":"km","converter":[1000,0]}}}
+ *     (the unit's run-time class; "converter":[coefficient,constant] only for an NSDimension whose converter
+ *     is an NSUnitConverterLinear)
  *   {"NSAttributedString":{"string":"...","runs":[[loc,len,{"NSDictionary":...}],...]}}
  *   {"KATestModel":{"id":1,"title":...,"count":7,"ratio":0.5,"flag":true,"child":...,"items":...}}
  *   {"KATestModel":{"ref":1}}  a model already printed (shared or cyclic reference), by its id
@@ -263,6 +266,41 @@ static void render(id o, NSMutableString *out)
       [out appendString: @"}"];
       return;
     }
+  if ([o isKindOfClass: [NSIndexPath class]])
+    {
+      NSUInteger i;
+      for (i = 0; i < [o length]; i++)
+        [parts addObject: [NSString stringWithFormat: @"%lu", (unsigned long)[o indexAtPosition: i]]];
+      [out appendString: @"{\"NSIndexPath\":"];
+      list(parts, out);
+      [out appendString: @"}"];
+      return;
+    }
+  if ([o isKindOfClass: [NSMeasurement class]])
+    {
+      /* GNUstep's -[NSMeasurement initWithCoder:] keeps its unit without retaining it, so releasing the
+         unarchiver's objects later crashes (signal 11, seen on every NSMeasurement archive, Apple's too):
+         take the reference it forgot, and leak it. */
+      NSUnit *unit = [[o unit] retain];
+      [out appendFormat: @"{\"NSMeasurement\":{\"value\":%@,\"unit\":", real([o doubleValue])];
+      if (unit == nil) [out appendString: @"null"];
+      else
+        {
+          [out appendString: @"{\"class\":"];
+          quote(NSStringFromClass([unit class]), out);
+          [out appendString: @",\"symbol\":"];
+          if ([unit symbol] == nil) [out appendString: @"null"]; else quote([unit symbol], out);
+          if ([unit isKindOfClass: [NSDimension class]]
+            && [[(NSDimension *)unit converter] isKindOfClass: [NSUnitConverterLinear class]])
+            {
+              NSUnitConverterLinear *c = (NSUnitConverterLinear *)[(NSDimension *)unit converter];
+              [out appendFormat: @",\"converter\":[%@,%@]", real([c coefficient]), real([c constant])];
+            }
+          [out appendString: @"}"];
+        }
+      [out appendString: @"}}"];
+      return;
+    }
   if ([o isKindOfClass: [NSTimeZone class]])
     { [out appendString: @"{\"NSTimeZone\":"]; quote([o name], out); [out appendString: @"}"]; return; }
   if ([o isKindOfClass: [NSLocale class]])
@@ -351,6 +389,18 @@ static id sample(NSString *name)
       [set addIndex: 9];
       return set;
     }
+  if ([name isEqual: @"indexPathEmpty"]) return [[[NSIndexPath alloc] init] autorelease];
+  if ([name isEqual: @"indexPathOne"]) return [NSIndexPath indexPathWithIndex: 7];
+  if ([name isEqual: @"indexPathMany"])
+    {
+      NSUInteger indexes[3] = {4, 8, 300};
+      return [NSIndexPath indexPathWithIndexes: indexes length: 3];
+    }
+  if ([name isEqual: @"measurement"])
+    return [[[NSMeasurement alloc] initWithDoubleValue: 1.5 unit: [NSUnitLength kilometers]] autorelease];
+  if ([name isEqual: @"measurementPlainUnit"])
+    return [[[NSMeasurement alloc] initWithDoubleValue: -2.25
+      unit: [[[NSUnit alloc] initWithSymbol: @"widgets"] autorelease]] autorelease];
   if ([name isEqual: @"timeZone"]) return [NSTimeZone timeZoneWithName: @"Europe/Paris"];
   if ([name isEqual: @"locale"]) return [[[NSLocale alloc] initWithLocaleIdentifier: @"fr_FR"] autorelease];
   if ([name isEqual: @"attributedString"])

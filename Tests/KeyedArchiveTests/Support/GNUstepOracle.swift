@@ -10,6 +10,9 @@ import Foundation
 ///   (the format is documented at the top of oracle.m; ``Description`` builds the same text in Swift);
 /// - ``encode(_:format:)``: GNUstep archives one of its named sample values and returns the bytes.
 ///
+/// A second program, `Tests/GNUstepOracle/gui-oracle.m` (``Program/gui``, built by `gnustep-oracle.sh gui`
+/// and linked with gnustep-gui), does the same for AppKit's NSColor; its tests gate on ``isGUIAvailable``.
+///
 /// Tests gate on ``isAvailable`` with a condition trait, so a machine without GNUstep reports them as
 /// skipped (CI installs GNUstep and fails on any skip):
 ///
@@ -36,11 +39,22 @@ enum GNUstepOracle {
         var description: String
     }
 
+    /// Which oracle program: the Foundation one (`oracle.m`) or the AppKit one (`gui-oracle.m`, NSColor,
+    /// which needs gnustep-gui).
+    enum Program: Sendable {
+        case base, gui
+    }
+
     /// The built oracle binary, or why there is none, and whether GNUstep is installed at all
     /// (computed once per process).
-    static let build: (binary: Result<URL, Failure>, installed: Bool) = {
+    static let build = buildProgram(.base)
+
+    /// The same for the AppKit oracle (`Scripts/gnustep-oracle.sh gui`).
+    static let guiBuild = buildProgram(.gui)
+
+    private static func buildProgram(_ program: Program) -> (binary: Result<URL, Failure>, installed: Bool) {
         let script = Corpus.packageRoot.appendingPathComponent("Scripts/gnustep-oracle.sh")
-        guard let run = try? execute(URL(fileURLWithPath: "/bin/bash"), [script.path]) else {
+        guard let run = try? execute(URL(fileURLWithPath: "/bin/bash"), [script.path] + (program == .gui ? ["gui"] : [])) else {
             return (.failure(Failure(description: "cannot run \(script.path)")), false)
         }
         let path = run.line.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -50,23 +64,26 @@ enum GNUstepOracle {
                     run.crashed || run.status != 3)
         }
         return (.success(URL(fileURLWithPath: path)), true)
-    }()
+    }
 
     /// Whether GNUstep is installed: the condition for the interop tests. When it is installed but the
     /// oracle does not build, this is still `true`, so that the tests fail with the build error
     /// instead of being skipped.
     static var isAvailable: Bool { build.installed }
 
-    /// Runs the oracle with `arguments`.
-    static func run(_ arguments: [String]) throws -> Run {
-        try execute(build.binary.get(), arguments)
+    /// Whether gnustep-gui is installed too: the condition for the NSColor tests (same rules as ``isAvailable``).
+    static var isGUIAvailable: Bool { guiBuild.installed }
+
+    /// Runs the oracle `program` with `arguments`.
+    static func run(_ arguments: [String], program: Program = .base) throws -> Run {
+        try execute((program == .gui ? guiBuild : build).binary.get(), arguments)
     }
 
     /// GNUstep's canonical description of the root object of `archive`.
     ///
     /// - Throws: ``Failure`` naming GNUstep's exception (or the signal) when it cannot unarchive the bytes.
-    static func decode(_ archive: Data) throws -> String {
-        let run = try withTemporaryFile(archive) { try self.run(["decode", $0.path]) }
+    static func decode(_ archive: Data, program: Program = .base) throws -> String {
+        let run = try withTemporaryFile(archive) { try self.run(["decode", $0.path], program: program) }
         guard run.status == 0, !run.crashed else {
             throw Failure(description: "GNUstep could not unarchive (\(run.crashed ? "signal" : "status") \(run.status)): "
                 + run.stderr.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -77,10 +94,10 @@ enum GNUstepOracle {
     /// GNUstep's archive of its sample value `name` (binary, or XML when `format` is `.xml`).
     ///
     /// - Throws: ``Failure`` when GNUstep does not know the name or fails (or crashes) while archiving it.
-    static func encode(_ name: String, format: PropertyListFormat = .binary) throws -> Data {
+    static func encode(_ name: String, format: PropertyListFormat = .binary, program: Program = .base) throws -> Data {
         let url = temporaryURL()
         defer { try? FileManager.default.removeItem(at: url) }
-        let run = try self.run(["encode", name, url.path] + (format == .xml ? ["xml"] : []))
+        let run = try self.run(["encode", name, url.path] + (format == .xml ? ["xml"] : []), program: program)
         guard run.status == 0, !run.crashed else {
             throw Failure(description: "GNUstep could not archive \(name) (\(run.crashed ? "signal" : "status") \(run.status)): "
                 + run.stderr.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -186,6 +203,22 @@ extension GNUstepOracle {
             return tagged("NSDictionary", list(sorted.map { "[\($0.0),\($0.1)]" }))
         }
         static func indexSet(_ ranges: [(Int, Int)]) -> String { tagged("NSIndexSet", list(ranges.map { "[\($0.0),\($0.1)]" })) }
+        static func indexPath(_ indexes: [Int]) -> String { tagged("NSIndexPath", list(indexes.map(String.init))) }
+        /// An NSMeasurement: its value and its unit's run-time class and symbol, plus `[coefficient,constant]`
+        /// for an NSDimension with a linear converter.
+        static func measurement(_ value: Double, unitClass: String, symbol: String, converter: (Double, Double)? = nil) -> String {
+            let conversion = converter.map { ",\"converter\":[\(real($0.0)),\(real($0.1))]" } ?? ""
+            return tagged("NSMeasurement", "{\"value\":\(real(value)),\"unit\":{\"class\":\(quoted(unitClass)),"
+                + "\"symbol\":\(quoted(symbol))\(conversion)}}")
+        }
+        /// An NSColor as gui-oracle.m prints it: the color space name and the components.
+        static func color(_ space: String, _ components: [Double]) -> String {
+            tagged("NSColor", "{\"space\":\(quoted(space)),\"components\":\(list(components.map(real)))}")
+        }
+        /// A named (catalog) NSColor as gui-oracle.m prints it.
+        static func namedColor(catalog: String, name: String) -> String {
+            tagged("NSColor", "{\"space\":\"NSNamedColorSpace\",\"catalog\":\(quoted(catalog)),\"name\":\(quoted(name))}")
+        }
         static func countedSet(_ counts: [(String, Int)]) -> String {
             tagged("NSCountedSet", list(sortedBytewise(counts.map { "[\($0.0),\($0.1)]" })))
         }
