@@ -14,7 +14,8 @@ import Foundation
 /// - one index: `NSIndexPathValue`, inline integer;
 /// - several: `NSIndexPathData`, UID → an NSMutableData object of unsigned LEB128 varints, one per index.
 ///
-/// (GNUstep writes `NSIndexPathData` as big-endian 32- or 64-bit integers instead; that layout is not read.)
+/// (GNUstep writes `NSIndexPathData` as one 8-byte slot per index holding a big-endian 32-bit value, which GNUstep
+/// itself reads back wrongly; that layout is not read: see Tests/GNUstepOracle/README.md.)
 public struct ArchivedIndexPath: KeyedArchivable, Hashable, Sendable, Codable, CustomStringConvertible {
     /// The indexes, in order; never negative.
     public private(set) var indexes: [Int]
