@@ -58,6 +58,24 @@ struct CatalogueTestOpaque: KeyedArchivable, CustomStringConvertible {
         for name in names { #expect(catalogue.entry(named: name)?.names.contains(name) == true) }
     }
 
+    /// Every member key the archiver and the decoder take from the catalogue is the key Apple stores (an entry
+    /// without the role would give the empty string, which no stored key equals).
+    @Test func everyMemberKeyTheCoderAsksForIsApples() {
+        typealias C = FoundationClassCatalogue
+        #expect(C.string.key(.string) == "NS.string")
+        #expect(C.data.key(.bytes) == "NS.data")
+        #expect(C.date.key(.time) == "NS.time")
+        #expect(C.uuid.key(.uuidBytes) == "NS.uuidbytes")
+        #expect(C.url.key(.base) == "NS.base")
+        #expect(C.url.key(.relative) == "NS.relative")
+        #expect(C.array.key(.elements) == "NS.objects")
+        #expect(C.set.key(.elements) == "NS.objects")
+        #expect(C.dictionary.key(.keys) == "NS.keys")
+        #expect(C.dictionary.key(.elements) == "NS.objects")
+        #expect(C.orderedSet.key(.elements) == "NS.object.")
+        #expect(C.date.key(.keys) == "")
+    }
+
     @Test func indexedElementPositionsRejectGapsAndBadIndices() {
         typealias C = FoundationClassCatalogue
         #expect(C.indexedElementPositions(keys: ["$class", "NS.object.1", "NS.object.0"]) == [2, 1])
