@@ -118,31 +118,11 @@ enum GNUstepOracle {
         return try body(url)
     }
 
-    /// Runs `executable` with `arguments`; collects stdout and stderr (stderr on another thread, so neither
-    /// pipe can fill up and block the child).
+    /// Runs `executable` with `arguments`; collects stdout and stderr.
     private static func execute(_ executable: URL, _ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let outPipe = Pipe()
-        let errPipe = Pipe()
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let errBox = DataBox()
-        let errThread = Thread { errBox.data = errPipe.fileHandleForReading.readDataToEndOfFile(); errBox.done.signal() }
-        errThread.start()
-        let out = outPipe.fileHandleForReading.readDataToEndOfFile()
-        errBox.done.wait()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, crashed: process.terminationReason == .uncaughtSignal,
-                   stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: errBox.data, as: UTF8.self))
-    }
-
-    private final class DataBox: @unchecked Sendable {
-        var data = Data()
-        let done = DispatchSemaphore(value: 0)
+        let output = try OracleProcess.run(executable, arguments)
+        return Run(status: output.status, crashed: output.crashed,
+                   stdout: String(decoding: output.stdout, as: UTF8.self), stderr: String(decoding: output.stderr, as: UTF8.self))
     }
 }
 

@@ -228,28 +228,8 @@ enum PlistlibOracle {
 
     /// Runs python3 with `arguments`; returns the exit status, stdout and stderr.
     private static func run(_ arguments: [String]) throws -> (Int32, Data, Data) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        let outPipe = Pipe()
-        let errPipe = Pipe()
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Read stderr on another thread so neither pipe can fill up and block python.
-        let errBox = DataBox()
-        let errThread = Thread { errBox.data = errPipe.fileHandleForReading.readDataToEndOfFile() ; errBox.done.signal() }
-        errThread.start()
-        let out = outPipe.fileHandleForReading.readDataToEndOfFile()
-        errBox.done.wait()
-        process.waitUntilExit()
-        return (process.terminationStatus, out, errBox.data)
-    }
-
-    private final class DataBox: @unchecked Sendable {
-        var data = Data()
-        let done = DispatchSemaphore(value: 0)
+        let output = try OracleProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3"] + arguments)
+        return (output.status, output.stdout, output.stderr)
     }
 
     private static func parseResult(_ line: Data) throws -> Result {
