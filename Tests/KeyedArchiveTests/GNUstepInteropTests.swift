@@ -395,7 +395,7 @@ struct GNUstepInteropTests {
         #expect(b.child === a)
     }
 
-    /// Every sample GNUstep can archive, including the catalogue classes we have no Swift type for here.
+    /// Every sample GNUstep can archive: plain values, models and the catalogue classes (each also has its own test).
     static let allArchivable = incomingNames + ["uuid", "model", "sharedModel", "cyclicModel",
                                                 "indexSet", "timeZone", "locale", "attributedString", "countedSet",
                                                 "indexPathEmpty", "indexPathOne", "indexPathMany",
