@@ -3,6 +3,8 @@
 // Property checked: whatever the reader accepts, the writer writes, and the reader reads back to an
 // equal value (PropertyListValue's `==` is exact: reals and dates by bit pattern). The writer is also
 // checked to be deterministic: writing the re-read value gives the same bytes.
+// Lenient mode (PropertyListReadingOptions.isLenient) reads whatever the strict reader reads, to the
+// same value; on other input it too returns a value or throws a PropertyListError.
 // Any other outcome than "a value" or "a thrown PropertyListError" is a finding.
 //
 // Build and run with Scripts/fuzz.sh binary-reader SECONDS.
@@ -19,9 +21,30 @@ public func fuzzBinaryReader(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> In
     do {
         value = try reader.read(data)
     } catch is PropertyListError {
+        // A lenient read of what the strict reader rejects must still end in a value or a PropertyListError.
+        var lenientOptions = options
+        lenientOptions.isLenient = true
+        do {
+            _ = try BinaryPropertyListReader(options: lenientOptions).read(data)
+        } catch is PropertyListError {
+        } catch {
+            fuzzViolation("the lenient binary reader threw a non-PropertyListError: \(error)")
+        }
         return 0
     } catch {
         fuzzViolation("binary reader threw a non-PropertyListError: \(error)")
+    }
+
+    // Lenient reading only relaxes rules: what the strict reader accepts, it reads to the same value.
+    var lenientOptions = options
+    lenientOptions.isLenient = true
+    do {
+        let lenient = try BinaryPropertyListReader(options: lenientOptions).read(data)
+        guard lenient == value else {
+            fuzzViolation("the lenient reader reads a different value:\n  strict:  \(value)\n  lenient: \(lenient)")
+        }
+    } catch {
+        fuzzViolation("the lenient reader rejects what the strict reader accepts: \(error)")
     }
 
     let written = BinaryPropertyListWriter().write(value)

@@ -394,11 +394,20 @@ func expectSameArchive<T: KeyedArchivable>(_ value: T, _ again: T) {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzUnarchiver(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     let data = bytes.map { Data(bytes: $0, count: count) } ?? Data()
+    checkModels(data)
+    checkFoundationValue(data)
+    checkHeterogeneous(data)
+    checkCodableModel(data)
+    return 0
+}
+
+/// The hand-written models: decoded graphs re-archive, decode equal, and archive to the same bytes.
+func checkModels(_ data: Data) {
     let decoded: any KeyedArchivable
     do {
         decoded = try makeUnarchiver().decodeObject(ofTypes: allowedTypes, from: data)
     } catch is KeyedArchiveError {
-        return 0
+        return
     } catch {
         fuzzViolation("the unarchiver threw something other than KeyedArchiveError: \(error)")
     }
@@ -434,5 +443,186 @@ public func fuzzUnarchiver(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int3
     }
     if let root = decoded as? FuzzNode { dismantle(root) }
     if let root = decoded as? FuzzListNode { dismantle(root) }
-    return 0
+}
+
+// MARK: - Foundation values and the catalogue's value types
+
+/// Whether `value` equals itself: false when it holds a NaN somewhere (a real, a point, a color's
+/// component), which no `==` can match; such values are compared by their archives instead.
+func isReflexive<T: Equatable>(_ value: T) -> Bool { value == value }
+
+/// Requires that `value`'s binary archive decodes (with `types`) to an equal value; when `value` holds a
+/// NaN, that the re-decoded value archives to the same bytes instead. Byte equality is not required in
+/// general: a FoundationValue set or dictionary whose elements are not all strings (a counted set of
+/// numbers, an attribute dictionary) is written in its own iteration order, which the archiver documents.
+func expectEqualAfterReArchiving<T: ArchiveValue & Equatable>(_ value: T, what: String,
+                                                             decodeAgain: (Data) throws -> T) {
+    let data: Data
+    do {
+        data = try KeyedArchiver.archivedData(withRootObject: value)
+    } catch {
+        fuzzViolation("re-archiving a decoded \(what) failed: \(error)")
+    }
+    let again: T
+    do {
+        again = try decodeAgain(data)
+    } catch {
+        fuzzViolation("unarchiving the re-archived \(what) failed: \(error)\n  value: \(value)")
+    }
+    if again == value { return }
+    if !isReflexive(value) {
+        let second = try? KeyedArchiver.archivedData(withRootObject: again)
+        if second == data { return }
+    }
+    fuzzViolation("a decoded \(what) changed after re-archiving:\n  first:  \(value)\n  second: \(again)")
+}
+
+/// The input as a `FoundationValue` (which covers the catalogue's value types).
+func checkFoundationValue(_ data: Data) {
+    let value: FoundationValue
+    do {
+        value = try makeUnarchiver().decode(FoundationValue.self, from: data)
+    } catch is KeyedArchiveError {
+        return
+    } catch {
+        fuzzViolation("decoding a FoundationValue threw something other than KeyedArchiveError: \(error)")
+    }
+    expectEqualAfterReArchiving(value, what: "FoundationValue") {
+        try makeUnarchiver().decode(FoundationValue.self, from: $0)
+    }
+}
+
+/// The heterogeneous allow-list: a fuzz model (a class and a struct), catalogue types and plain values.
+let heterogeneousTypes: [any ArchiveValue.Type] = [
+    FuzzBook.self, FuzzTag.self, ArchivedSpecialValue.self, ArchivedIndexSet.self, ArchivedIndexPath.self,
+    ArchivedCountedSet.self, ArchivedMeasurement.self, ArchivedTimeZone.self, ArchivedLocale.self,
+    ArchivedAttributedString.self, ArchivedColor.self, ArchivedFont.self, String.self, Int.self, Double.self,
+    Data.self,
+]
+
+/// Re-archives one value `decodeValue(ofAnyOf:)` returned and requires it to decode equal.
+func expectHeterogeneousRoundTrip<T: ArchiveValue>(_ value: T) {
+    if let book = value as? FuzzBook {
+        guard let again = decodeAgain(book, format: .binary) else { return }
+        var comparison = GraphComparison()
+        comparison.compare(book, again, path: "root")
+        return
+    }
+    guard let hashable = value as? AnyHashable else {
+        fuzzViolation("decodeValue(ofAnyOf:) returned a \(T.self), which is neither a fuzz model nor Hashable")
+    }
+    let data: Data
+    do {
+        data = try KeyedArchiver.archivedData(withRootObject: value)
+    } catch {
+        fuzzViolation("re-archiving a heterogeneously decoded \(T.self) failed: \(error)")
+    }
+    let again: any ArchiveValue
+    do {
+        again = try makeUnarchiver().decodeValue(ofAnyOf: heterogeneousTypes, from: data)
+    } catch {
+        fuzzViolation("decodeValue(ofAnyOf:) rejects the re-archived \(T.self): \(error)\n  value: \(value)")
+    }
+    guard type(of: again) == T.self, let againHashable = again as? AnyHashable else {
+        fuzzViolation("a \(T.self) decoded heterogeneously came back as a \(type(of: again))")
+    }
+    if againHashable == hashable || hashable != hashable { return }
+    fuzzViolation("a heterogeneously decoded \(T.self) changed after re-archiving:\n  first:  \(value)\n  second: \(again)")
+}
+
+/// The heterogeneous calls on the root key: `storedClassName`, `decodeNumber`, `decodeValue(ofAnyOf:)`
+/// and `decodeArray(ofAnyOf:)`. What `decodeValue` returns must be one of the allowed types and
+/// round-trip; `decodeArray`'s elements must be allowed types, and it must agree with `storedClassName`.
+func checkHeterogeneous(_ data: Data) {
+    let unarchiver = makeUnarchiver()
+    do {
+        let value = try unarchiver.decodeValue(ofAnyOf: heterogeneousTypes, from: data)
+        guard heterogeneousTypes.contains(where: { $0 == type(of: value) }) else {
+            fuzzViolation("decodeValue(ofAnyOf:) returned a \(type(of: value)), which was not allowed")
+        }
+        expectHeterogeneousRoundTrip(value)
+    } catch is KeyedArchiveError {
+    } catch {
+        fuzzViolation("decodeValue(ofAnyOf:) threw something other than KeyedArchiveError: \(error)")
+    }
+    do {
+        try unarchiver.withTopLevelDecoder(data) { decoder in
+            let className = try? decoder.storedClassName(forKey: "root")
+            if let number = try? decoder.decodeNumber(forKey: "root"), className != "NSNumber" {
+                fuzzViolation("decodeNumber read \(number) from a root stored as \(className ?? "nil")")
+            }
+            if let items = try? decoder.decodeArray(ofAnyOf: heterogeneousTypes, forKey: "root") {
+                for item in items where !heterogeneousTypes.contains(where: { $0 == type(of: item) }) {
+                    fuzzViolation("decodeArray(ofAnyOf:) returned a \(type(of: item)), which was not allowed")
+                }
+            }
+        }
+    } catch is KeyedArchiveError {
+    } catch {
+        fuzzViolation("a top-level decoder threw something other than KeyedArchiveError: \(error)")
+    }
+}
+
+// MARK: - A Codable model
+
+// Mirrors the seed model in Tests/KeyedArchiveTests/FuzzRegressionSeedCorpus.swift (same archived names;
+// the seed test rewrites the module prefix of the nested Codable struct's name to this module's).
+
+enum FuzzCodableKind: String, Codable, Hashable { case plain, fancy }
+
+struct FuzzCodablePoint: Codable, Hashable {
+    var x: Int
+    var y: Double
+}
+
+final class FuzzCodableItem: ArchivableCodable {
+    static var archivedClassName: String { "KeyedArchiveTests.FuzzCodableItem" }
+    var label: String
+    var weight: Int
+}
+
+struct FuzzCodableModel: ArchivableCodable {
+    static var archivedClassName: String { "KeyedArchiveTests.FuzzCodableModel" }
+    var name: String
+    var count: Int
+    var ratio: Double
+    var tags: [String]
+    var point: FuzzCodablePoint?
+    var kind: FuzzCodableKind
+    var items: [FuzzCodableItem]
+}
+
+func compare(_ a: FuzzCodableModel, _ b: FuzzCodableModel) {
+    var comparison = GraphComparison()
+    comparison.check(a.name == b.name, "name")
+    comparison.check(a.count == b.count, "count")
+    comparison.check(a.ratio.bitPattern == b.ratio.bitPattern || (a.ratio.isNaN && b.ratio.isNaN), "ratio")
+    comparison.check(a.tags == b.tags, "tags")
+    comparison.check(a.point?.x == b.point?.x, "point.x")
+    comparison.check(a.point?.y.bitPattern == b.point?.y.bitPattern
+                     || (a.point?.y.isNaN == true && b.point?.y.isNaN == true), "point.y")
+    comparison.check(a.kind == b.kind, "kind")
+    comparison.check(a.items.count == b.items.count, "items.count")
+    for (i, (x, y)) in zip(a.items, b.items).enumerated() {
+        guard comparison.pair(x, y, path: "items[\(i)]") else { continue }
+        comparison.check(x.label == y.label && x.weight == y.weight, "items[\(i)]")
+    }
+}
+
+/// The input as an `ArchivableCodable` model: re-archived, it decodes equal (shared items stay shared)
+/// and archives to the same bytes again (the model has no sets or dictionaries).
+func checkCodableModel(_ data: Data) {
+    let model: FuzzCodableModel
+    do {
+        model = try makeUnarchiver().decode(FuzzCodableModel.self, from: data)
+    } catch is KeyedArchiveError, is DecodingError {
+        return
+    } catch {
+        fuzzViolation("decoding a Codable model threw something other than KeyedArchiveError/DecodingError: \(error)")
+    }
+    for format in [PropertyListFormat.binary, .xml] {
+        guard let again = decodeAgain(model, format: format) else { continue }
+        compare(model, again)
+        if format == .binary { expectSameArchive(model, again) }
+    }
 }

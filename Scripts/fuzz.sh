@@ -8,11 +8,16 @@
 #   Scripts/fuzz.sh seeds                # (re)generate the seeds only
 #   Scripts/fuzz.sh list                 # the target names
 # Targets (one entry file each in Fuzz/, plus Fuzz/Support/FuzzSupport.swift):
-#   binary-reader  Fuzz/BinaryReader.swift  binary plist read -> write -> read is equal
+#   binary-reader  Fuzz/BinaryReader.swift  binary plist read -> write -> read is equal; a lenient read
+#                                           (isLenient) of what strict reading accepts gives the same value
 #   xml-reader     Fuzz/XMLReader.swift     XML plist read -> write -> read is equal (when representable)
 #   unarchiver     Fuzz/Unarchiver.swift    KeyedUnarchiver with an allow-list of models (one with a
 #                                           cyclic back-reference); re-archived models decode equal
-#                                           and archive to the same bytes again
+#                                           and archive to the same bytes again; the input also decoded
+#                                           as a FoundationValue (catalogue value types included), through
+#                                           decodeValue/decodeArray(ofAnyOf:), storedClassName and
+#                                           decodeNumber, and as an ArchivableCodable model, re-archived
+#                                           and required to decode equal
 #   dump           Fuzz/Dump.swift          archive-dump in every mode never traps; raw graph round-trips
 #
 # Environment:
@@ -170,7 +175,7 @@ summarize() { # TARGET LOG
 main() {
     local command=${1:-}
     case "$command" in
-        ""|-h|--help) sed -n '2,38p' "$0"; exit 0 ;;
+        ""|-h|--help) sed -n '2,43p' "$0"; exit 0 ;;
         list) printf '%s\n' "${TARGETS[@]}"; exit 0 ;;
         seeds) FUZZ_NO_SEEDS=0 make_seeds; exit 0 ;;
         build)

@@ -71,7 +71,49 @@ import Testing
 
         let list = ListNode(1, next: ListNode(2, next: ListNode(3)))
         result.append(("list", try KeyedArchiver.archivedPropertyList(withRootObject: list)))
+        result += try valueTypeArchives()
+        result.append(("codable-model", try codableModelArchive()))
         return result
+    }
+
+    /// Archives of the catalogue's value types, as FoundationValue roots and inside an array.
+    static func valueTypeArchives() throws -> [(String, PropertyListValue)] {
+        let range = ArchivedSpecialValue(range: 3..<10)
+        let indexSet = ArchivedIndexSet(ranges: [1..<4, 10..<11, 100..<200])
+        let attributed = try ArchivedAttributedString(string: "bold plain", runs: [
+            .init(range: 0..<4, attributes: ["NSFont": .string("Helvetica-Bold"), "weight": .integer(7)]),
+            .init(range: 4..<10, attributes: ["NSLink": .string("https://example.com")]),
+        ])
+        let color = ArchivedColor(.rgb(red: 0.25, green: 0.5, blue: 1, alpha: 1, calibrated: false))
+        let countedSet = ArchivedCountedSet(counts: [.string("a"): 3, .string("b"): 1, .integer(5): 2])
+        let mixed: FoundationValue = .array([.specialValue(range), .indexSet(indexSet), .attributedString(attributed),
+                                             .color(color), .countedSet(countedSet), .string("tail")])
+        return [
+            ("value-range", try KeyedArchiver.archivedPropertyList(withRootObject: range)),
+            ("value-index-set", try KeyedArchiver.archivedPropertyList(withRootObject: indexSet)),
+            ("value-attributed-string", try KeyedArchiver.archivedPropertyList(withRootObject: attributed)),
+            ("value-color", try KeyedArchiver.archivedPropertyList(withRootObject: color)),
+            ("value-counted-set", try KeyedArchiver.archivedPropertyList(withRootObject: countedSet)),
+            ("value-mixed-array", try KeyedArchiver.archivedPropertyList(withRootObject: mixed)),
+        ]
+    }
+
+    /// The Codable model of Fuzz/Unarchiver.swift, with a shared item. Its nested Codable struct is archived
+    /// under its Swift type name, which has this module's prefix; the seed names the fuzz target's module.
+    static func codableModelArchive() throws -> PropertyListValue {
+        let shared = FuzzCodableItem(label: "shared", weight: 2)
+        let model = FuzzCodableModel(name: "model", count: 3, ratio: 0.75, tags: ["x", "y"],
+                                     point: FuzzCodablePoint(x: -1, y: 2.5), kind: .fancy,
+                                     items: [shared, FuzzCodableItem(label: "other", weight: 9), shared])
+        let data = try KeyedArchiver.archivedData(withRootObject: model, format: .xml)
+        let again = try KeyedUnarchiver().decode(FuzzCodableModel.self, from: data)
+        #expect(again == model, "the Codable seed model round-trips")
+        #expect(again.items[0] === again.items[2], "the shared item stays shared")
+        let testName = String(reflecting: FuzzCodablePoint.self)
+        let xml = String(decoding: data, as: UTF8.self)
+        #expect(xml.contains(testName))
+        let renamed = xml.replacingOccurrences(of: testName, with: "Fuzz_unarchiver.FuzzCodablePoint")
+        return try PropertyListValue(propertyListData: Data(renamed.utf8))
     }
 
     @Test func seedsRoundTripAndAreWrittenWhenRequested() throws {
@@ -112,4 +154,32 @@ import Testing
         }
         #expect(written >= 40)
     }
+}
+
+// The Codable model of Fuzz/Unarchiver.swift (same fields and archived class names).
+
+enum FuzzCodableKind: String, Codable, Hashable { case plain, fancy }
+
+struct FuzzCodablePoint: Codable, Hashable {
+    var x: Int
+    var y: Double
+}
+
+final class FuzzCodableItem: ArchivableCodable, Equatable {
+    static var archivedClassName: String { "KeyedArchiveTests.FuzzCodableItem" }
+    static func == (a: FuzzCodableItem, b: FuzzCodableItem) -> Bool { a.label == b.label && a.weight == b.weight }
+    var label: String
+    var weight: Int
+    init(label: String, weight: Int) { self.label = label; self.weight = weight }
+}
+
+struct FuzzCodableModel: ArchivableCodable, Equatable {
+    static var archivedClassName: String { "KeyedArchiveTests.FuzzCodableModel" }
+    var name: String
+    var count: Int
+    var ratio: Double
+    var tags: [String]
+    var point: FuzzCodablePoint?
+    var kind: FuzzCodableKind
+    var items: [FuzzCodableItem]
 }

@@ -64,4 +64,38 @@ import Testing
         let binary = BinaryPropertyListWriter().write(value)
         #expect(try BinaryPropertyListReader().read(binary) == value)
     }
+
+    // unarchiver, crash-4bde2b693a73c9d838938d5500eb5437e80ee7e4 (an NSMutableSet whose NS.objects named five
+    // members, two of them equal integers; reduced to three members): decoded as a FoundationValue the set
+    // kept both 2s, the archiver wrote the set's distinct members only, so the re-archived value read back
+    // with one 2 and decode -> archive -> decode changed the value. A set's repeated member now collapses
+    // into the first, as in NSSet.
+    @Test func foundationValueSetWithRepeatedMembersKeepsEachOnceThroughARoundTrip() throws {
+        let input = Self.document([
+            "<plist version=\"1.0\"><dict>",
+            "<key>$archiver</key><string>NSKeyedArchiver</string>",
+            "<key>$version</key><integer>100000</integer>",
+            "<key>$top</key><dict><key>root</key><dict><key>CF$UID</key><integer>1</integer></dict></dict>",
+            "<key>$objects</key><array>",
+            "<string>$null</string>",                                            // 0
+            "<dict><key>$class</key><dict><key>CF$UID</key><integer>5</integer></dict>",   // 1: the set
+            "<key>NS.objects</key><array>",
+            "<dict><key>CF$UID</key><integer>2</integer></dict>",                // member 2
+            "<dict><key>CF$UID</key><integer>3</integer></dict>",                // member 2 again -- REPEATED (another object)
+            "<dict><key>CF$UID</key><integer>4</integer></dict>",                // member 5
+            "<dict><key>CF$UID</key><integer>2</integer></dict>",                // member 2 again -- REPEATED (the same object)
+            "</array></dict>",
+            "<integer>2</integer>",                                              // 2
+            "<integer>2</integer>",                                              // 3: equal to 2
+            "<integer>5</integer>",                                              // 4
+            "<dict><key>$classname</key><string>NSMutableSet</string>",          // 5
+            "<key>$classes</key><array><string>NSMutableSet</string><string>NSSet</string><string>NSObject</string></array></dict>",
+            "</array>",
+            "</dict></plist>",
+        ])
+        let value = try KeyedUnarchiver().decode(FoundationValue.self, from: input)
+        #expect(value == .set([.integer(2), .integer(5)]))
+        let again = try KeyedUnarchiver().decode(FoundationValue.self, from: KeyedArchiver.archivedData(withRootObject: value))
+        #expect(again == value)
+    }
 }

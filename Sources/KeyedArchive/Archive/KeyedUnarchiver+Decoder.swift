@@ -612,8 +612,12 @@ extension ArchiveObjectDecoder {
         case .orderedSet?:
             return .orderedSet(try decodeArray(of: FoundationValue.self, forKey: key))
         case .set?:
-            return .set(try decodeElements(of: FoundationValue.self, forKey: key, names: Self.setClasses,
-                                           expected: "a set"))
+            // An NSSet holds each member once (its initWithCoder: adds the archived members in turn), so a
+            // repeated member collapses into the first, as ``KeyedArchiver`` writes a set's members.
+            let members = try decodeElements(of: FoundationValue.self, forKey: key, names: Self.setClasses,
+                                             expected: "a set")
+            var seen = Set<FoundationValue>(minimumCapacity: members.count)
+            return .set(members.filter { seen.insert($0).inserted })
         case .dictionary?:
             return .dictionary(try decodeDictionary(keyType: FoundationValue.self, valueType: FoundationValue.self,
                                                     forKey: key))
