@@ -90,7 +90,7 @@ public protocol ArchiveValue {
 /// implementation that writes Apple's format; tests may provide others. Keys beginning with `$` are
 /// allowed (the archiver escapes them). Encoding the same key twice keeps the last value.
 ///
-/// Use the generic ``encode(_:forKey:)`` for everything; the requirements below are the small set of
+/// Use the generic ``encode(_:forKey:)-(T,_)`` for everything; the requirements below are the small set of
 /// typed primitives an implementation provides.
 public protocol ArchiveEncoder: AnyObject {
     /// Writes a Boolean (inline in the object, as `encodeBool(_:forKey:)` does).
@@ -208,7 +208,7 @@ extension ArchiveEncoder {
 /// from an integer; an integer can be read from a real only when the real is integral and in range
 /// (Foundation truncates silently; this decoder throws ``KeyedArchiveError/Code/typeMismatch``).
 ///
-/// Use the generic ``decode(_:forKey:)`` and ``decodeIfPresent(_:forKey:)`` for everything.
+/// Use the generic ``decode(_:forKey:)->T`` and ``decodeIfPresent(_:forKey:)`` for everything.
 public protocol ArchiveDecoder: AnyObject {
     /// The key path from the root to the object being decoded (`root.children[2]`), for error messages.
     var keyPath: String { get }

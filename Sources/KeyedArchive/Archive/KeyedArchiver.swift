@@ -41,7 +41,7 @@ import Foundation
 /// which Swift's hashing seed (per process and per instance) decides. (`UUID` is `Comparable` on Linux and
 /// from macOS 14 / iOS 17.)
 ///
-/// Use ``archivedData(withRootObject:format:)`` for one root, or create an archiver, ``encode(_:forKey:)``
+/// Use ``archivedData(withRootObject:format:)`` for one root, or create an archiver, ``encode(_:forKey:)-(T,_)``
 /// several top-level values and call ``encodedData(format:)``.
 public final class KeyedArchiver: ArchiveEncoder {
     private typealias Ref = KeyedArchiveEmitter.Ref

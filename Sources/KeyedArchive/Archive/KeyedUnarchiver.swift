@@ -9,8 +9,8 @@ import Foundation
 /// The corresponding Foundation class is `NSKeyedUnarchiver` with `requiresSecureCoding` on.
 ///
 /// ## What is checked, and when
-/// - **Allow-lists at every step.** The top level asks for one type (``decode(_:forKey:from:)-swift.method``)
-///   or one of several (``decodeObject(ofTypes:forKey:from:)-swift.method``); inside ``KeyedArchivable/init(from:)``
+/// - **Allow-lists at every step.** The top level asks for one type (``decode(_:forKey:from:)-(_,_,Data)``)
+///   or one of several (``decodeObject(ofTypes:forKey:from:)-(_,_,Data)``); inside ``KeyedArchivable/init(from:)``
 ///   each field is read with the type it may be. An archive can only produce instances of the types named
 ///   at that point, plus plain values the call asks for (strings, numbers, data, dates, UUIDs, URLs).
 ///   Arrays, sets and dictionaries are only read where the call asks for one, with its element types.

@@ -14,8 +14,8 @@ import Foundation
 /// }
 /// ```
 ///
-/// In a keyed archive the value is written and read exactly as ``ArchiveEncoder/encode(_:forKey:)`` and
-/// ``ArchiveDecoder/decode(_:forKey:)`` do. Any other `Encoder` or `Decoder` (JSON, property lists) throws:
+/// In a keyed archive the value is written and read exactly as ``ArchiveEncoder/encode(_:forKey:)-(T,_)`` and
+/// ``ArchiveDecoder/decode(_:forKey:)->T`` do. Any other `Encoder` or `Decoder` (JSON, property lists) throws:
 /// the wrapped value has no Codable form.
 @propertyWrapper
 public struct Archived<Value: ArchiveValue>: ArchiveValue, Codable {

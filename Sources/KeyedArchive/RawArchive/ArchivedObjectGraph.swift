@@ -83,7 +83,7 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
     /// Interprets an already-read property list as a keyed archive.
     ///
     /// The archive is checked by the same rules, with the same errors, as bytes (``KeyedUnarchiver`` and
-    /// ``init(data:options:)``): see ``KeyedArchiveValidation``'s rules in the README.
+    /// ``init(data:options:)``): see the rules in <doc:SecureUnarchiving> (`Unarchiver/KeyedArchiveValidation.swift`).
     /// - Parameter propertyList: the root of the archive: `{$archiver, $version, $top, $objects}`.
     /// - Throws: ``KeyedArchiveError`` naming the first fault, with object UID and key path.
     public init(propertyList: PropertyListValue) throws {
