@@ -1,0 +1,405 @@
+// GettingStarted 1: begin
+import Foundation
+import KeyedArchive
+// GettingStarted 1: end
+import Testing
+@testable import KeyedArchive
+
+// The code examples of the DocC articles (Sources/KeyedArchive/KeyedArchive.docc/*.md), compiled and run.
+// Each article's n-th ```swift block is this file's `// <Article> n: begin` ... `end` regions, dedented and
+// joined by blank lines; `articlesShowExactlyThisFilesExamples` checks that, so an article's example cannot
+// drift from code that compiles. The models sit in namespaces because the test module has other `Recipe`s.
+
+enum GettingStartedExample {
+    // GettingStarted 1: begin
+    struct Ingredient: ArchivableCodable {
+        var name: String
+        var grams: Double?
+    }
+    // GettingStarted 1: end
+
+    // GettingStarted 2: begin
+    final class Recipe: KeyedArchivable {
+        static var archivedClassName: String { "Recipe" }
+
+        var title: String
+        var servings: Int
+        var ingredients: [Ingredient]
+
+        init(title: String, servings: Int, ingredients: [Ingredient]) {
+            self.title = title
+            self.servings = servings
+            self.ingredients = ingredients
+        }
+
+        init(from decoder: any ArchiveDecoder) throws {
+            title = try decoder.decode(String.self, forKey: "title")
+            servings = try decoder.decode(Int.self, forKey: "servings")
+            ingredients = try decoder.decode([Ingredient].self, forKey: "ingredients")
+        }
+
+        func encode(to encoder: any ArchiveEncoder) throws {
+            try encoder.encode(title, forKey: "title")
+            try encoder.encode(servings, forKey: "servings")
+            try encoder.encode(ingredients, forKey: "ingredients")
+        }
+    }
+    // GettingStarted 2: end
+
+    static var pancakes: Recipe {
+        Recipe(title: "Pancakes", servings: 4,
+               ingredients: [Ingredient(name: "flour", grams: 250), Ingredient(name: "salt", grams: nil)])
+    }
+
+    static func expectPancakes(_ recipe: Recipe) {
+        #expect(recipe.title == "Pancakes")
+        #expect(recipe.servings == 4)
+        #expect(recipe.ingredients.map(\.name) == ["flour", "salt"])
+        #expect(recipe.ingredients.map(\.grams) == [250, nil])
+    }
+}
+
+enum ArchiveFormatExample {
+    // ArchiveFormat 1: begin
+    struct Tag: KeyedArchivable {
+        static var archivedClassName: String { "Tag" }
+        var name: String
+        init(name: String) { self.name = name }
+        init(from decoder: any ArchiveDecoder) throws { name = try decoder.decode(String.self, forKey: "name") }
+        func encode(to encoder: any ArchiveEncoder) throws { try encoder.encode(name, forKey: "name") }
+    }
+    // ArchiveFormat 1: end
+}
+
+// AddingACatalogueClass 1: begin
+/// Foundation's `NSByteCountFormatter`: the settings of a byte-count formatter.
+///
+/// The corresponding Foundation class is `ByteCountFormatter`.
+///
+/// Layout (the macOS 10.14 fixtures ByteCountFormatter-Default.archive and -AllFieldsSet.archive;
+/// `$classes` `[NSByteCountFormatter, NSFormatter, NSObject]`): every member is inline and left out
+/// when it has its default value: `NSUnits`, `NSKBSize` (the count style) and `NSFormattingContext`
+/// (integers, default 0); `NSNoAdaptive`, `NSNoCount`, `NSNoUnit`, `NSNoNonnumeric` (Booleans, the
+/// negation of the property, default false) and `NSZeroPad` (default false).
+public struct ArchivedByteCountFormatter: KeyedArchivable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public var allowedUnits = 0
+    public var countStyle = 0
+    public var formattingContext = 0
+    public var isAdaptive = true
+    public var includesCount = true
+    public var includesUnit = true
+    public var allowsNonnumericFormatting = true
+    public var zeroPadsFractionDigits = false
+
+    /// A formatter with Foundation's default settings.
+    public init() {}
+
+    public static var archivedClassName: String { "NSByteCountFormatter" }
+    public static var archivedClassChain: [String] { ["NSByteCountFormatter", "NSFormatter", "NSObject"] }
+
+    /// Reads the members that are present.
+    ///
+    /// - Throws: ``KeyedArchiveError`` naming `NSByteCountFormatter` and the key when a member has
+    ///   another type.
+    public init(from decoder: any ArchiveDecoder) throws {
+        self = try namingClass(Self.archivedClassName) { try Self(reading: decoder) }
+    }
+
+    private init(reading decoder: any ArchiveDecoder) throws {
+        allowedUnits = try decoder.decodeIfPresent(Int.self, forKey: "NSUnits") ?? 0
+        countStyle = try decoder.decodeIfPresent(Int.self, forKey: "NSKBSize") ?? 0
+        formattingContext = try decoder.decodeIfPresent(Int.self, forKey: "NSFormattingContext") ?? 0
+        isAdaptive = try !(decoder.decodeIfPresent(Bool.self, forKey: "NSNoAdaptive") ?? false)
+        includesCount = try !(decoder.decodeIfPresent(Bool.self, forKey: "NSNoCount") ?? false)
+        includesUnit = try !(decoder.decodeIfPresent(Bool.self, forKey: "NSNoUnit") ?? false)
+        allowsNonnumericFormatting = try !(decoder.decodeIfPresent(Bool.self, forKey: "NSNoNonnumeric") ?? false)
+        zeroPadsFractionDigits = try decoder.decodeIfPresent(Bool.self, forKey: "NSZeroPad") ?? false
+    }
+
+    /// Writes the members that differ from their defaults, as Apple does.
+    public func encode(to encoder: any ArchiveEncoder) throws {
+        if allowedUnits != 0 { try encoder.encode(allowedUnits, forKey: "NSUnits") }
+        if countStyle != 0 { try encoder.encode(countStyle, forKey: "NSKBSize") }
+        if formattingContext != 0 { try encoder.encode(formattingContext, forKey: "NSFormattingContext") }
+        if !isAdaptive { try encoder.encode(true, forKey: "NSNoAdaptive") }
+        if !includesCount { try encoder.encode(true, forKey: "NSNoCount") }
+        if !includesUnit { try encoder.encode(true, forKey: "NSNoUnit") }
+        if !allowsNonnumericFormatting { try encoder.encode(true, forKey: "NSNoNonnumeric") }
+        if zeroPadsFractionDigits { try encoder.encode(true, forKey: "NSZeroPad") }
+    }
+
+    /// `NSByteCountFormatter units 3 style 2`.
+    public var description: String { "NSByteCountFormatter units \(allowedUnits) style \(countStyle)" }
+}
+// AddingACatalogueClass 1: end
+
+@Suite struct DocumentationExampleTests {
+    typealias Recipe = GettingStartedExample.Recipe
+    typealias Ingredient = GettingStartedExample.Ingredient
+
+    @Test func gettingStartedArchivesAndUnarchivesAModel() throws {
+        let pancakes = GettingStartedExample.pancakes
+        // GettingStarted 3: begin
+        let data = try KeyedArchiver.archivedData(withRootObject: pancakes)
+        let copy = try KeyedUnarchiver.unarchivedObject(ofClass: Recipe.self, from: data)
+        // GettingStarted 3: end
+        GettingStartedExample.expectPancakes(copy)
+        #expect(copy !== pancakes)
+
+        // GettingStarted 4: begin
+        let xml = try KeyedArchiver.archivedData(withRootObject: pancakes, format: .xml)
+        let fromXML = try KeyedUnarchiver.unarchivedObject(ofClass: Recipe.self, from: xml)
+        // GettingStarted 4: end
+        #expect(xml.starts(with: Data("<?xml".utf8)))
+        GettingStartedExample.expectPancakes(fromXML)
+    }
+
+    @Test func gettingStartedWritesAndReadsAFile() throws {
+        let pancakes = GettingStartedExample.pancakes
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("docs-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // GettingStarted 5: begin
+        let path = folder + "/pancakes.recipe"
+        try KeyedArchiver.archiveRootObject(pancakes, toFile: path)
+        let saved = try KeyedUnarchiver.unarchivedObject(ofClass: Recipe.self, fromFile: path)
+        // GettingStarted 5: end
+        GettingStartedExample.expectPancakes(saved)
+        // The article's claim about `.withoutOverwriting`: the existing file is refused and kept.
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(throws: FileIOError.self) {
+            try KeyedArchiver.archiveRootObject(Recipe(title: "x", servings: 1, ingredients: []), toFile: path,
+                                                options: .withoutOverwriting)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test func secureUnarchivingExamplesBehaveAsTheArticleSays() throws {
+        let data = try KeyedArchiver.archivedData(withRootObject: GettingStartedExample.pancakes)
+        // SecureUnarchiving 1: begin
+        let root = try KeyedUnarchiver.unarchivedObject(ofClasses: [Recipe.self, Ingredient.self], from: data)
+        let title = (root as? Recipe)?.title ?? (root as? Ingredient)?.name
+        // SecureUnarchiving 1: end
+        #expect(title == "Pancakes")
+        GettingStartedExample.expectPancakes(try #require(root as? Recipe))
+
+        // SecureUnarchiving 3: begin
+        var unarchiver = KeyedUnarchiver()
+        unarchiver.limits.maximumObjectCount = 1_000       // objects decoded
+        unarchiver.limits.maximumElementCount = 10_000     // array, set and dictionary elements decoded
+        unarchiver.limits.maximumByteCount = 1 << 20       // bytes of strings and data decoded
+        unarchiver.limits.maximumDepth = 32                // objects and containers nested
+        unarchiver.readingOptions.maximumObjectCount = 100_000  // property-list objects in the file
+        unarchiver.setClass(Recipe.self, forClassName: "CookBook.Recipe")
+        let recipe = try unarchiver.decode(Recipe.self, from: data)
+        // SecureUnarchiving 3: end
+        GettingStartedExample.expectPancakes(recipe)
+
+        var logged: [String] = []
+        func log(_ line: String) { logged.append(line) }
+        // SecureUnarchiving 4: begin
+        do {
+            _ = try KeyedUnarchiver.unarchivedObject(ofClass: Ingredient.self, from: data)
+        } catch let error as KeyedArchiveError {
+            // error.code == .classNotAllowed, error.keyPath == "root", error.objectUID == 1,
+            // error.className == "Recipe"
+            log(error.description)
+        }
+        // SecureUnarchiving 4: end
+        let line = try #require(logged.first)
+        #expect(line.hasPrefix("keyed archive: root (object #1, class Recipe): "), "\(line)")
+        let error = try #require(throws: KeyedArchiveError.self) {
+            try KeyedUnarchiver.unarchivedObject(ofClass: Ingredient.self, from: data)
+        }
+        #expect(error.code == .classNotAllowed)
+        #expect(error.keyPath == "root")
+        #expect(error.objectUID == 1)
+        #expect(error.className == "Recipe")
+
+        // The limits example really limits: one object fewer than the archive holds fails.
+        var tight = KeyedUnarchiver()
+        tight.limits.maximumObjectCount = 3  // the recipe, its array and two ingredients are 4
+        #expect(throws: KeyedArchiveError.self) { try tight.decode(Recipe.self, from: data) }
+
+        // A registered legacy name is read.
+        let renamed = try ArchivedObjectGraph(data: data).propertyList.renamingClass("Recipe", to: "CookBook.Recipe")
+        #expect(try unarchiver.decode(Recipe.self, from: renamed.propertyListData(format: .binary)).title == "Pancakes")
+        #expect(throws: KeyedArchiveError.self) {
+            try KeyedUnarchiver().decode(Recipe.self, from: renamed.propertyListData(format: .binary))
+        }
+
+        // SecureUnarchiving 2: begin
+        let graph = try ArchivedObjectGraph(data: data)
+        let counts = graph.instanceCounts()  // class name -> number of objects, nothing instantiated
+        // SecureUnarchiving 2: end
+        #expect(counts["Recipe"] == 1)
+        #expect(counts["NSArray"] == 1)
+        #expect(counts[String(reflecting: Ingredient.self)] == 2)
+    }
+
+    @Test func addingALimitShowsARealLimitTest() throws {
+        // AddingALimit 1: begin
+        let archive = try KeyedArchiver.archivedData(withRootObject: [[1, 2], [3, 4, 5]])
+        var unarchiver = KeyedUnarchiver()
+        unarchiver.limits.maximumElementCount = 6  // the outer array's 2 and the inner 2 + 3: 7 in all
+        let error = try #require(throws: KeyedArchiveError.self) { try unarchiver.decode([[Int]].self, from: archive) }
+        #expect(error.code == .limitExceeded)
+        #expect(error.message.contains("limits.maximumElementCount"))
+        unarchiver.limits.maximumElementCount = 7
+        #expect(try unarchiver.decode([[Int]].self, from: archive) == [[1, 2], [3, 4, 5]])
+        // AddingALimit 1: end
+    }
+
+    @Test func archiveFormatShowsTheArchiversXML() throws {
+        typealias Tag = ArchiveFormatExample.Tag
+        // ArchiveFormat 2: begin
+        let xml = try KeyedArchiver.archivedData(withRootObject: [Tag(name: "home"), Tag(name: "work")], format: .xml)
+        // ArchiveFormat 2: end
+        let article = try Self.article("ArchiveFormat")
+        let block = try #require(Self.blocks(language: "xml", in: article).first, "ArchiveFormat.md has no xml block")
+        let actual = String(decoding: xml, as: UTF8.self)
+        if actual != block + "\n" {
+            // Write what the archiver gives, for pasting into the article.
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("ArchiveFormat-actual.xml")
+            try xml.write(to: path)
+            Issue.record("ArchiveFormat.md's xml block is not what the archiver writes (that is in \(path.path))")
+        }
+        #expect(try KeyedUnarchiver.unarchivedObject(ofClass: [Tag].self, from: xml).map(\.name) == ["home", "work"])
+        // ArchiveFormat 3: begin
+        let mixed = try KeyedArchiver.archivedData(withRootObject: FoundationValue.array([.string("a"), .integer(1), .null]))
+        let value = try KeyedUnarchiver().decode(FoundationValue.self, from: mixed)
+        // ArchiveFormat 3: end
+        #expect(value == .array([.string("a"), .integer(1), .null]))
+    }
+
+    @Test func archiveFormatFoundationValueRefusesTheModel() throws {
+        typealias Tag = ArchiveFormatExample.Tag
+        let xml = try KeyedArchiver.archivedData(withRootObject: [Tag(name: "home"), Tag(name: "work")], format: .xml)
+        let error = try #require(throws: KeyedArchiveError.self) { try KeyedUnarchiver().decode(FoundationValue.self, from: xml) }
+        #expect(error.code == .classNotAllowed)
+        #expect(error.className == "Tag")
+    }
+
+    @Test(.enabled(if: FoundationFixtures.available, "needs ../shared/corpus"))
+    func addingACatalogueClassExampleReadsAndWritesApplesLayout() throws {
+        let all = try FoundationFixtures.data("ByteCountFormatter-AllFieldsSet.archive")
+        let formatter = try KeyedUnarchiver.unarchivedObject(ofClass: ArchivedByteCountFormatter.self, from: all)
+        var expected = ArchivedByteCountFormatter()
+        expected.allowedUnits = 3
+        expected.countStyle = 2
+        expected.formattingContext = 4
+        expected.isAdaptive = false
+        expected.includesCount = false
+        expected.includesUnit = false
+        expected.allowsNonnumericFormatting = false
+        expected.zeroPadsFractionDigits = true
+        #expect(formatter == expected)
+        let empty = try FoundationFixtures.data("ByteCountFormatter-Default.archive")
+        #expect(try KeyedUnarchiver.unarchivedObject(ofClass: ArchivedByteCountFormatter.self, from: empty) == ArchivedByteCountFormatter())
+        // Re-archived, each has Apple's structure (class, chain, keys, inline members).
+        for (fixture, value) in [(all, expected), (empty, ArchivedByteCountFormatter())] {
+            let ours = try KeyedArchiver.archivedData(withRootObject: value)
+            #expect(try ArchiveStructure.differences(expected: fixture, actual: ours) == [])
+        }
+        // A member of another type is an error naming the class and the key.
+        let wrong = try HandMadeArchive.binary([
+            .dictionary(["$class": HandMadeArchive.uid(2), "NSKBSize": "two"]),
+            HandMadeArchive.classDict(["NSByteCountFormatter", "NSFormatter", "NSObject"]),
+        ])
+        let failure = try #require(throws: KeyedArchiveError.self) {
+            try KeyedUnarchiver.unarchivedObject(ofClass: ArchivedByteCountFormatter.self, from: wrong)
+        }
+        #expect(failure.className == "NSByteCountFormatter")
+        #expect(failure.keyPath == "root.NSKBSize")
+
+        // The catalogue line of the article, as a test catalogue adds it.
+        let catalogue = FoundationClassCatalogue.standard.adding([
+            // AddingACatalogueClass 2: begin
+            FoundationClass(archivable: ArchivedByteCountFormatter.self),  // NSByteCountFormatter
+            // AddingACatalogueClass 2: end
+        ])
+        let entry = try #require(catalogue.entry(named: "NSByteCountFormatter"))
+        #expect(entry.chain == ["NSByteCountFormatter", "NSFormatter", "NSObject"])
+        #expect(entry.members.isEmpty)
+        guard case .archivable(let type) = entry.family else {
+            Issue.record("not an archivable entry")
+            return
+        }
+        #expect(ObjectIdentifier(type) == ObjectIdentifier(ArchivedByteCountFormatter.self))
+    }
+
+    // MARK: The articles show exactly this file's examples
+
+    /// Every ```swift block of every article is this file's regions with the article's name and the block's
+    /// number, dedented and joined by blank lines; and every region is shown.
+    @Test func articlesShowExactlyThisFilesExamples() throws {
+        let thisFile = try String(contentsOfFile: #filePath, encoding: .utf8)
+        let folder = Self.catalogue
+        let articles = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".md") }.sorted()
+        #expect(articles.count >= 6, "\(articles)")
+        var shown = 0
+        for file in articles {
+            let name = String(file.dropLast(3))
+            let blocks = Self.blocks(language: "swift", in: try Self.article(name))
+            for (index, block) in blocks.enumerated() {
+                let regions = Self.regions(named: "\(name) \(index + 1)", in: thisFile)
+                #expect(!regions.isEmpty, "\(file): Swift block \(index + 1) has no `// \(name) \(index + 1): begin` region here")
+                #expect(block == regions.map(Self.dedent).joined(separator: "\n\n"), "\(file): Swift block \(index + 1)")
+            }
+            #expect(Self.regions(named: "\(name) \(blocks.count + 1)", in: thisFile).isEmpty, "\(file) shows fewer blocks")
+            shown += blocks.count
+        }
+        #expect(shown >= 12, "the articles show \(shown) Swift blocks")
+    }
+
+    static var catalogue: String { FileTestSupport.packageRoot() + "/Sources/KeyedArchive/KeyedArchive.docc" }
+
+    static func article(_ name: String) throws -> String {
+        try String(contentsOfFile: catalogue + "/\(name).md", encoding: .utf8)
+    }
+
+    /// The contents of the article's fenced blocks of `language`, in order.
+    static func blocks(language: String, in text: String) -> [String] {
+        var blocks: [String] = []
+        var current: [Substring]?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if current == nil, line == "```\(language)" { current = [] }
+            else if current != nil, line == "```" { blocks.append((current ?? []).joined(separator: "\n")); current = nil }
+            else if current != nil { current?.append(line) }
+        }
+        return blocks
+    }
+
+    static func regions(named name: String, in file: String) -> [[Substring]] {
+        var regions: [[Substring]] = []
+        var current: [Substring]?
+        for line in file.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.drop(while: { $0 == " " })
+            if trimmed == "// \(name): begin" { current = [] }
+            else if trimmed == "// \(name): end", let region = current { regions.append(region); current = nil }
+            else if current != nil { current?.append(line) }
+        }
+        return regions
+    }
+
+    static func dedent(_ lines: [Substring]) -> String {
+        let indent = lines.filter { !$0.isEmpty }.map { $0.prefix(while: { $0 == " " }).count }.min() ?? 0
+        return lines.map { $0.isEmpty ? "" : String($0.dropFirst(indent)) }.joined(separator: "\n")
+    }
+}
+
+private extension PropertyListValue {
+    /// This archive with every class dictionary named `old` renamed `new`.
+    func renamingClass(_ old: String, to new: String) -> PropertyListValue {
+        guard case .dictionary(var root) = self, case .array(var objects)? = root["$objects"] else { return self }
+        for (i, object) in objects.enumerated() {
+            if case .dictionary(var fields) = object, fields["$classname"] == .string(old) {
+                fields["$classname"] = .string(new)
+                if case .array(var chain)? = fields["$classes"], !chain.isEmpty { chain[0] = .string(new); fields["$classes"] = .array(chain) }
+                objects[i] = .dictionary(fields)
+            }
+        }
+        root["$objects"] = .array(objects)
+        return .dictionary(root)
+    }
+}
