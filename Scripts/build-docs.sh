@@ -25,6 +25,8 @@ catalog="Sources/KeyedArchive/KeyedArchive.docc"
 docc=""
 if command -v docc >/dev/null; then
     docc="$(command -v docc)"
+elif [[ -x "$(dirname "$(command -v swift)")/docc" ]]; then
+    docc="$(dirname "$(command -v swift)")/docc"
 elif command -v xcrun >/dev/null && xcrun --find docc >/dev/null 2>&1; then
     docc="$(xcrun --find docc)"
 else
