@@ -56,6 +56,7 @@ let package = Package(
         .testTarget(name: "ArchiveDumpTests", dependencies: ["ArchiveDumpCore", "KeyedArchive", "archive-dump"]),
         .testTarget(name: "SamplesTests", dependencies: ["KeyedArchive", "KeyedArchiveTesting", "NotesCore", "SchemaMigration",
                                                          "notes", "schema-migration", "keyedarchive-demo"]),
+        .testTarget(name: "KeyedArchiveTestingTests", dependencies: ["KeyedArchive", "KeyedArchiveTesting"]),
 
         /// Saves in a loop until killed: the crash test's child process (also used for umask tests).
         .executableTarget(name: "atomic-write-crash-child", dependencies: ["KeyedArchive"], path: "Tests/AtomicWriteCrashChild"),
