@@ -52,10 +52,17 @@ let package = Package(
 
         // MARK: - Tests
 
-        .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "atomic-write-crash-child"]),
-        .testTarget(name: "ArchiveDumpTests", dependencies: ["ArchiveDumpCore", "KeyedArchive", "archive-dump"]),
-        .testTarget(name: "SamplesTests", dependencies: ["KeyedArchive", "KeyedArchiveTesting", "NotesCore", "SchemaMigration",
+        /// What the test targets share: the archive builder, the built-tool finder, the corpus locator and
+        /// the models the unarchiver fuzz target compiles too (Scripts/fuzz.sh). Not a product.
+        .target(name: "KeyedArchiveTestSupport", dependencies: ["KeyedArchive"], path: "Tests/TestSupport"),
+
+        .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "KeyedArchiveTestSupport", "atomic-write-crash-child"]),
+        .testTarget(name: "ArchiveDumpTests", dependencies: ["ArchiveDumpCore", "KeyedArchive", "KeyedArchiveTestSupport",
+                                                             "archive-dump"]),
+        .testTarget(name: "SamplesTests", dependencies: ["KeyedArchive", "KeyedArchiveTesting", "KeyedArchiveTestSupport",
+                                                         "NotesCore", "SchemaMigration",
                                                          "notes", "schema-migration", "keyedarchive-demo"]),
+        .testTarget(name: "KeyedArchiveTestingTests", dependencies: ["KeyedArchive", "KeyedArchiveTesting"]),
 
         /// Saves in a loop until killed: the crash test's child process (also used for umask tests).
         .executableTarget(name: "atomic-write-crash-child", dependencies: ["KeyedArchive"], path: "Tests/AtomicWriteCrashChild"),

@@ -1,8 +1,8 @@
 // libFuzzer target: the keyed unarchiver decoding a small set of model types with an allow-list.
 //
-// The models mirror those in Tests/KeyedArchiveTests/ArchiveTestModels.swift and are archived under
-// the same class names ("KeyedArchiveTests.Library", ...), so archives the test suite writes as seeds
-// decode here in full. `FuzzNode` has a cyclic back-reference (`parent`, read through
+// The models are the test suite's (Tests/TestSupport/ArchiveTestModels.swift, compiled into this module
+// by Scripts/fuzz.sh), archived under the same class names ("KeyedArchiveTests.Library", ...), so archives
+// the test suite writes as seeds decode here in full. `Node` has a cyclic back-reference (`parent`, read through
 // `decodeObjectReference`, written with `encodeConditionalObject`) and a `next` link that may form rings.
 //
 // Property checked: whatever the unarchiver decodes, the archiver re-archives, and unarchiving that gives
@@ -17,182 +17,12 @@ import KeyedArchive
 
 // MARK: - Models
 
-final class FuzzLibrary: KeyedArchivable {
-    static var archivedClassName: String { "KeyedArchiveTests.Library" }
-    var name: String
-    var books: [FuzzBook]
-    var byCode: [String: FuzzBook]
-    var shelf: Set<FuzzTag>
-    var featured: FuzzBook?
+// Library, Book, Tag, Node, ListNode, EveryField and the Codable model are the test suite's own, from
+// Tests/TestSupport/ArchiveTestModels.swift, which Scripts/fuzz.sh compiles into this module.
 
-    init(from decoder: any ArchiveDecoder) throws {
-        name = try decoder.decode(String.self, forKey: "name")
-        books = try decoder.decode([FuzzBook].self, forKey: "books")
-        byCode = try decoder.decode([String: FuzzBook].self, forKey: "byCode")
-        shelf = try decoder.decode(Set<FuzzTag>.self, forKey: "shelf")
-        featured = try decoder.decodeIfPresent(FuzzBook.self, forKey: "featured")
-    }
-
-    func encode(to encoder: any ArchiveEncoder) throws {
-        try encoder.encode(name, forKey: "name")
-        try encoder.encode(books, forKey: "books")
-        try encoder.encode(byCode, forKey: "byCode")
-        try encoder.encode(shelf, forKey: "shelf")
-        try encoder.encode(featured, forKey: "featured")
-    }
-}
-
-final class FuzzBook: KeyedArchivable {
-    static var archivedClassName: String { "KeyedArchiveTests.Book" }
-    var title: String
-    var pages: Int
-
-    init(from decoder: any ArchiveDecoder) throws {
-        title = try decoder.decode(String.self, forKey: "title")
-        pages = try decoder.decode(Int.self, forKey: "pages")
-    }
-
-    func encode(to encoder: any ArchiveEncoder) throws {
-        try encoder.encode(title, forKey: "title")
-        try encoder.encode(pages, forKey: "pages")
-    }
-}
-
-struct FuzzTag: KeyedArchivable, Hashable, Comparable {
-    static var archivedClassName: String { "KeyedArchiveTests.Tag" }
-    static func < (a: FuzzTag, b: FuzzTag) -> Bool { a.label < b.label }
-    var label: String
-    init(from decoder: any ArchiveDecoder) throws { label = try decoder.decode(String.self, forKey: "label") }
-    func encode(to encoder: any ArchiveEncoder) throws { try encoder.encode(label, forKey: "label") }
-}
-
-/// A graph node with a weak back-reference to its parent and a `next` link that may close a ring.
-final class FuzzNode: KeyedArchivable {
-    static var archivedClassName: String { "KeyedArchiveTests.Node" }
-    var name: String
-    var next: FuzzNode?
-    weak var parent: FuzzNode?
-    var children: [FuzzNode] = []
-
-    init(from decoder: any ArchiveDecoder) throws {
-        name = try decoder.decode(String.self, forKey: "name")
-        children = try decoder.decodeIfPresent([FuzzNode].self, forKey: "children") ?? []
-        try decoder.decodeObjectReference(of: FuzzNode.self, forKey: "next") { [unowned self] in self.next = $0 }
-        try decoder.decodeObjectReference(of: FuzzNode.self, forKey: "parent") { [unowned self] in self.parent = $0 }
-    }
-
-    func encode(to encoder: any ArchiveEncoder) throws {
-        try encoder.encode(name, forKey: "name")
-        if !children.isEmpty { try encoder.encode(children, forKey: "children") }
-        try encoder.encode(next, forKey: "next")
-        try encoder.encodeConditionalObject(parent, forKey: "parent")
-    }
-}
-
-/// A list node that decodes `next` directly: chains decode recursively, rings are a cycle error.
-final class FuzzListNode: KeyedArchivable {
-    static var archivedClassName: String { "KeyedArchiveTests.ListNode" }
-    var value: Int
-    var next: FuzzListNode?
-
-    init(from decoder: any ArchiveDecoder) throws {
-        value = try decoder.decode(Int.self, forKey: "value")
-        next = try decoder.decodeIfPresent(FuzzListNode.self, forKey: "next")
-    }
-
-    func encode(to encoder: any ArchiveEncoder) throws {
-        try encoder.encode(value, forKey: "value")
-        try encoder.encode(next, forKey: "next")
-    }
-}
-
-/// One field of every scalar kind plus nested collections (the test suite's `EveryField`).
-struct FuzzEveryField: KeyedArchivable {
-    static var archivedClassName: String { "KeyedArchiveTests.EveryField" }
-    var bool: Bool
-    var int: Int
-    var int8: Int8
-    var int16: Int16
-    var int32: Int32
-    var int64: Int64
-    var uint: UInt
-    var uint8: UInt8
-    var uint16: UInt16
-    var uint32: UInt32
-    var uint64: UInt64
-    var float: Float
-    var double: Double
-    var string: String
-    var data: Data
-    var date: Date
-    var uuid: UUID
-    var url: URL
-    var relativeURL: URL
-    var optionalPresent: String?
-    var optionalAbsent: Int?
-    var strings: [String]
-    var numbers: Set<Int>
-    var scores: [String: Double]
-    var nested: [[Int]]
-    var dollar: String
-
-    init(from decoder: any ArchiveDecoder) throws {
-        bool = try decoder.decode(Bool.self, forKey: "bool")
-        int = try decoder.decode(Int.self, forKey: "int")
-        int8 = try decoder.decode(Int8.self, forKey: "int8")
-        int16 = try decoder.decode(Int16.self, forKey: "int16")
-        int32 = try decoder.decode(Int32.self, forKey: "int32")
-        int64 = try decoder.decode(Int64.self, forKey: "int64")
-        uint = try decoder.decode(UInt.self, forKey: "uint")
-        uint8 = try decoder.decode(UInt8.self, forKey: "uint8")
-        uint16 = try decoder.decode(UInt16.self, forKey: "uint16")
-        uint32 = try decoder.decode(UInt32.self, forKey: "uint32")
-        uint64 = try decoder.decode(UInt64.self, forKey: "uint64")
-        float = try decoder.decode(Float.self, forKey: "float")
-        double = try decoder.decode(Double.self, forKey: "double")
-        string = try decoder.decode(String.self, forKey: "string")
-        data = try decoder.decode(Data.self, forKey: "data")
-        date = try decoder.decode(Date.self, forKey: "date")
-        uuid = try decoder.decode(UUID.self, forKey: "uuid")
-        url = try decoder.decode(URL.self, forKey: "url")
-        relativeURL = try decoder.decode(URL.self, forKey: "relativeURL")
-        optionalPresent = try decoder.decodeIfPresent(String.self, forKey: "optionalPresent")
-        optionalAbsent = try decoder.decode(Int?.self, forKey: "optionalAbsent")
-        strings = try decoder.decode([String].self, forKey: "strings")
-        numbers = try decoder.decode(Set<Int>.self, forKey: "numbers")
-        scores = try decoder.decode([String: Double].self, forKey: "scores")
-        nested = try decoder.decode([[Int]].self, forKey: "nested")
-        dollar = try decoder.decode(String.self, forKey: "$dollar")
-    }
-
-    func encode(to encoder: any ArchiveEncoder) throws {
-        try encoder.encode(bool, forKey: "bool")
-        try encoder.encode(int, forKey: "int")
-        try encoder.encode(int8, forKey: "int8")
-        try encoder.encode(int16, forKey: "int16")
-        try encoder.encode(int32, forKey: "int32")
-        try encoder.encode(int64, forKey: "int64")
-        try encoder.encode(uint, forKey: "uint")
-        try encoder.encode(uint8, forKey: "uint8")
-        try encoder.encode(uint16, forKey: "uint16")
-        try encoder.encode(uint32, forKey: "uint32")
-        try encoder.encode(uint64, forKey: "uint64")
-        try encoder.encode(float, forKey: "float")
-        try encoder.encode(double, forKey: "double")
-        try encoder.encode(string, forKey: "string")
-        try encoder.encode(data, forKey: "data")
-        try encoder.encode(date, forKey: "date")
-        try encoder.encode(uuid, forKey: "uuid")
-        try encoder.encode(url, forKey: "url")
-        try encoder.encode(relativeURL, forKey: "relativeURL")
-        try encoder.encode(optionalPresent, forKey: "optionalPresent")
-        try encoder.encode(optionalAbsent, forKey: "optionalAbsent")
-        try encoder.encode(strings, forKey: "strings")
-        try encoder.encode(numbers, forKey: "numbers")
-        try encoder.encode(scores, forKey: "scores")
-        try encoder.encode(nested, forKey: "nested")
-        try encoder.encode(dollar, forKey: "$dollar")
-    }
+/// Sets of tags are compared in order.
+extension Tag: Comparable {
+    public static func < (a: Tag, b: Tag) -> Bool { a.label < b.label }
 }
 
 // MARK: - Comparing two decoded graphs
@@ -221,13 +51,13 @@ struct GraphComparison {
         if !cond { fuzzViolation("field differs after re-archiving at \(path)") }
     }
 
-    mutating func compare(_ a: FuzzBook, _ b: FuzzBook, path: String) {
+    mutating func compare(_ a: Book, _ b: Book, path: String) {
         guard pair(a, b, path: path) else { return }
         check(a.title == b.title, path + ".title")
         check(a.pages == b.pages, path + ".pages")
     }
 
-    mutating func compare(_ a: FuzzBook?, _ b: FuzzBook?, path: String) {
+    mutating func compare(_ a: Book?, _ b: Book?, path: String) {
         switch (a, b) {
         case (nil, nil): return
         case (let a?, let b?): compare(a, b, path: path)
@@ -235,7 +65,7 @@ struct GraphComparison {
         }
     }
 
-    mutating func compare(_ a: FuzzLibrary, _ b: FuzzLibrary, path: String) {
+    mutating func compare(_ a: Library, _ b: Library, path: String) {
         guard pair(a, b, path: path) else { return }
         check(a.name == b.name, path + ".name")
         check(a.books.count == b.books.count, path + ".books.count")
@@ -248,7 +78,7 @@ struct GraphComparison {
 
     /// Nodes reachable from the root through strong links (`next`, `children`). A weak `parent` that
     /// points outside this set is not written again (it is a conditional object), so it must read back nil.
-    static func stronglyReachable(from root: FuzzNode) -> Set<ObjectIdentifier> {
+    static func stronglyReachable(from root: Node) -> Set<ObjectIdentifier> {
         var seen: Set<ObjectIdentifier> = []
         var stack = [root]
         while let node = stack.popLast() {
@@ -259,9 +89,9 @@ struct GraphComparison {
         return seen
     }
 
-    mutating func compare(_ rootA: FuzzNode, _ rootB: FuzzNode) {
+    mutating func compare(_ rootA: Node, _ rootB: Node) {
         let reachableA = Self.stronglyReachable(from: rootA)
-        var work: [(FuzzNode, FuzzNode, String)] = [(rootA, rootB, "root")]
+        var work: [(Node, Node, String)] = [(rootA, rootB, "root")]
         while let (a, b, path) = work.popLast() {
             guard pair(a, b, path: path) else { continue }
             check(a.name == b.name, path + ".name")
@@ -281,8 +111,8 @@ struct GraphComparison {
         }
     }
 
-    mutating func compare(_ a: FuzzListNode, _ b: FuzzListNode) {
-        var pairNow: (FuzzListNode, FuzzListNode)? = (a, b)
+    mutating func compare(_ a: ListNode, _ b: ListNode) {
+        var pairNow: (ListNode, ListNode)? = (a, b)
         var index = 0
         while let (x, y) = pairNow {
             guard pair(x, y, path: "root[\(index)]") else { return }
@@ -296,7 +126,7 @@ struct GraphComparison {
         }
     }
 
-    mutating func compare(_ a: FuzzEveryField, _ b: FuzzEveryField) {
+    mutating func compare(_ a: EveryField, _ b: EveryField) {
         check(a.bool == b.bool, "bool")
         check(a.int == b.int && a.int8 == b.int8 && a.int16 == b.int16 && a.int32 == b.int32 && a.int64 == b.int64, "signed integers")
         check(a.uint == b.uint && a.uint8 == b.uint8 && a.uint16 == b.uint16 && a.uint32 == b.uint32 && a.uint64 == b.uint64, "unsigned integers")
@@ -325,7 +155,7 @@ struct GraphComparison {
 }
 
 /// Breaks the strong cycles a decoded node graph may contain, so the fuzzer does not leak memory.
-func dismantle(_ root: FuzzNode) {
+func dismantle(_ root: Node) {
     var stack = [root]
     var seen: Set<ObjectIdentifier> = []
     while let node = stack.popLast() {
@@ -337,8 +167,8 @@ func dismantle(_ root: FuzzNode) {
     }
 }
 
-func dismantle(_ head: FuzzListNode) {
-    var current: FuzzListNode? = head
+func dismantle(_ head: ListNode) {
+    var current: ListNode? = head
     while let node = current {
         current = node.next
         node.next = nil
@@ -347,7 +177,7 @@ func dismantle(_ head: FuzzListNode) {
 
 // MARK: - Entry point
 
-let allowedTypes: [any KeyedArchivable.Type] = [FuzzLibrary.self, FuzzNode.self, FuzzListNode.self, FuzzEveryField.self]
+let allowedTypes: [any KeyedArchivable.Type] = [Library.self, Node.self, ListNode.self, EveryField.self]
 
 func makeUnarchiver() -> KeyedUnarchiver {
     var unarchiver = KeyedUnarchiver()
@@ -415,24 +245,24 @@ func checkModels(_ data: Data) {
     for format in [PropertyListFormat.binary, .xml] {
         var comparison = GraphComparison()
         switch decoded {
-        case let root as FuzzLibrary:
+        case let root as Library:
             if let again = decodeAgain(root, format: format) {
                 comparison.compare(root, again, path: "root")
                 if format == .binary { expectSameArchive(root, again) }
             }
-        case let root as FuzzNode:
+        case let root as Node:
             if let again = decodeAgain(root, format: format) {
                 comparison.compare(root, again)
                 if format == .binary { expectSameArchive(root, again) }
                 dismantle(again)
             }
-        case let root as FuzzListNode:
+        case let root as ListNode:
             if let again = decodeAgain(root, format: format) {
                 comparison.compare(root, again)
                 if format == .binary { expectSameArchive(root, again) }
                 dismantle(again)
             }
-        case let root as FuzzEveryField:
+        case let root as EveryField:
             if let again = decodeAgain(root, format: format) {
                 comparison.compare(root, again)
                 if format == .binary { expectSameArchive(root, again) }
@@ -441,8 +271,8 @@ func checkModels(_ data: Data) {
             fuzzViolation("the unarchiver returned a type that was not allowed: \(type(of: decoded))")
         }
     }
-    if let root = decoded as? FuzzNode { dismantle(root) }
-    if let root = decoded as? FuzzListNode { dismantle(root) }
+    if let root = decoded as? Node { dismantle(root) }
+    if let root = decoded as? ListNode { dismantle(root) }
 }
 
 // MARK: - Foundation values and the catalogue's value types
@@ -494,7 +324,7 @@ func checkFoundationValue(_ data: Data) {
 
 /// The heterogeneous allow-list: a fuzz model (a class and a struct), catalogue types and plain values.
 let heterogeneousTypes: [any ArchiveValue.Type] = [
-    FuzzBook.self, FuzzTag.self, ArchivedSpecialValue.self, ArchivedIndexSet.self, ArchivedIndexPath.self,
+    Book.self, Tag.self, ArchivedSpecialValue.self, ArchivedIndexSet.self, ArchivedIndexPath.self,
     ArchivedCountedSet.self, ArchivedMeasurement.self, ArchivedTimeZone.self, ArchivedLocale.self,
     ArchivedAttributedString.self, ArchivedColor.self, ArchivedFont.self, String.self, Int.self, Double.self,
     Data.self,
@@ -502,7 +332,7 @@ let heterogeneousTypes: [any ArchiveValue.Type] = [
 
 /// Re-archives one value `decodeValue(ofAnyOf:)` returned and requires it to decode equal.
 func expectHeterogeneousRoundTrip<T: ArchiveValue>(_ value: T) {
-    if let book = value as? FuzzBook {
+    if let book = value as? Book {
         guard let again = decodeAgain(book, format: .binary) else { return }
         var comparison = GraphComparison()
         comparison.compare(book, again, path: "root")
@@ -565,32 +395,8 @@ func checkHeterogeneous(_ data: Data) {
 
 // MARK: - A Codable model
 
-// Mirrors the seed model in Tests/KeyedArchiveTests/FuzzRegressionSeedCorpus.swift (same archived names;
-// the seed test rewrites the module prefix of the nested Codable struct's name to this module's).
-
-enum FuzzCodableKind: String, Codable, Hashable { case plain, fancy }
-
-struct FuzzCodablePoint: Codable, Hashable {
-    var x: Int
-    var y: Double
-}
-
-final class FuzzCodableItem: ArchivableCodable {
-    static var archivedClassName: String { "KeyedArchiveTests.FuzzCodableItem" }
-    var label: String
-    var weight: Int
-}
-
-struct FuzzCodableModel: ArchivableCodable {
-    static var archivedClassName: String { "KeyedArchiveTests.FuzzCodableModel" }
-    var name: String
-    var count: Int
-    var ratio: Double
-    var tags: [String]
-    var point: FuzzCodablePoint?
-    var kind: FuzzCodableKind
-    var items: [FuzzCodableItem]
-}
+// FuzzCodableModel (Tests/TestSupport/ArchiveTestModels.swift) is written as a seed by
+// Tests/KeyedArchiveTests/Fuzz/FuzzRegressionSeedCorpus.swift.
 
 func compare(_ a: FuzzCodableModel, _ b: FuzzCodableModel) {
     var comparison = GraphComparison()

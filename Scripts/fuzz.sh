@@ -7,7 +7,8 @@
 #   Scripts/fuzz.sh build [TARGET|all]   # build only
 #   Scripts/fuzz.sh seeds                # (re)generate the seeds only
 #   Scripts/fuzz.sh list                 # the target names
-# Targets (one entry file each in Fuzz/, plus Fuzz/Support/FuzzSupport.swift):
+# Targets (one entry file each in Fuzz/, plus Fuzz/Support/FuzzSupport.swift; the unarchiver also
+# compiles the test suite's models, Tests/TestSupport/ArchiveTestModels.swift):
 #   binary-reader  Fuzz/BinaryReader.swift  binary plist read -> write -> read is equal; a lenient read
 #                                           (isLenient) of what strict reading accepts gives the same value
 #   xml-reader     Fuzz/XMLReader.swift     XML plist read -> write -> read is equal (when representable)
@@ -29,7 +30,7 @@
 #   FUZZ_OPT       optimization flag for the build (default -O).
 #
 # Seeds: with FUZZ_SEED_DIR set, `swift test --filter FuzzSeedCorpus` writes the archives and property
-# lists the tests build (Tests/KeyedArchiveTests/FuzzRegressionTests.swift) into FUZZ_WORK/seeds.
+# lists the tests build (Tests/KeyedArchiveTests/Fuzz/FuzzRegressionSeedCorpus.swift) into FUZZ_WORK/seeds.
 # ../shared/corpus, when present, is copied into FUZZ_WORK at run time (never into the repository).
 #
 # Build: KeyedArchive and ArchiveDumpCore are compiled as separate modules (static libraries built with
@@ -52,7 +53,9 @@ SWIFTC=${SWIFTC:-swiftc}
 OPT=${FUZZ_OPT:--O}
 NICE=${FUZZ_NICE:-19}
 JOBS=${FUZZ_JOBS:-1}
-FLAGS=(-sanitize=fuzzer,address -parse-as-library "$OPT" -g)
+FLAGS=(-sanitize=fuzzer,address -parse-as-library -package-name KeyedArchive "$OPT" -g)
+# Models shared with the test suite (Tests/TestSupport), compiled into the unarchiver target.
+SHARED_MODELS=Tests/TestSupport/ArchiveTestModels.swift
 
 entry_file() {
     case "$1" in
@@ -89,12 +92,15 @@ build_target() { # TARGET
         build_library ArchiveDumpCore Sources/ArchiveDumpCore
         libs=(-lArchiveDumpCore -lKeyedArchive)
     fi
-    if [[ -x $exe ]] && [[ -z $(find "$entry" Fuzz/Support "$BUILD/lib" -newer "$exe" | head -1) ]]; then return 0; fi
+    # The unarchiver decodes the test suite's own models: the same file the tests compile.
+    local shared=()
+    if [[ $target == unarchiver ]]; then shared=("$SHARED_MODELS"); fi
+    if [[ -x $exe ]] && [[ -z $(find "$entry" Fuzz/Support "${shared[@]}" "$BUILD/lib" -newer "$exe" | head -1) ]]; then return 0; fi
     echo "== building fuzz-$target" >&2
     # Linked under a temporary name and renamed: a running fork-mode fuzzer re-executes this path.
     rm -f "$exe.new"
     nice -n "$NICE" "$SWIFTC" "${FLAGS[@]}" -module-name "Fuzz_${target//-/_}" -I "$BUILD/modules" \
-        Fuzz/Support/*.swift "$entry" -L "$BUILD/lib" "${libs[@]}" -o "$exe.new" 2>&1 | grep -v 'Cannot export local symbol' >&2 || true
+        Fuzz/Support/*.swift "${shared[@]}" "$entry" -L "$BUILD/lib" "${libs[@]}" -o "$exe.new" 2>&1 | grep -v 'Cannot export local symbol' >&2 || true
     [[ -x $exe.new ]] || { echo "building fuzz-$target failed" >&2; return 1; }
     mv -f "$exe.new" "$exe"
 }

@@ -196,7 +196,7 @@ public enum ArchiveDumpCommand {
         signal(SIGPIPE, SIG_IGN)
         let out = DumpOutput.fileDescriptor(1)
         let err = DumpOutput.fileDescriptor(2)
-        let status = run(arguments: Array(arguments.dropFirst()), input: { try readAll(fd: 0, name: "standard input") },
+        let status = run(arguments: Array(arguments.dropFirst()), input: { try FileReader().readToEnd(0, path: "standard input", expectedSize: 0) },
                          output: out, errors: err, outputIsTerminal: isatty(1) != 0)
         out.flush()
         err.flush()
@@ -238,9 +238,9 @@ public enum ArchiveDumpCommand {
         // Read and parse.
         let data: Data
         do {
-            data = options.input == "-" ? try input() : try readAll(path: options.input)
-        } catch let error as ReadError {
-            return fail(error.message)
+            data = options.input == "-" ? try input() : try FileReader().read(atPath: options.input)
+        } catch let error as FileIOError {
+            return fail(error.errno == EISDIR ? "is a directory" : error.reason)
         } catch {
             return fail("\(error)")
         }
@@ -278,17 +278,27 @@ public enum ArchiveDumpCommand {
             graph = nil
         }
 
-        // Where the output goes.
+        // Where the output goes. A regular file (new or existing) is replaced with AtomicFileWriter once the
+        // output is complete, so a failure leaves the old file as it was; a device or FIFO that exists
+        // (`-o /dev/stdout`) cannot be replaced atomically and is written directly, as standard output is.
         var file: Int32 = -1
+        var pending: OutputBuffer?
         let out: DumpOutput
-        if let path = options.output {
-            file = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        if let path = options.output, isExistingSpecialFile(path) {
+            file = open(path, O_WRONLY | O_TRUNC)
             guard file >= 0 else {
                 let reason = String(cString: strerror(errno))
                 errors.write("Error: \(ValueFormatting.printable(path)): cannot open for writing: \(reason)\n")
                 return exitFailure
             }
             out = DumpOutput.fileDescriptor(file)
+        } else if options.output != nil {
+            let buffer = OutputBuffer()
+            pending = buffer
+            out = DumpOutput { chunk in
+                buffer.bytes.append(contentsOf: chunk)
+                return 0
+            }
         } else {
             out = output
         }
@@ -338,7 +348,33 @@ public enum ArchiveDumpCommand {
             if !failure.isBrokenPipe { errors.write("Error: \(failure.message)\n") }
             return exitFailure
         }
+        if let pending, let path = options.output {
+            do {
+                try AtomicFileWriter(newFilePermissions: 0o644).write(pending.bytes, toPath: path)
+            } catch where error.step == .synchronizeDirectory {
+                // The new contents are in place; only the directory entry's durability is in doubt.
+            } catch {
+                let opening: [FileIOError.Step] = [.validatePath, .resolveSymbolicLink, .openDirectory, .createTemporaryFile]
+                let what = opening.contains(error.step) ? "cannot open for writing" : "cannot write the output"
+                errors.write("Error: \(ValueFormatting.printable(path)): \(what): \(error.reason)\n")
+                return exitFailure
+            }
+        }
         return exitSuccess
+    }
+
+    /// The `-o` output collected in memory, written to the file in one atomic step at the end.
+    private final class OutputBuffer {
+        var bytes: [UInt8] = []
+    }
+
+    /// Whether `path` names an existing file that is neither a regular file nor a directory (a device,
+    /// a FIFO, a socket), following symbolic links.
+    private static func isExistingSpecialFile(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        let kind = info.st_mode & S_IFMT
+        return kind != S_IFREG && kind != S_IFDIR
     }
 
     /// The constant part of ``nodeBudget(inputByteCount:)``.
@@ -379,38 +415,5 @@ public enum ArchiveDumpCommand {
     static func isKeyedArchive(_ root: PropertyListValue) -> Bool {
         guard case .dictionary(let d) = root else { return false }
         return d["$archiver"] != nil && (d["$objects"] != nil || d["$top"] != nil)
-    }
-
-    struct ReadError: Error { var message: String }
-
-    /// Reads a whole file with POSIX calls, so errors name the reason (`No such file or directory`).
-    static func readAll(path: String) throws -> Data {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw ReadError(message: String(cString: strerror(errno))) }
-        defer { close(fd) }
-        var info = stat()
-        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-            throw ReadError(message: "is a directory")
-        }
-        return try readAll(fd: fd, name: path, sizeHint: Int(info.st_size))
-    }
-
-    /// Reads a file descriptor to its end.
-    static func readAll(fd: Int32, name: String, sizeHint: Int = 0) throws -> Data {
-        var data = Data()
-        // The hint (the file's size) only pre-sizes the buffer; what is read decides the length.
-        data.reserveCapacity(max(min(sizeHint, 1 << 34), 0) + 1)
-        let chunk = 1 << 20
-        var buffer = [UInt8](repeating: 0, count: chunk)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, chunk) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ReadError(message: String(cString: strerror(errno)))
-            }
-            if n == 0 { break }
-            data.append(contentsOf: buffer[0..<n])
-        }
-        return data
     }
 }

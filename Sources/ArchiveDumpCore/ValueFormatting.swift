@@ -112,7 +112,7 @@ public enum ValueFormatting {
         let fraction = micros - seconds * 1_000_000
         let days = floorDivide(seconds, 86_400)
         let secondOfDay = seconds - days * 86_400
-        let (year, month, day) = civilDate(daysSince1970: days)
+        let (year, month, day) = XMLDateArithmetic.civilFromDays(days)
         var out = year < 0 ? "-" + pad(-year, 4) : pad(year, 4)
         out += "-" + pad(month, 2) + "-" + pad(day, 2)
         out += "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
@@ -188,21 +188,6 @@ public enum ValueFormatting {
     private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
         let q = a / b
         return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
-    }
-
-    /// Year, month, day of the proleptic Gregorian calendar for a day count from 1970-01-01
-    /// (Howard Hinnant's civil-from-days algorithm).
-    private static func civilDate(daysSince1970: Int64) -> (Int64, Int64, Int64) {
-        let z = daysSince1970 + 719_468
-        let era = floorDivide(z, 146_097)
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return (year, month, day)
     }
 
     /// The stored value of a date, exactly: seconds since 2001-01-01 as a JSON number.

@@ -71,6 +71,21 @@ import KeyedArchive
         #expect(try Data(contentsOf: URL(fileURLWithPath: outPath)) == binary.stdout)
     }
 
+    @Test func aFailedDumpKeepsTheOldOutputFile() throws {
+        // --classes fails on a property list that is not an archive: the file named by -o stays as it was.
+        let path = try ToolRunner.temporaryFile(try PropertyListValue.dictionary(["a": 1]).propertyListData(format: .xml))
+        let outPath = path + ".txt"
+        try Data("old contents\n".utf8).write(to: URL(fileURLWithPath: outPath))
+        let failed = try ToolRunner.run(["--classes", "-o", outPath, path])
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("not a keyed archive"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: outPath)) == Data("old contents\n".utf8))
+        let succeeded = try ToolRunner.run(["-o", outPath, path])
+        #expect(succeeded.status == 0)
+        #expect(succeeded.stdout.isEmpty)
+        #expect(String(decoding: try Data(contentsOf: URL(fileURLWithPath: outPath)), as: UTF8.self) == "dictionary (1 entry)\n  a: 1\n")
+    }
+
     @Test func textOutputGoesToTheOutputFile() throws {
         let archive = Samples.note()
         let path = try ToolRunner.temporaryFile(try archive.propertyListData(format: .binary))

@@ -5,8 +5,7 @@ import Testing
 /// README.md's archive-dump section shows real output: each `$ swift run archive-dump ...` line of its
 /// console block is run with the built tool from the package root, and must print what follows it.
 @Suite struct ReadmeTranscriptTests {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static var packageRoot: URL { BuiltProducts.packageRoot }
 
     /// One command of the transcript and the lines shown after it.
     struct Step {

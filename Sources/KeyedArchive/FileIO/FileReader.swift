@@ -124,8 +124,8 @@ public struct FileReader: Sendable {
     }
 
     /// Reads from `fd` until end of file into one buffer, growing it when the file grew; never beyond
-    /// ``Options/maximumSize``.
-    func readToEnd(_ fd: Int32, path: String, expectedSize: Int) throws(FileIOError) -> Data {
+    /// ``Options/maximumSize``. Package access: `archive-dump` reads standard input with it.
+    package func readToEnd(_ fd: Int32, path: String, expectedSize: Int) throws(FileIOError) -> Data {
         let maximum = max(0, options.maximumSize)
         // Room for one byte past the limit, to tell "exactly the limit" from "too big".
         let hardCap = maximum == Int.max ? Int.max : maximum + 1

@@ -10,23 +10,8 @@ enum ToolRunner {
         var text: String { String(decoding: stdout, as: UTF8.self) }
     }
 
-    /// The products directory holding the test bundle (and, as the test target depends on it, the tool).
-    static let executable: URL? = {
-        var candidates: [URL] = []
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            candidates.append(URL(fileURLWithPath: exe).deletingLastPathComponent())
-        }
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        candidates.append(Bundle.main.bundleURL)
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent())
-        }
-        for dir in candidates {
-            let tool = dir.appendingPathComponent("archive-dump")
-            if FileManager.default.isExecutableFile(atPath: tool.path) { return tool }
-        }
-        return nil
-    }()
+    /// The built tool, next to the test bundle (the test target depends on it).
+    static let executable: URL? = BuiltProducts.executable("archive-dump")
 
     /// Runs the tool with `arguments`, feeding `input` on standard input, in `currentDirectory` if given.
     static func run(_ arguments: [String], input: Data = Data(), currentDirectory: URL? = nil) throws -> Result {
@@ -64,19 +49,12 @@ enum ToolRunner {
 
 /// Where the shared corpus and python3 are, if present.
 enum TestEnvironment {
-    /// `<package root>/../shared/corpus`, or `$KEYEDARCHIVE_CORPUS` when that is set.
-    static let corpus: URL = {
-        if let override = ProcessInfo.processInfo.environment["KEYEDARCHIVE_CORPUS"], !override.isEmpty {
-            return URL(fileURLWithPath: override)
-        }
-        return URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("shared/corpus")
-    }()
+    /// The shared corpus folder (``Corpus/directory``).
+    static var corpus: URL { Corpus.directory }
 
     /// Whether the corpus is there: tests that read it carry `.enabled(if: TestEnvironment.hasCorpus, ...)`
     /// so that a run without it reports them as skipped.
-    static let hasCorpus: Bool = FileManager.default.fileExists(atPath: corpus.path)
+    static var hasCorpus: Bool { Corpus.isPresent }
 
     /// Whether python3 is found: tests that run it carry `.enabled(if: TestEnvironment.hasPython3, ...)`.
     static let hasPython3: Bool = python3() != nil

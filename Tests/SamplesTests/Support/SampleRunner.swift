@@ -11,30 +11,14 @@ enum SampleRunner {
     }
 
     /// The package root: the folder holding Package.swift.
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    /// Directories that may hold the built products.
-    private static let productDirectories: [URL] = {
-        var candidates: [URL] = []
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            candidates.append(URL(fileURLWithPath: exe).deletingLastPathComponent())
-        }
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        candidates.append(Bundle.main.bundleURL)
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent())
-        }
-        return candidates
-    }()
+    static var packageRoot: URL { BuiltProducts.packageRoot }
 
     /// The built executable called `name`.
     static func executable(_ name: String) throws -> URL {
-        for dir in productDirectories {
-            let tool = dir.appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: tool.path) { return tool }
+        guard let tool = BuiltProducts.executable(name) else {
+            throw SampleRunnerError(message: "\(name) not found next to the test bundle")
         }
-        throw SampleRunnerError(message: "\(name) not found next to the test bundle")
+        return tool
     }
 
     /// Runs `name` with `arguments` and an environment (by default the test's own).

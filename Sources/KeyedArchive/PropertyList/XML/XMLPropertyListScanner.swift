@@ -931,8 +931,9 @@ enum XMLBase64 {
 }
 
 /// Proleptic Gregorian calendar arithmetic on day numbers (days since 1970-01-01), after Howard Hinnant's
-/// public-domain `days_from_civil` / `civil_from_days` algorithms.
-enum XMLDateArithmetic {
+/// public-domain `days_from_civil` / `civil_from_days` algorithms. Package access: `archive-dump` formats
+/// dates with it too, so the package has one implementation of the calendar arithmetic.
+package enum XMLDateArithmetic {
     static func isLeap(_ y: Int64) -> Bool { y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) }
 
     static func daysInMonth(year: Int64, month: Int64) -> Int64 {
@@ -955,7 +956,7 @@ enum XMLDateArithmetic {
     }
 
     /// The date of day number `z` (days since 1970-01-01).
-    static func civilFromDays(_ z: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    package static func civilFromDays(_ z: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let z = z + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097

@@ -8,15 +8,7 @@ import Testing
 
     private func failure<T: ArchiveValue>(_ type: T.Type, _ archive: PropertyListValue,
                                           unarchiver: KeyedUnarchiver = KeyedUnarchiver()) -> KeyedArchiveError? {
-        do {
-            _ = try unarchiver.decode(type, from: archive)
-            return nil
-        } catch let error as KeyedArchiveError {
-            return error
-        } catch {
-            Issue.record("unexpected error type: \(error)")
-            return nil
-        }
+        keyedArchiveError(decoding: type, from: archive, with: unarchiver)
     }
 
     /// A valid archive of one Book: the starting point of several faults.

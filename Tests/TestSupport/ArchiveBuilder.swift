@@ -1,27 +1,30 @@
 import KeyedArchive
 
 /// Builds keyed archives by hand, as property-list values, the way NSKeyedArchiver lays them out.
-struct ArchiveBuilder {
-    private(set) var objects: [PropertyListValue] = ["$null"]
+public struct ArchiveBuilder {
+    public private(set) var objects: [PropertyListValue] = ["$null"]
     private var classUIDs: [String: UInt64] = [:]
 
+    /// An empty archive: `$objects` holds only `$null`.
+    public init() {}
+
     /// Appends an entry to `$objects` and returns a UID value referring to it.
-    mutating func add(_ value: PropertyListValue) -> PropertyListValue {
+    public mutating func add(_ value: PropertyListValue) -> PropertyListValue {
         objects.append(value)
         return .uid(UID(UInt64(objects.count - 1)))
     }
 
     /// Reserves an entry (for cycles); fill it with `set`.
-    mutating func reserve() -> PropertyListValue { add("placeholder") }
+    public mutating func reserve() -> PropertyListValue { add("placeholder") }
 
     /// Replaces the entry a UID value refers to.
-    mutating func set(_ ref: PropertyListValue, _ value: PropertyListValue) {
+    public mutating func set(_ ref: PropertyListValue, _ value: PropertyListValue) {
         guard case .uid(let u) = ref else { return }
         objects[Int(u.value)] = value
     }
 
     /// The shared class description for `name`, added on first use.
-    mutating func classRef(_ name: String, _ superclasses: [String] = ["NSObject"]) -> PropertyListValue {
+    public mutating func classRef(_ name: String, _ superclasses: [String] = ["NSObject"]) -> PropertyListValue {
         if let u = classUIDs[name] { return .uid(UID(u)) }
         let ref = add(.dictionary(["$classname": .string(name),
                                    "$classes": .array(([name] + superclasses).map(PropertyListValue.string))]))
@@ -30,7 +33,7 @@ struct ArchiveBuilder {
     }
 
     /// An object dictionary: the fields in order, then `$class`.
-    mutating func instance(_ className: String, _ superclasses: [String] = ["NSObject"],
+    public mutating func instance(_ className: String, _ superclasses: [String] = ["NSObject"],
                            _ fields: [(String, PropertyListValue)]) -> PropertyListValue {
         var dict = PropertyListDictionary(fields)
         dict["$class"] = classRef(className, superclasses)
@@ -38,18 +41,18 @@ struct ArchiveBuilder {
     }
 
     /// Adds an object and returns its UID value.
-    mutating func object(_ className: String, _ superclasses: [String] = ["NSObject"],
+    public mutating func object(_ className: String, _ superclasses: [String] = ["NSObject"],
                          _ fields: [(String, PropertyListValue)]) -> PropertyListValue {
         let value = instance(className, superclasses, fields)
         return add(value)
     }
 
     /// The archive with `$top = {root: root}`, keys in Apple's binary order.
-    func archive(root: PropertyListValue) -> PropertyListValue {
+    public func archive(root: PropertyListValue) -> PropertyListValue {
         archive(top: ["root": root])
     }
 
-    func archive(top: PropertyListDictionary) -> PropertyListValue {
+    public func archive(top: PropertyListDictionary) -> PropertyListValue {
         .dictionary([
             "$version": 100000,
             "$archiver": "NSKeyedArchiver",
@@ -61,5 +64,5 @@ struct ArchiveBuilder {
 
 extension PropertyListValue {
     /// A UID value.
-    static func ref(_ n: UInt64) -> PropertyListValue { .uid(UID(n)) }
+    public static func ref(_ n: UInt64) -> PropertyListValue { .uid(UID(n)) }
 }

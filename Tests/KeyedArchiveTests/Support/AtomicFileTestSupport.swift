@@ -100,32 +100,12 @@ enum FileTestSupport {
         return nil
     }
 
-    /// The package root: the folder containing Package.swift, found from this file's path.
-    static func packageRoot(_ file: String = #filePath) -> String {
-        var url = URL(fileURLWithPath: file)
-        for _ in 0..<3 { url.deleteLastPathComponent() }  // .../Tests/KeyedArchiveTests/X.swift -> root
-        return url.path
-    }
+    /// The package root: the folder containing Package.swift.
+    static func packageRoot() -> String { BuiltProducts.packageRoot.path }
 
     /// The built `atomic-write-crash-child` executable, or nil (callers skip with a notice).
     static func crashChildExecutable() -> String? {
-        let name = "atomic-write-crash-child"
-        var candidates: [String] = []
-        if let argv0 = CommandLine.arguments.first {
-            let runner = URL(fileURLWithPath: argv0).resolvingSymlinksInPath()
-            candidates.append(runner.deletingLastPathComponent().appendingPathComponent(name).path)
-        }
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            candidates.append(URL(fileURLWithPath: bundle.bundlePath).deletingLastPathComponent()
-                .appendingPathComponent(name).path)
-        }
-        candidates.append(Bundle.main.bundleURL.appendingPathComponent(name).path)
-        let build = packageRoot() + "/.build"
-        candidates.append(build + "/debug/" + name)
-        if let triples = try? FileManager.default.contentsOfDirectory(atPath: build) {
-            for triple in triples.sorted() { candidates.append("\(build)/\(triple)/debug/\(name)") }
-        }
-        return candidates.first { access($0, X_OK) == 0 }
+        BuiltProducts.executable("atomic-write-crash-child")?.path
     }
 }
 

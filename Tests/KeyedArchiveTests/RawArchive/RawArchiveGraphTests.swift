@@ -5,7 +5,7 @@ import Foundation
 @Suite struct RawArchiveGraphTests {
     /// Note { title: "Shopping", items: NSArray["milk", "eggs"], count: 3, parent: nil }
     static func noteArchive() -> PropertyListValue {
-        var b = RawArchiveBuilder()
+        var b = ArchiveBuilder()
         let note = b.reserve()                                   // #1
         let title = b.add("Shopping")                             // #2
         let milk = b.add("milk")                                  // #3
@@ -44,7 +44,7 @@ import Foundation
     }
 
     @Test func cyclesAndSharedReferencesLoadAsPlainUIDs() throws {
-        var b = RawArchiveBuilder()
+        var b = ArchiveBuilder()
         let a = b.reserve()                                       // #1
         let shared = b.add("shared")                              // #2
         let c = b.object("Node", ["NSObject"], [("next", a), ("label", shared)])  // class #3, node #4
@@ -60,7 +60,7 @@ import Foundation
     }
 
     @Test func unknownClassesAndOddEntriesAreKeptIntact() throws {
-        var b = RawArchiveBuilder()
+        var b = ArchiveBuilder()
         let blob = b.add(.data(Data([1, 2, 3])))
         let thing = b.object("Mystery.Thing", ["Mystery.Base", "NSObject"], [
             ("$$escaped", 1), ("blob", blob), ("nested", .dictionary(["refs": [.ref(1), .ref(0)], "n": 2.5])),
@@ -100,7 +100,7 @@ import Foundation
     }
 
     @Test func builtArchivesRoundTripThroughBothFormats() throws {
-        var b = RawArchiveBuilder()
+        var b = ArchiveBuilder()
         let a = b.reserve()
         // Whole seconds and 8-byte reals: XML keeps neither fractions of dates nor 4-byte widths.
         let c = b.object("Node", ["NSObject"], [("next", a), ("weight", .real(0.25)), ("when", .date(Date(timeIntervalSinceReferenceDate: 12)))])
@@ -117,7 +117,7 @@ import Foundation
             }
         }
         // The binary format keeps 4-byte reals and fractional dates exactly.
-        var f = RawArchiveBuilder()
+        var f = ArchiveBuilder()
         let x = f.object("Sample", ["NSObject"], [("weight", .float(0.1)), ("when", .date(Date(timeIntervalSinceReferenceDate: 0.125)))])
         let graph = try ArchivedObjectGraph(propertyList: f.archive(root: x))
         #expect(try ArchivedObjectGraph(data: try graph.archivedData(format: .binary)) == graph)
@@ -161,7 +161,7 @@ import Foundation
     // MARK: - Errors name the object and the key path
 
     @Test func referenceOutOfRangeNamesObjectAndKeyPath() throws {
-        var b = RawArchiveBuilder()
+        var b = ArchiveBuilder()
         let a = b.object("NSArray", ["NSObject"], [("NS.objects", [.ref(0), .ref(99)])])
         let error = try #require(throws: KeyedArchiveError.self) { try ArchivedObjectGraph(propertyList: b.archive(root: a)) }
         #expect(error.code == .invalidReference)
@@ -172,7 +172,7 @@ import Foundation
     }
 
     @Test func nestedReferenceOutOfRangeNamesTheFullPath() throws {
-        var b = RawArchiveBuilder()
+        var b = ArchiveBuilder()
         let a = b.object("Thing", ["NSObject"], [("deep", .dictionary(["list": [1, [.ref(7)]]]))])
         let error = try #require(throws: KeyedArchiveError.self) { try ArchivedObjectGraph(propertyList: b.archive(root: a)) }
         #expect(error.keyPath == "deep.list[1][0]")
@@ -180,7 +180,7 @@ import Foundation
     }
 
     @Test func topReferenceOutOfRangeIsRejected() throws {
-        let b = RawArchiveBuilder()
+        let b = ArchiveBuilder()
         let error = try #require(throws: KeyedArchiveError.self) { try ArchivedObjectGraph(propertyList: b.archive(root: .ref(5))) }
         #expect(error.code == .invalidReference)
         #expect(error.keyPath == "$top.root")
@@ -188,14 +188,14 @@ import Foundation
 
     @Test func invalidClassReferencesAreRejected() throws {
         // $class is not a UID.
-        var b = RawArchiveBuilder()
+        var b = ArchiveBuilder()
         let a = b.add(.dictionary(["$class": "NSArray"]))
         var error = try #require(throws: KeyedArchiveError.self) { try ArchivedObjectGraph(propertyList: b.archive(root: a)) }
         #expect(error.code == .invalidClass)
         #expect(error.objectUID == 1)
 
         // $class points at a string.
-        b = RawArchiveBuilder()
+        b = ArchiveBuilder()
         let s = b.add("not a class")
         let c = b.add(.dictionary(["$class": s]))
         error = try #require(throws: KeyedArchiveError.self) { try ArchivedObjectGraph(propertyList: b.archive(root: c)) }
@@ -203,7 +203,7 @@ import Foundation
         #expect(error.objectUID == 2)
 
         // $classes holds a number.
-        b = RawArchiveBuilder()
+        b = ArchiveBuilder()
         let bad = b.add(.dictionary(["$classname": "X", "$classes": ["X", 5]]))
         let d = b.add(.dictionary(["$class": bad]))
         error = try #require(throws: KeyedArchiveError.self) { try ArchivedObjectGraph(propertyList: b.archive(root: d)) }

@@ -1,40 +1,44 @@
 import Foundation
-@testable import KeyedArchive
+import KeyedArchive
 
-// Models shared by the archiver, graph and security tests.
+// Models shared by the archiver, graph and security tests, and by the unarchiver fuzz target: Scripts/fuzz.sh
+// compiles this file into Fuzz/Unarchiver.swift's module, so the archives the test suite writes as seeds
+// decode there in full. The archived class names are fixed ("KeyedArchiveTests.Book", as when these models
+// lived in the KeyedArchiveTests module), so they do not depend on the module that compiles this file.
 
 /// A struct with one field of every supported kind.
-struct EveryField: KeyedArchivable, Equatable {
-    var bool = true
-    var int = -42
-    var int8: Int8 = -8
-    var int16: Int16 = -1600
-    var int32: Int32 = -320_000
-    var int64: Int64 = .min
-    var uint = UInt.max
-    var uint8: UInt8 = 200
-    var uint16: UInt16 = 60_000
-    var uint32: UInt32 = 4_000_000_000
-    var uint64: UInt64 = .max
-    var float: Float = 1.25
-    var double = -0.1
-    var string = "héllo, wörld ✓"
-    var data = Data([0, 1, 2, 255])
-    var date = Date(timeIntervalSinceReferenceDate: 123_456.75)
-    var uuid = UUID(uuid: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16))
-    var url = URL(string: "https://example.com/a?b=c")!
-    var relativeURL = URL(string: "docs/page.html", relativeTo: URL(string: "https://example.com/base/"))!
-    var optionalPresent: String? = "here"
-    var optionalAbsent: Int? = nil
-    var strings = ["a", "b", "a"]
-    var numbers: Set<Int> = [1, 2, 3]
-    var scores: [String: Double] = ["x": 1.5, "y": -2]
-    var nested: [[Int]] = [[1], [], [2, 3]]
-    var dollar = "escaped"
+public struct EveryField: KeyedArchivable, Equatable {
+    public static var archivedClassName: String { "KeyedArchiveTests.EveryField" }
+    public var bool = true
+    public var int = -42
+    public var int8: Int8 = -8
+    public var int16: Int16 = -1600
+    public var int32: Int32 = -320_000
+    public var int64: Int64 = .min
+    public var uint = UInt.max
+    public var uint8: UInt8 = 200
+    public var uint16: UInt16 = 60_000
+    public var uint32: UInt32 = 4_000_000_000
+    public var uint64: UInt64 = .max
+    public var float: Float = 1.25
+    public var double = -0.1
+    public var string = "héllo, wörld ✓"
+    public var data = Data([0, 1, 2, 255])
+    public var date = Date(timeIntervalSinceReferenceDate: 123_456.75)
+    public var uuid = UUID(uuid: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16))
+    public var url = URL(string: "https://example.com/a?b=c")!
+    public var relativeURL = URL(string: "docs/page.html", relativeTo: URL(string: "https://example.com/base/"))!
+    public var optionalPresent: String? = "here"
+    public var optionalAbsent: Int? = nil
+    public var strings = ["a", "b", "a"]
+    public var numbers: Set<Int> = [1, 2, 3]
+    public var scores: [String: Double] = ["x": 1.5, "y": -2]
+    public var nested: [[Int]] = [[1], [], [2, 3]]
+    public var dollar = "escaped"
 
-    init() {}
+    public init() {}
 
-    init(from decoder: any ArchiveDecoder) throws {
+    public init(from decoder: any ArchiveDecoder) throws {
         bool = try decoder.decode(Bool.self, forKey: "bool")
         int = try decoder.decode(Int.self, forKey: "int")
         int8 = try decoder.decode(Int8.self, forKey: "int8")
@@ -63,7 +67,7 @@ struct EveryField: KeyedArchivable, Equatable {
         dollar = try decoder.decode(String.self, forKey: "$dollar")
     }
 
-    func encode(to encoder: any ArchiveEncoder) throws {
+    public func encode(to encoder: any ArchiveEncoder) throws {
         try encoder.encode(bool, forKey: "bool")
         try encoder.encode(int, forKey: "int")
         try encoder.encode(int8, forKey: "int8")
@@ -94,14 +98,15 @@ struct EveryField: KeyedArchivable, Equatable {
 }
 
 /// A class model with nested models in collections.
-final class Library: KeyedArchivable {
-    var name: String
-    var books: [Book]
-    var byCode: [String: Book]
-    var shelf: Set<Tag>
-    var featured: Book?
+public final class Library: KeyedArchivable {
+    public static var archivedClassName: String { "KeyedArchiveTests.Library" }
+    public var name: String
+    public var books: [Book]
+    public var byCode: [String: Book]
+    public var shelf: Set<Tag>
+    public var featured: Book?
 
-    init(name: String, books: [Book], byCode: [String: Book], shelf: Set<Tag>, featured: Book?) {
+    public init(name: String, books: [Book], byCode: [String: Book], shelf: Set<Tag>, featured: Book?) {
         self.name = name
         self.books = books
         self.byCode = byCode
@@ -109,7 +114,7 @@ final class Library: KeyedArchivable {
         self.featured = featured
     }
 
-    init(from decoder: any ArchiveDecoder) throws {
+    public init(from decoder: any ArchiveDecoder) throws {
         name = try decoder.decode(String.self, forKey: "name")
         books = try decoder.decode([Book].self, forKey: "books")
         byCode = try decoder.decode([String: Book].self, forKey: "byCode")
@@ -117,7 +122,7 @@ final class Library: KeyedArchivable {
         featured = try decoder.decodeIfPresent(Book.self, forKey: "featured")
     }
 
-    func encode(to encoder: any ArchiveEncoder) throws {
+    public func encode(to encoder: any ArchiveEncoder) throws {
         try encoder.encode(name, forKey: "name")
         try encoder.encode(books, forKey: "books")
         try encoder.encode(byCode, forKey: "byCode")
@@ -126,51 +131,54 @@ final class Library: KeyedArchivable {
     }
 }
 
-final class Book: KeyedArchivable {
-    var title: String
-    var pages: Int
+public final class Book: KeyedArchivable {
+    public static var archivedClassName: String { "KeyedArchiveTests.Book" }
+    public var title: String
+    public var pages: Int
 
-    init(title: String, pages: Int) {
+    public init(title: String, pages: Int) {
         self.title = title
         self.pages = pages
     }
 
-    init(from decoder: any ArchiveDecoder) throws {
+    public init(from decoder: any ArchiveDecoder) throws {
         title = try decoder.decode(String.self, forKey: "title")
         pages = try decoder.decode(Int.self, forKey: "pages")
     }
 
-    func encode(to encoder: any ArchiveEncoder) throws {
+    public func encode(to encoder: any ArchiveEncoder) throws {
         try encoder.encode(title, forKey: "title")
         try encoder.encode(pages, forKey: "pages")
     }
 }
 
 /// A struct that is Hashable, for sets and dictionary keys.
-struct Tag: KeyedArchivable, Hashable {
-    var label: String
-    init(_ label: String) { self.label = label }
-    init(from decoder: any ArchiveDecoder) throws { label = try decoder.decode(String.self, forKey: "label") }
-    func encode(to encoder: any ArchiveEncoder) throws { try encoder.encode(label, forKey: "label") }
+public struct Tag: KeyedArchivable, Hashable {
+    public static var archivedClassName: String { "KeyedArchiveTests.Tag" }
+    public var label: String
+    public init(_ label: String) { self.label = label }
+    public init(from decoder: any ArchiveDecoder) throws { label = try decoder.decode(String.self, forKey: "label") }
+    public func encode(to encoder: any ArchiveEncoder) throws { try encoder.encode(label, forKey: "label") }
 }
 
 /// A graph node that reads its back-references through `decodeObjectReference`.
-final class Node: KeyedArchivable {
-    var name: String
-    var next: Node?
-    weak var parent: Node?
-    var children: [Node] = []
+public final class Node: KeyedArchivable {
+    public static var archivedClassName: String { "KeyedArchiveTests.Node" }
+    public var name: String
+    public var next: Node?
+    public weak var parent: Node?
+    public var children: [Node] = []
 
-    init(_ name: String) { self.name = name }
+    public init(_ name: String) { self.name = name }
 
-    init(from decoder: any ArchiveDecoder) throws {
+    public init(from decoder: any ArchiveDecoder) throws {
         name = try decoder.decode(String.self, forKey: "name")
         children = try decoder.decodeIfPresent([Node].self, forKey: "children") ?? []
         try decoder.decodeObjectReference(of: Node.self, forKey: "next") { [unowned self] in self.next = $0 }
         try decoder.decodeObjectReference(of: Node.self, forKey: "parent") { [unowned self] in self.parent = $0 }
     }
 
-    func encode(to encoder: any ArchiveEncoder) throws {
+    public func encode(to encoder: any ArchiveEncoder) throws {
         try encoder.encode(name, forKey: "name")
         if !children.isEmpty { try encoder.encode(children, forKey: "children") }
         try encoder.encode(next, forKey: "next")
@@ -179,27 +187,28 @@ final class Node: KeyedArchivable {
 }
 
 /// A node that decodes `next` directly (no opt-in): fine for chains, a cycle error for rings.
-final class ListNode: KeyedArchivable {
-    var value: Int
-    var next: ListNode?
+public final class ListNode: KeyedArchivable {
+    public static var archivedClassName: String { "KeyedArchiveTests.ListNode" }
+    public var value: Int
+    public var next: ListNode?
 
-    init(_ value: Int, next: ListNode? = nil) {
+    public init(_ value: Int, next: ListNode? = nil) {
         self.value = value
         self.next = next
     }
 
-    init(from decoder: any ArchiveDecoder) throws {
+    public init(from decoder: any ArchiveDecoder) throws {
         value = try decoder.decode(Int.self, forKey: "value")
         next = try decoder.decodeIfPresent(ListNode.self, forKey: "next")
     }
 
-    func encode(to encoder: any ArchiveEncoder) throws {
+    public func encode(to encoder: any ArchiveEncoder) throws {
         try encoder.encode(value, forKey: "value")
         try encoder.encode(next, forKey: "next")
     }
 
     /// Frees a long list without a recursive deinit.
-    static func dismantle(_ head: ListNode?) {
+    public static func dismantle(_ head: ListNode?) {
         var current = head
         while let node = current {
             current = node.next
@@ -208,66 +217,45 @@ final class ListNode: KeyedArchivable {
     }
 }
 
-/// Counts how often its initializer ran, to prove rejected objects are never instantiated.
-final class Tripwire: KeyedArchivable, @unchecked Sendable {
-    nonisolated(unsafe) static var initCount = 0
-    var payload: String
+// MARK: - A Codable model
 
-    init(payload: String) { self.payload = payload }
+// The unarchiver fuzz target's Codable model, whose seed Tests/KeyedArchiveTests/Fuzz/FuzzRegressionSeedCorpus.swift
+// writes (the seed test rewrites the module prefix of the nested Codable struct's name to the fuzz module's).
 
-    init(from decoder: any ArchiveDecoder) throws {
-        Tripwire.initCount += 1
-        payload = try decoder.decode(String.self, forKey: "payload")
-    }
+public enum FuzzCodableKind: String, Codable, Hashable { case plain, fancy }
 
-    func encode(to encoder: any ArchiveEncoder) throws { try encoder.encode(payload, forKey: "payload") }
+public struct FuzzCodablePoint: Codable, Hashable {
+    public var x: Int
+    public var y: Double
+    public init(x: Int, y: Double) { self.x = x; self.y = y }
 }
 
-/// A class hierarchy whose names are overridable in subclasses.
-class Animal: KeyedArchivable {
-    class var archivedClassName: String { "Zoo.Animal" }
-    var name: String
-    init(name: String) { self.name = name }
-    required init(from decoder: any ArchiveDecoder) throws { name = try decoder.decode(String.self, forKey: "name") }
-    func encode(to encoder: any ArchiveEncoder) throws { try encoder.encode(name, forKey: "name") }
+public final class FuzzCodableItem: ArchivableCodable, Equatable {
+    public static var archivedClassName: String { "KeyedArchiveTests.FuzzCodableItem" }
+    public static func == (a: FuzzCodableItem, b: FuzzCodableItem) -> Bool { a.label == b.label && a.weight == b.weight }
+    public var label: String
+    public var weight: Int
+    public init(label: String, weight: Int) { self.label = label; self.weight = weight }
 }
 
-final class Dog: Animal {
-    override class var archivedClassName: String { "Zoo.Dog" }
-    var barks = 3
-    init(name: String, barks: Int) {
-        self.barks = barks
-        super.init(name: name)
-    }
-    required init(from decoder: any ArchiveDecoder) throws {
-        barks = try decoder.decode(Int.self, forKey: "barks")
-        try super.init(from: decoder)
-    }
-    override func encode(to encoder: any ArchiveEncoder) throws {
-        try super.encode(to: encoder)
-        try encoder.encode(barks, forKey: "barks")
-    }
-}
+public struct FuzzCodableModel: ArchivableCodable, Equatable {
+    public static var archivedClassName: String { "KeyedArchiveTests.FuzzCodableModel" }
+    public var name: String
+    public var count: Int
+    public var ratio: Double
+    public var tags: [String]
+    public var point: FuzzCodablePoint?
+    public var kind: FuzzCodableKind
+    public var items: [FuzzCodableItem]
 
-/// Helpers to build archives by hand.
-enum ArchiveFixture {
-    static func archive(top: PropertyListDictionary = ["root": .uid(UID(1))], _ objects: [PropertyListValue]) -> PropertyListValue {
-        .dictionary([
-            "$archiver": "NSKeyedArchiver",
-            "$version": 100000,
-            "$top": .dictionary(top),
-            "$objects": .array(objects),
-        ])
-    }
-
-    static func uid(_ n: UInt64) -> PropertyListValue { .uid(UID(n)) }
-
-    static func classDict(_ name: String, _ chain: [String]? = nil) -> PropertyListValue {
-        .dictionary(["$classname": .string(name), "$classes": .array((chain ?? [name, "NSObject"]).map { .string($0) })])
-    }
-
-    /// The `$objects` of an archive, for inspection.
-    static func objects(_ archive: PropertyListValue) -> [PropertyListValue] {
-        archive.dictionaryValue?["$objects"]?.arrayValue ?? []
+    public init(name: String, count: Int, ratio: Double, tags: [String], point: FuzzCodablePoint?,
+                kind: FuzzCodableKind, items: [FuzzCodableItem]) {
+        self.name = name
+        self.count = count
+        self.ratio = ratio
+        self.tags = tags
+        self.point = point
+        self.kind = kind
+        self.items = items
     }
 }

@@ -111,12 +111,12 @@ import Testing
     @Test func structuralComparisonReportsLayoutDifferences() throws {
         // The comparison itself: the old ordered-set layout and an inline $top value are told apart.
         let fixture = try PropertyListValue(propertyListData: Corpus.data(Self.fixtureFolder + "NSOrderedSet-Numbers.archive"))
-        var b = RawArchiveBuilder()
+        var b = ArchiveBuilder()
         let numbers = (1 ... 5).map { b.add(.integer(PropertyListInteger(Int64($0)))) }
         let old = b.object("NSOrderedSet", ["NSObject"], [("NS.objects", .array(numbers))])
         let differences = ArchiveStructure.differences(expected: fixture, actual: b.archive(root: old))
         #expect(differences.contains { $0.contains("members") && $0.contains("NS.objects") })
-        let inline = RawArchiveBuilder().archive(root: 42)
+        let inline = ArchiveBuilder().archive(root: 42)
         #expect(ArchiveStructure.differences(expected: fixture, actual: inline).contains { $0.hasPrefix("$top.root") })
         let mutable = try PropertyListValue(propertyListData: Corpus.data(Self.fixtureFolder + "NSMutableSet-Numbers.archive"))
         let set = try KeyedArchiver.archivedPropertyList(withRootObject: Set([1, 2, 3, 4, 5]))

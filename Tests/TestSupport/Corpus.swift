@@ -12,20 +12,13 @@ import Foundation
 ///     for file in Corpus.files() { let data = try Corpus.data(file) ... }
 /// }
 /// ```
-enum Corpus {
-    /// The package root: the folder that holds Package.swift (found from this file's path).
-    static let packageRoot: URL = {
-        // <root>/Tests/KeyedArchiveTests/Support/Corpus.swift
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()  // Support
-            .deletingLastPathComponent()  // KeyedArchiveTests
-            .deletingLastPathComponent()  // Tests
-            .deletingLastPathComponent()  // root
-    }()
+public enum Corpus {
+    /// The package root: the folder that holds Package.swift.
+    public static var packageRoot: URL { BuiltProducts.packageRoot }
 
     /// `<package root>/../shared/corpus`, standardized, or `$KEYEDARCHIVE_CORPUS` when that is set (a test
     /// run can point it at a missing folder to see which tests are skipped without the corpus).
-    static let directory: URL = {
+    public static let directory: URL = {
         if let override = ProcessInfo.processInfo.environment["KEYEDARCHIVE_CORPUS"], !override.isEmpty {
             return URL(fileURLWithPath: override).standardizedFileURL
         }
@@ -33,10 +26,10 @@ enum Corpus {
     }()
 
     /// Whether the corpus is there, for `.enabled(if: Corpus.isAvailable, "needs ../shared/corpus")`.
-    static let isAvailable: Bool = isPresent
+    public static let isAvailable: Bool = isPresent
 
     /// Whether the corpus folder exists.
-    static var isPresent: Bool {
+    public static var isPresent: Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
@@ -45,7 +38,7 @@ enum Corpus {
     /// as paths relative to the corpus folder (`"bpylist2/array_long.plist"`), sorted. Anything else in the
     /// folder (such as fuzzer output left there) is ignored, so tests see the same 166 files everywhere.
     /// Empty when the corpus is absent.
-    static func files() -> [String] {
+    public static func files() -> [String] {
         guard isPresent,
               let json = try? Data(contentsOf: directory.appendingPathComponent("provenance.json")),
               let entries = try? JSONSerialization.jsonObject(with: json) as? [[String: Any]]
@@ -55,23 +48,13 @@ enum Corpus {
     }
 
     /// The corpus files whose first bytes are `bplist` (binary property lists).
-    static func binaryFiles() -> [String] {
+    public static func binaryFiles() -> [String] {
         files().filter { (try? data($0).prefix(6)) == Data("bplist".utf8) }
     }
 
     /// The absolute URL of a corpus file given by its relative path.
-    static func url(_ relativePath: String) -> URL { directory.appendingPathComponent(relativePath) }
+    public static func url(_ relativePath: String) -> URL { directory.appendingPathComponent(relativePath) }
 
     /// The bytes of a corpus file given by its relative path.
-    static func data(_ relativePath: String) throws -> Data { try Data(contentsOf: url(relativePath)) }
-}
-
-import Testing
-
-extension Trait where Self == ConditionTrait {
-    /// Runs the test only when the shared corpus is present; otherwise the run reports it as skipped.
-    static var requiresCorpus: Self { .enabled(if: Corpus.isAvailable, "needs the shared corpus (../shared/corpus)") }
-
-    /// Runs the test only when python3 with plistlib runs; otherwise the run reports it as skipped.
-    static var requiresPlistlib: Self { .enabled(if: PlistlibOracle.isAvailable, "needs python3 with plistlib") }
+    public static func data(_ relativePath: String) throws -> Data { try Data(contentsOf: url(relativePath)) }
 }

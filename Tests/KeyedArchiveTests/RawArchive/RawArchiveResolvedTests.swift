@@ -4,7 +4,7 @@ import Foundation
 
 @Suite struct RawArchiveResolvedTests {
     @Test func foundationClassesAreInterpreted() throws {
-        var b = RawArchiveBuilder()
+        var b = ArchiveBuilder()
         let one = b.add(1)                                                               // #1
         let key = b.add("k")                                                             // #2
         let list = b.object("NSMutableArray", ["NSArray", "NSObject"], [("NS.objects", [one, .ref(0)])])
@@ -60,7 +60,7 @@ import Foundation
     }
 
     @Test func malformedFoundationObjectsFallBackToTheirFields() throws {
-        var b = RawArchiveBuilder()
+        var b = ArchiveBuilder()
         let one = b.add(1)
         // NS.keys and NS.objects of different lengths.
         let map = b.object("NSDictionary", ["NSObject"], [("NS.keys", [one, one]), ("NS.objects", [one])])
@@ -81,7 +81,7 @@ import Foundation
     }
 
     @Test func inlineValueFollowsOneReferenceToAScalar() throws {
-        var b = RawArchiveBuilder()
+        var b = ArchiveBuilder()
         let s = b.add("x")
         let a = b.object("NSArray", ["NSObject"], [("NS.objects", [s])])
         let graph = try ArchivedObjectGraph(propertyList: b.archive(root: a))

@@ -34,15 +34,7 @@ private struct Labelled: KeyedArchivable {
 
     private func error<T: ArchiveValue>(_ type: T.Type, _ archive: PropertyListValue,
                                         _ unarchiver: KeyedUnarchiver = KeyedUnarchiver()) -> KeyedArchiveError? {
-        do {
-            _ = try unarchiver.decode(type, from: archive)
-            return nil
-        } catch let error as KeyedArchiveError {
-            return error
-        } catch {
-            Issue.record("unexpected error type: \(error)")
-            return nil
-        }
+        keyedArchiveError(decoding: type, from: archive, with: unarchiver)
     }
 
     @Test func disallowedRootClassIsRejectedBeforeInit() throws {

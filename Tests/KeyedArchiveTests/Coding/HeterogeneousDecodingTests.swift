@@ -82,7 +82,7 @@ enum MixedItem: ArchiveValue, Equatable {
     }
 
     @Test func storedClassNameOfAMutableStringObjectAndOfElements() throws {
-        var b = RawArchiveBuilder()
+        var b = ArchiveBuilder()
         let inner = b.add("text")
         let mutable = b.object("NSMutableString", ["NSString", "NSObject"], [("NS.string", inner)])
         let number = b.add(7)
@@ -180,7 +180,7 @@ enum MixedItem: ArchiveValue, Equatable {
     }
 
     @Test func registeredNamesAndFoundationValuesAreChosen() throws {
-        var b = RawArchiveBuilder()
+        var b = ArchiveBuilder()
         let text = b.add("legacy")
         let old = b.object("OldNote", ["NSObject"], [("text", text)])
         let plain = b.add("plain")

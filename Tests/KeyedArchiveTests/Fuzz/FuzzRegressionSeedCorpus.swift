@@ -155,31 +155,3 @@ import Testing
         #expect(written >= 40)
     }
 }
-
-// The Codable model of Fuzz/Unarchiver.swift (same fields and archived class names).
-
-enum FuzzCodableKind: String, Codable, Hashable { case plain, fancy }
-
-struct FuzzCodablePoint: Codable, Hashable {
-    var x: Int
-    var y: Double
-}
-
-final class FuzzCodableItem: ArchivableCodable, Equatable {
-    static var archivedClassName: String { "KeyedArchiveTests.FuzzCodableItem" }
-    static func == (a: FuzzCodableItem, b: FuzzCodableItem) -> Bool { a.label == b.label && a.weight == b.weight }
-    var label: String
-    var weight: Int
-    init(label: String, weight: Int) { self.label = label; self.weight = weight }
-}
-
-struct FuzzCodableModel: ArchivableCodable, Equatable {
-    static var archivedClassName: String { "KeyedArchiveTests.FuzzCodableModel" }
-    var name: String
-    var count: Int
-    var ratio: Double
-    var tags: [String]
-    var point: FuzzCodablePoint?
-    var kind: FuzzCodableKind
-    var items: [FuzzCodableItem]
-}

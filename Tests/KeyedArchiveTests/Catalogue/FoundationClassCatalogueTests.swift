@@ -90,7 +90,7 @@ struct CatalogueTestOpaque: KeyedArchivable, CustomStringConvertible {
 
     /// An ordered set of 10, 11, 12, 13 whose members are stored in the order `order` (indices).
     static func orderedSet(storedInOrder order: [Int], className: String = "NSOrderedSet") -> (PropertyListValue, UID) {
-        var b = RawArchiveBuilder()
+        var b = ArchiveBuilder()
         let numbers = (0 ..< 4).map { b.add(.integer(PropertyListInteger(Int64(10 + $0)))) }
         let set = b.object(className, ["NSObject"], order.map { ("NS.object.\($0)", numbers[$0 < numbers.count ? $0 : 0]) })
         guard case .uid(let uid) = set else { return (b.archive(root: set), UID(0)) }
@@ -110,7 +110,7 @@ struct CatalogueTestOpaque: KeyedArchivable, CustomStringConvertible {
     }
 
     @Test func orderedSetStoredAsAnObjectsArrayIsAList() throws {
-        var b = RawArchiveBuilder()
+        var b = ArchiveBuilder()
         let x = b.add("x"), y = b.add("y")
         let set = b.object("NSMutableOrderedSet", ["NSOrderedSet", "NSObject"], [("NS.objects", [x, y])])
         let archive = b.archive(root: set)
@@ -142,7 +142,7 @@ struct CatalogueTestOpaque: KeyedArchivable, CustomStringConvertible {
     @Test func repeatedKeyInStoredBytesReadsAlikeInBothModels() throws {
         // Binary bytes can repeat a dictionary key: NS.object.0 twice, NS.object.1 once. Both readers take
         // the last value of a repeated key (the package's rule), so both see [y, x].
-        var b = RawArchiveBuilder()
+        var b = ArchiveBuilder()
         let x = b.add("x"), y = b.add("y")
         let cls = b.classRef("NSOrderedSet")
         let set = b.add(.dictionary(PropertyListDictionary(distinctKeys: ["$class", "NS.object.0", "NS.object.0", "NS.object.1"],
@@ -186,7 +186,7 @@ struct CatalogueTestOpaque: KeyedArchivable, CustomStringConvertible {
     }
 
     @Test func archivableEntryThatDoesNotDecodeStaysRaw() throws {
-        var b = RawArchiveBuilder()
+        var b = ArchiveBuilder()
         let label = b.add("no degrees")
         let object = b.object("TSTemperature", ["NSObject"], [("label", label)])
         let graph = try ArchivedObjectGraph(propertyList: b.archive(root: object))
