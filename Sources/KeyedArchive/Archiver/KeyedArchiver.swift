@@ -33,7 +33,7 @@ import Foundation
 /// value the caller built.)
 ///
 /// **Output.** The archiver emits binary property-list objects as it encodes (no intermediate tree); the
-/// bytes are exactly those ``BinaryPropertyListWriter`` writes for the archive's tree (``finishEncoding()``),
+/// bytes are exactly those ``BinaryPropertyListWriter`` writes for the archive's tree (``encodedPropertyList()``),
 /// so they are deterministic and as small as the format allows. Sets whose elements and dictionaries whose
 /// keys are `Comparable` (strings, numbers, dates, UUIDs...) are written in ascending order, so the same
 /// value gives the same bytes in any process (so are ``FoundationValue`` sets and dictionaries whose
@@ -136,14 +136,25 @@ public final class KeyedArchiver: ArchiveEncoder {
 
     // MARK: Output
 
-    /// Finishes the archive and returns it as a property-list tree. Later calls return the same tree;
-    /// encoding after this throws ``KeyedArchiveError/Code/invalidValue``.
+    /// Finishes the archive: writes the queued objects, resolves conditional references and completes
+    /// `$top` and `$objects`. Encoding after this throws ``KeyedArchiveError/Code/invalidValue``; the
+    /// output is then read with ``encodedData(format:)`` (the bytes) or ``encodedPropertyList()`` (the
+    /// tree). Calling it again does nothing; both outputs call it themselves.
     ///
     /// The corresponding Foundation API is `NSKeyedArchiver.finishEncoding()`.
-    /// The archiver does not build a tree while encoding; this builds it from the archive's objects
-    /// (the same objects ``encodedData(format:)`` writes).
     /// - Throws: ``KeyedArchiveError`` when a value could not be archived.
-    public func finishEncoding() throws -> PropertyListValue {
+    public func finishEncoding() throws {
+        _ = try finishArchive()
+    }
+
+    /// Finishes the archive (see ``finishEncoding()``) and returns it as a property-list tree, for
+    /// inspecting or editing an archive as values. Later calls return the same tree.
+    ///
+    /// Foundation has no such API (its archiver only gives bytes). The archiver does not build a tree
+    /// while encoding; this builds it from the archive's objects (the same objects
+    /// ``encodedData(format:)`` writes).
+    /// - Throws: ``KeyedArchiveError`` when a value could not be archived.
+    public func encodedPropertyList() throws -> PropertyListValue {
         if let finishedTree { return finishedTree }
         let root = try finishArchive()
         let tree = s.emitter.tree(root: root)
@@ -166,7 +177,7 @@ public final class KeyedArchiver: ArchiveEncoder {
             if finishedTree != nil { s.emitter.discard() }
             return data
         }
-        let archive = try finishEncoding()
+        let archive = try encodedPropertyList()
         do {
             return try archive.propertyListData(format: format)
         } catch let error as PropertyListError {
@@ -192,7 +203,7 @@ public final class KeyedArchiver: ArchiveEncoder {
     public static func archivedPropertyList<T: ArchiveValue>(withRootObject root: T) throws -> PropertyListValue {
         let archiver = KeyedArchiver()
         try archiver.encode(root, forKey: "root")
-        return try archiver.finishEncoding()
+        return try archiver.encodedPropertyList()
     }
 
     /// A deep copy of `value` made through an archive round trip: the NSCopying idiom

@@ -9,8 +9,8 @@ import Foundation
 /// The corresponding Foundation class is `NSKeyedUnarchiver` with `requiresSecureCoding` on.
 ///
 /// ## What is checked, and when
-/// - **Allow-lists at every step.** The top level asks for one type (``decode(_:forKey:from:)-(_,_,Data)``)
-///   or one of several (``decodeObject(ofTypes:forKey:from:)-(_,_,Data)``); inside ``KeyedArchivable/init(from:)``
+/// - **Allow-lists at every step.** The top level asks for one type (``decode(_:forKey:from:)``)
+///   or one of several (``decodeObject(ofTypes:forKey:from:)``); inside ``KeyedArchivable/init(from:)``
 ///   each field is read with the type it may be. An archive can only produce instances of the types named
 ///   at that point, plus plain values the call asks for (strings, numbers, data, dates, UUIDs, URLs).
 ///   Arrays, sets and dictionaries are only read where the call asks for one, with its element types.
@@ -103,7 +103,10 @@ public struct KeyedUnarchiver {
     }
 
     /// Decodes the top-level value under `key` of an already parsed archive as `T`.
-    public func decode<T: ArchiveValue>(_ type: T.Type, forKey key: String = "root", from archive: PropertyListValue) throws -> T {
+    ///
+    /// Package-only: users read bytes (`decode(_:forKey:from:)` with `Data`); the package's tests, the raw model
+    /// (``ArchivedObjectGraph``) and tools that already hold a tree use this to skip writing it out.
+    package func decode<T: ArchiveValue>(_ type: T.Type, forKey key: String = "root", from archive: PropertyListValue) throws -> T {
         try withTopLevelDecoder(archive) { try $0.decode(T.self, forKey: key) }
     }
 
@@ -117,7 +120,8 @@ public struct KeyedUnarchiver {
     }
 
     /// Decodes the top-level object under `key` of a parsed archive, which may be any of `types`.
-    public func decodeObject(ofTypes types: [any KeyedArchivable.Type], forKey key: String = "root",
+    /// Package-only, as `decode(_:forKey:from:)` (tree).
+    package func decodeObject(ofTypes types: [any KeyedArchivable.Type], forKey key: String = "root",
                              from archive: PropertyListValue) throws -> any KeyedArchivable {
         let box = try withTopLevelDecoder(archive) { ResultBox(try $0.decodeObject(ofTypes: types, forKey: key)) }
         return box.value
@@ -136,8 +140,9 @@ public struct KeyedUnarchiver {
     }
 
     /// Decodes the top-level value under `key` of a parsed archive as whichever of `types` its stored class
-    /// calls for (see ``decodeValue(ofAnyOf:forKey:from:)-swift.method``).
-    public func decodeValue(ofAnyOf types: [any ArchiveValue.Type], forKey key: String = "root",
+    /// calls for (see `decodeValue(ofAnyOf:forKey:from:)` with `Data`). Package-only, as
+    /// `decode(_:forKey:from:)` (tree).
+    package func decodeValue(ofAnyOf types: [any ArchiveValue.Type], forKey key: String = "root",
                             from archive: PropertyListValue) throws -> any ArchiveValue {
         try withTopLevelDecoder(archive) { try $0.decodeValue(ofAnyOf: types, forKey: key) }
     }
@@ -151,8 +156,9 @@ public struct KeyedUnarchiver {
         try ArchiveStorage.reading(data, options: readingOptions) { try run($0, body) }
     }
 
-    /// Gives `body` a decoder for the `$top` dictionary of a parsed archive.
-    public func withTopLevelDecoder<R>(_ archive: PropertyListValue, _ body: (any ArchiveDecoder) throws -> R) throws -> R {
+    /// Gives `body` a decoder for the `$top` dictionary of a parsed archive. Package-only, as
+    /// `decode(_:forKey:from:)` (tree).
+    package func withTopLevelDecoder<R>(_ archive: PropertyListValue, _ body: (any ArchiveDecoder) throws -> R) throws -> R {
         try ArchiveStorage.reading(archive, options: readingOptions) { try run($0, body) }
     }
 

@@ -32,7 +32,7 @@ import Testing
         try archiver.encode(false, forKey: "flag")
         try archiver.encode(0.25, forKey: "ratio")
         try archiver.encode("text", forKey: "name")
-        let tree = try archiver.finishEncoding()
+        let tree = try archiver.encodedPropertyList()
         #expect(try Self.topObject(tree, key: "count") == .integer(5))
         #expect(try Self.topObject(tree, key: "flag") == .bool(false))
         #expect(try Self.topObject(tree, key: "ratio") == .real(0.25))

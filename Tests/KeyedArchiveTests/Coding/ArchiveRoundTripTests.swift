@@ -107,7 +107,7 @@ import Testing
         try archiver.encode(Book(title: "T", pages: 1), forKey: "book")
         try archiver.encode(7, forKey: "count")
         try archiver.encode("x", forKey: "$weird")
-        let tree = try archiver.finishEncoding()
+        let tree = try archiver.encodedPropertyList()
         let top = try #require(tree.dictionaryValue?["$top"]?.dictionaryValue)
         #expect(Set(top.keys) == ["book", "count", "$$weird"])
         let unarchiver = KeyedUnarchiver()
@@ -214,7 +214,7 @@ import Testing
             archiver.setClassName(oldName, for: Renamed.self)
             #expect(archiver.className(for: Renamed.self) == oldName)
             try archiver.encode(Renamed(v: 9), forKey: "root")
-            let tree = try archiver.finishEncoding()
+            let tree = try archiver.encodedPropertyList()
             let names = ArchiveFixture.objects(tree).compactMap { $0.dictionaryValue?["$classname"]?.stringValue }
             #expect(names == [oldName])
             #expect(try KeyedUnarchiver().decode(Renamed.self, from: tree).v == 9)
@@ -223,7 +223,7 @@ import Testing
         let archiver = KeyedArchiver()
         archiver.setClassName("Elsewhere.Widget", for: Renamed.self)
         try archiver.encode(Renamed(v: 4), forKey: "root")
-        let tree = try archiver.finishEncoding()
+        let tree = try archiver.encodedPropertyList()
         #expect(throws: KeyedArchiveError.self) { try KeyedUnarchiver().decode(Renamed.self, from: tree) }
         var unarchiver = KeyedUnarchiver()
         unarchiver.setClass(Renamed.self, forClassName: "Elsewhere.Widget")

@@ -99,7 +99,7 @@ import Testing
         let archiver = KeyedArchiver()
         try archiver.encode(orphan, forKey: "root")
         try archiver.encode(parent, forKey: "parent")
-        let both = try archiver.finishEncoding()
+        let both = try archiver.encodedPropertyList()
         let (child, p) = try KeyedUnarchiver().withTopLevelDecoder(both) { top in
             (try top.decode(Node.self, forKey: "root"), try top.decode(Node.self, forKey: "parent"))
         }

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+import KeyedArchive
+
+/// `finishEncoding()` finishes the archive as Foundation's does; the two outputs (bytes and tree) read it.
+@Suite struct KeyedArchiverOutputTests {
+    /// An archiver holding `["a", "b", "a"]` under "root" and 7 under "count".
+    private static func filledArchiver() throws -> KeyedArchiver {
+        let archiver = KeyedArchiver()
+        try archiver.encode(["a", "b", "a"], forKey: "root")
+        try archiver.encode(7, forKey: "count")
+        return archiver
+    }
+
+    @Test func encodedDataAfterFinishEncodingIsTheWholeArchive() throws {
+        let finished = try Self.filledArchiver()
+        try finished.finishEncoding()
+        let unfinished = try Self.filledArchiver()
+        let bytes = try finished.encodedData()
+        #expect(bytes == (try unfinished.encodedData()))
+        let (root, count) = try KeyedUnarchiver().withTopLevelDecoder(bytes) { top in
+            (try top.decode([String].self, forKey: "root"), try top.decode(Int.self, forKey: "count"))
+        }
+        #expect(root == ["a", "b", "a"])
+        #expect(count == 7)
+    }
+
+    @Test func encodingAfterFinishEncodingThrowsInvalidValue() throws {
+        let archiver = try Self.filledArchiver()
+        try archiver.finishEncoding()
+        let error = try #require(throws: KeyedArchiveError.self) { try archiver.encode("late", forKey: "late") }
+        #expect(error.code == .invalidValue)
+    }
+
+    @Test func finishEncodingTwiceChangesNothing() throws {
+        let archiver = try Self.filledArchiver()
+        try archiver.finishEncoding()
+        let first = try archiver.encodedData()
+        try archiver.finishEncoding()
+        #expect(try archiver.encodedData() == first)
+    }
+
+    @Test func encodedPropertyListIsTheTreeOfTheEncodedBytes() throws {
+        let archiver = try Self.filledArchiver()
+        try archiver.finishEncoding()
+        let tree = try archiver.encodedPropertyList()
+        #expect(tree == (try PropertyListValue(propertyListData: archiver.encodedData())))
+        #expect(try archiver.encodedPropertyList() == tree)
+        #expect(tree.dictionaryValue?["$archiver"] == .string("NSKeyedArchiver"))
+    }
+}
