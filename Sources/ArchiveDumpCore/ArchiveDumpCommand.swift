@@ -16,22 +16,22 @@ import KeyedArchive
 ///
 /// `main.swift` only calls ``main(arguments:)``; tests call ``run(arguments:input:output:errors:outputIsTerminal:)``
 /// with in-memory streams.
-public enum ArchiveDumpCommand {
+package enum ArchiveDumpCommand {
     /// The tool's version, printed by `--version`.
-    public static let version = "0.1.0"
+    package static let version = "0.1.0"
 
     /// Exit status: success.
-    public static let exitSuccess: Int32 = 0
+    package static let exitSuccess: Int32 = 0
     /// Exit status: the input could not be read, is malformed, or failed `--validate`.
-    public static let exitFailure: Int32 = 1
+    package static let exitFailure: Int32 = 1
     /// Exit status: the command line is wrong (EX_USAGE).
-    public static let exitUsage: Int32 = 64
+    package static let exitUsage: Int32 = 64
 
     /// The one-line usage.
-    public static let usage = "archive-dump [--raw] [--json] [--xml | --binary | --validate | --classes] [--max-depth <n>] [-o <file>] <file>"
+    package static let usage = "archive-dump [--raw] [--json] [--xml | --binary | --validate | --classes] [--max-depth <n>] [-o <file>] <file>"
 
     /// The `--help` text.
-    public static let help = """
+    package static let help = """
         OVERVIEW: Shows what is inside a property list or an NSKeyedArchiver archive.
 
         Reads a binary or XML property list from a file or standard input. A keyed archive is shown as a
@@ -63,9 +63,9 @@ public enum ArchiveDumpCommand {
         """
 
     /// What the command line asks for.
-    public struct Options: Equatable, Sendable {
+    package struct Options: Equatable, Sendable {
         /// How the input is shown or converted.
-        public enum Mode: Equatable, Sendable {
+        package enum Mode: Equatable, Sendable {
             /// The resolved object tree (default), or a tree of values for a plain property list.
             case tree
             /// `--raw`: the property list as stored, like `plutil -p`.
@@ -84,33 +84,33 @@ public enum ArchiveDumpCommand {
             case classes
         }
         /// The chosen mode.
-        public var mode: Mode = .tree
+        package var mode: Mode = .tree
         /// The input path; `-` for standard input.
-        public var input: String = "-"
+        package var input: String = "-"
         /// The output path, if `-o` was given.
-        public var output: String?
+        package var output: String?
         /// `--max-depth`.
-        public var maxDepth: Int?
+        package var maxDepth: Int?
         /// `--help` was asked for (handled before everything else).
-        public var showHelp = false
+        package var showHelp = false
         /// `--version` was asked for.
-        public var showVersion = false
+        package var showVersion = false
 
         /// The defaults: tree mode, standard input, no limit.
-        public init() {}
+        package init() {}
     }
 
     /// A command-line mistake, reported with exit status 64.
-    public struct UsageError: Error, Equatable, Sendable {
+    package struct UsageError: Error, Equatable, Sendable {
         /// What was wrong, such as `Unknown option '--frob'`.
-        public var message: String
+        package var message: String
     }
 
     /// Parses the arguments (without the program name).
     ///
     /// - Throws: ``UsageError`` for unknown options, missing or extra arguments, bad values and
     ///   conflicting modes.
-    public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+    package static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         var options = Options()
         var raw = false, json = false
         var exclusive: [String] = []
@@ -192,7 +192,7 @@ public enum ArchiveDumpCommand {
     }
 
     /// Runs the tool as a process: real arguments, standard streams, exit status.
-    public static func main(arguments: [String] = CommandLine.arguments) -> Int32 {
+    package static func main(arguments: [String] = CommandLine.arguments) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let out = DumpOutput.fileDescriptor(1)
         let err = DumpOutput.fileDescriptor(2)
@@ -212,7 +212,7 @@ public enum ArchiveDumpCommand {
     ///   - errors: standard error.
     ///   - outputIsTerminal: whether standard output is a terminal (binary output is refused there).
     /// - Returns: the exit status: 0, 1 (unreadable or malformed input, failed validation) or 64 (usage).
-    public static func run(arguments: [String], input: () throws -> Data, output: DumpOutput, errors: DumpOutput,
+    package static func run(arguments: [String], input: () throws -> Data, output: DumpOutput, errors: DumpOutput,
                            outputIsTerminal: Bool) -> Int32 {
         let options: Options
         do {

@@ -10,35 +10,35 @@ import Darwin
 ///
 /// The sink closure receives each full chunk; ``flush()`` sends the rest. After the sink fails once,
 /// further output is dropped and ``failure`` says why (for example a closed pipe).
-public final class DumpOutput {
+package final class DumpOutput {
     private var buffer: [UInt8] = []
     private let chunkSize: Int
     private let sink: ([UInt8]) -> Int32
     /// Set when the sink refused a chunk; output after that is dropped.
-    public private(set) var failure: Failure?
+    package private(set) var failure: Failure?
 
     /// Why output could not be written.
-    public struct Failure: Sendable, Equatable {
+    package struct Failure: Sendable, Equatable {
         /// The `errno` the sink reported (0 when unknown).
-        public var code: Int32
+        package var code: Int32
         /// A one-line explanation.
-        public var message: String
+        package var message: String
         /// Whether the reader closed the pipe (`EPIPE`).
-        public var isBrokenPipe: Bool { code == EPIPE }
+        package var isBrokenPipe: Bool { code == EPIPE }
     }
     /// The number of newline characters written so far (the renderers use it to cite line numbers).
-    public private(set) var linesWritten = 0
+    package private(set) var linesWritten = 0
 
     /// An output that hands chunks of about `chunkSize` bytes to `sink`, which returns 0 on success or
     /// an `errno` value (or -1) on failure.
-    public init(chunkSize: Int = 1 << 16, sink: @escaping ([UInt8]) -> Int32) {
+    package init(chunkSize: Int = 1 << 16, sink: @escaping ([UInt8]) -> Int32) {
         self.chunkSize = max(chunkSize, 1)
         self.sink = sink
         buffer.reserveCapacity(self.chunkSize + 1024)
     }
 
     /// An output that writes to a file descriptor (1 for standard output).
-    public static func fileDescriptor(_ fd: Int32) -> DumpOutput {
+    package static func fileDescriptor(_ fd: Int32) -> DumpOutput {
         DumpOutput { bytes in
             var offset = 0
             while offset < bytes.count {
@@ -58,10 +58,10 @@ public final class DumpOutput {
     }
 
     /// Whether writing has failed (renderers stop early when it has).
-    public var hasFailed: Bool { failure != nil }
+    package var hasFailed: Bool { failure != nil }
 
     /// Appends the UTF-8 bytes of `text`.
-    public func write(_ text: String) {
+    package func write(_ text: String) {
         var text = text
         text.withUTF8 { utf8 in
             var newlines = 0
@@ -73,25 +73,25 @@ public final class DumpOutput {
     }
 
     /// Appends `s` quoted and escaped as the text outputs show strings (see ``ValueFormatting/quoted(_:)``).
-    public func writeQuoted(_ s: String) {
+    package func writeQuoted(_ s: String) {
         ValueFormatting.appendEscaped(s, json: false, to: &buffer)
         if buffer.count >= chunkSize { flush() }
     }
 
     /// Appends `s` as a JSON string literal (see ``ValueFormatting/jsonString(_:)``).
-    public func writeJSONString(_ s: String) {
+    package func writeJSONString(_ s: String) {
         ValueFormatting.appendEscaped(s, json: true, to: &buffer)
         if buffer.count >= chunkSize { flush() }
     }
 
     /// Appends raw bytes (binary output).
-    public func write(bytes: some Sequence<UInt8>) {
+    package func write(bytes: some Sequence<UInt8>) {
         buffer.append(contentsOf: bytes)
         if buffer.count >= chunkSize { flush() }
     }
 
     /// Sends everything buffered to the sink.
-    public func flush() {
+    package func flush() {
         guard !buffer.isEmpty else { return }
         if failure == nil {
             let code = sink(buffer)
@@ -110,20 +110,20 @@ private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) 
 }
 
 /// A text collector for tests and callers that want the output in memory.
-public final class DumpOutputCollector {
+package final class DumpOutputCollector {
     /// Everything written so far, as bytes.
-    public private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
     /// An output that appends here.
-    public private(set) lazy var output: DumpOutput = DumpOutput { [unowned self] chunk in
+    package private(set) lazy var output: DumpOutput = DumpOutput { [unowned self] chunk in
         self.bytes.append(contentsOf: chunk)
         return 0
     }
 
     /// A new, empty collector.
-    public init() {}
+    package init() {}
 
     /// Everything written so far, decoded as UTF-8 (flushes first).
-    public var text: String {
+    package var text: String {
         output.flush()
         return String(decoding: bytes, as: UTF8.self)
     }

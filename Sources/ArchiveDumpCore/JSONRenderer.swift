@@ -18,12 +18,12 @@ import KeyedArchive
 /// as `"$items"`, dictionaries as `"$entries"` or `"$keys"`/`"$values"`), an object met again is
 /// `{"$ref": n}`, NSString/NSData/NSDate/NSUUID/NSURL objects are shown as their values
 /// (`"$uuid"`, `"$url"`), and classes implemented by a value type as `{"$class": "Name", "$value": <its JSON>}`.
-public struct JSONRenderer {
+package struct JSONRenderer {
     /// Containers deeper than this are replaced by `{"$truncated": <child count>}`; `nil` for no limit.
-    public var maxDepth: Int?
+    package var maxDepth: Int?
 
     /// A renderer with an optional depth limit.
-    public init(maxDepth: Int? = nil) { self.maxDepth = maxDepth }
+    package init(maxDepth: Int? = nil) { self.maxDepth = maxDepth }
 
     /// How an object is interpreted: the raw model's resolved view with the package's catalogue of
     /// Foundation classes (tests substitute a catalogue with extra value types).
@@ -39,13 +39,13 @@ public struct JSONRenderer {
     }
 
     /// Writes `value` as stored, UIDs as `{"$uid": n}`, followed by a newline.
-    public func render(propertyList value: PropertyListValue, to out: DumpOutput) {
+    package func render(propertyList value: PropertyListValue, to out: DumpOutput) {
         var walk = Walk(renderer: self, graph: nil, out: out)
         walk.run(root: .plist(value), header: "", closer: "")
     }
 
     /// Writes the resolved object graph: `{"$archiver":…, "$version":…, "$top": {"root": {…}}}` and a newline.
-    public func render(graph: ArchivedObjectGraph, to out: DumpOutput) {
+    package func render(graph: ArchivedObjectGraph, to out: DumpOutput) {
         var walk = Walk(renderer: self, graph: graph, out: out)
         let header = "{\"$archiver\":" + ValueFormatting.jsonString(graph.archiverName)
             + ",\"$version\":" + graph.version.description + ",\"$top\":"

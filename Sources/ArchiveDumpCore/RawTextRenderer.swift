@@ -12,15 +12,15 @@ import KeyedArchive
 /// ```
 /// Strings are quoted with control characters escaped; dates are ISO 8601 UTC; data is
 /// `{length = n, bytes = 0x…}`; sets are `{( … )}`. Never recurses, whatever the depth.
-public struct RawTextRenderer {
+package struct RawTextRenderer {
     /// Containers at this depth or deeper are summarised (`[ ... 3 items ]`); `nil` for no limit.
-    public var maxDepth: Int?
+    package var maxDepth: Int?
 
     /// A renderer with an optional depth limit.
-    public init(maxDepth: Int? = nil) { self.maxDepth = maxDepth }
+    package init(maxDepth: Int? = nil) { self.maxDepth = maxDepth }
 
     /// Writes `value` and a final newline.
-    public func render(_ value: PropertyListValue, to out: DumpOutput) {
+    package func render(_ value: PropertyListValue, to out: DumpOutput) {
         let indent = Indentation()
         var stack: [DumpFrame] = []
 

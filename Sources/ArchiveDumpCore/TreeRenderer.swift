@@ -22,19 +22,19 @@ import KeyedArchive
 /// UIDs are `#n`. An object with children is expanded where it is first met; met again it is
 /// `(repeated: see line L)`, or `(cycle: back to line L)` when it encloses the place it is met.
 /// Never recurses: a million-deep chain prints with a bounded stack (and bounded indentation).
-public struct TreeRenderer {
+package struct TreeRenderer {
     /// Objects and containers at this depth or deeper are not expanded; `nil` for no limit.
-    public var maxDepth: Int?
+    package var maxDepth: Int?
 
     /// A renderer with an optional depth limit.
-    public init(maxDepth: Int? = nil) { self.maxDepth = maxDepth }
+    package init(maxDepth: Int? = nil) { self.maxDepth = maxDepth }
 
     /// How an object is interpreted: the raw model's resolved view with the package's catalogue of
     /// Foundation classes (tests substitute a catalogue with extra value types).
     var resolve: @Sendable (ArchivedObjectGraph, UID) -> ResolvedArchivedObject? = { $0.resolvedObject($1) }
 
     /// Writes the object tree of `graph`, starting from each `$top` key in stored order.
-    public func render(graph: ArchivedObjectGraph, to out: DumpOutput) {
+    package func render(graph: ArchivedObjectGraph, to out: DumpOutput) {
         out.write("keyed archive: $archiver \(ValueFormatting.quoted(graph.archiverName)), $version \(graph.version),"
                   + " \(graph.count) entries in $objects\n")
         var walk = Walk(renderer: self, graph: graph, out: out)
@@ -42,7 +42,7 @@ public struct TreeRenderer {
     }
 
     /// Writes a plain property list as a tree of values.
-    public func render(propertyList value: PropertyListValue, to out: DumpOutput) {
+    package func render(propertyList value: PropertyListValue, to out: DumpOutput) {
         var walk = Walk(renderer: self, graph: nil, out: out)
         walk.emit(.plist(value), depth: 0)
         walk.run(rootFrame: nil)

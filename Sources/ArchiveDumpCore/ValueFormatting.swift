@@ -6,13 +6,13 @@ import Foundation
 import KeyedArchive
 
 /// How scalar values are spelled in the dump's outputs.
-public enum ValueFormatting {
+package enum ValueFormatting {
     /// The seconds between 1970-01-01 and 2001-01-01 (the property-list date epoch).
     static let epochOffset: Double = 978_307_200
 
     /// `"text"` with `"`, `\` and every control character escaped (`\n`, `\t`, `\u{1B}`, C1 controls,
     /// U+2028/U+2029), so a hostile string cannot drive the terminal.
-    public static func quoted(_ s: String) -> String {
+    package static func quoted(_ s: String) -> String {
         var bytes: [UInt8] = []
         appendEscaped(s, json: false, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
@@ -21,7 +21,7 @@ public enum ValueFormatting {
     /// A value type's description as the tree shows it after the object's class name: without the
     /// leading class name the descriptions start with (`"NSValue range {2, 5}"` after `NSValue` is
     /// `"range {2, 5}"`; `"NSIndexSet (1 index) [3]"` after `NSMutableIndexSet` is `"(1 index) [3]"`).
-    public static func decodedValueText(_ description: String, className: String) -> String {
+    package static func decodedValueText(_ description: String, className: String) -> String {
         let immutable = className.hasPrefix("NSMutable") ? "NS" + className.dropFirst("NSMutable".count) : className
         for name in [className, immutable] where !name.isEmpty && description.hasPrefix(name + " ") {
             return String(description.dropFirst(name.count + 1))
@@ -30,7 +30,7 @@ public enum ValueFormatting {
     }
 
     /// A JSON string literal (RFC 8259): `"`, `\` and control characters escaped, everything else as is.
-    public static func jsonString(_ s: String) -> String {
+    package static func jsonString(_ s: String) -> String {
         var bytes: [UInt8] = []
         appendEscaped(s, json: true, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
@@ -86,7 +86,7 @@ public enum ValueFormatting {
 
     /// A JSON number that always has a fraction or an exponent and reads back to the same double
     /// (`1.0`, `0.1`, `1e+100`), or `{"$real": "nan"}` / `"inf"` / `"-inf"` for the values JSON lacks.
-    public static func jsonReal(_ d: Double) -> String {
+    package static func jsonReal(_ d: Double) -> String {
         if d.isNaN { return "{\"$real\":\"nan\"}" }
         if d.isInfinite { return d < 0 ? "{\"$real\":\"-inf\"}" : "{\"$real\":\"inf\"}" }
         // Swift's description is the shortest representation that round-trips, and always has "." or "e".
@@ -96,7 +96,7 @@ public enum ValueFormatting {
     }
 
     /// A real as the text outputs show it: shortest round-trip form, `nan`, `+infinity`, `-infinity`.
-    public static func textReal(_ d: Double) -> String {
+    package static func textReal(_ d: Double) -> String {
         if d.isNaN { return "nan" }
         if d.isInfinite { return d < 0 ? "-infinity" : "+infinity" }
         return d.description
@@ -104,7 +104,7 @@ public enum ValueFormatting {
 
     /// ISO 8601 in UTC (`2024-05-01T10:00:00Z`, with up to six fraction digits when the time has them),
     /// or `nil` for times that are not finite or lie beyond ±30,000 years.
-    public static func iso8601(sinceReferenceDate t: Double) -> String? {
+    package static func iso8601(sinceReferenceDate t: Double) -> String? {
         guard t.isFinite, abs(t) < 1e12 else { return nil }
         let unixMicros = ((t + epochOffset) * 1_000_000).rounded()
         let micros = Int64(unixMicros)
@@ -125,14 +125,14 @@ public enum ValueFormatting {
     }
 
     /// Date as the text outputs show it: ISO 8601, or the raw seconds when out of range.
-    public static func textDate(_ date: Date) -> String {
+    package static func textDate(_ date: Date) -> String {
         let t = date.timeIntervalSinceReferenceDate
         return iso8601(sinceReferenceDate: t) ?? "date(\(textReal(t)) s since 2001-01-01)"
     }
 
     /// `{length = 5, bytes = 0x68656c6c6f}`, as plutil shows data; long data shows its first 24 and
     /// last 8 bytes.
-    public static func textData(_ data: Data) -> String {
+    package static func textData(_ data: Data) -> String {
         let count = data.count
         var hex = "0x"
         func append(_ bytes: Data.SubSequence) {
@@ -153,7 +153,7 @@ public enum ValueFormatting {
     }
 
     /// A string as is when every character is printable, quoted and escaped otherwise.
-    public static func printable(_ s: String) -> String {
+    package static func printable(_ s: String) -> String {
         let plain = !s.isEmpty && s.unicodeScalars.allSatisfy {
             $0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value)
                 && $0.value != 0x2028 && $0.value != 0x2029
@@ -163,7 +163,7 @@ public enum ValueFormatting {
 
     /// One line of text for messages: control characters (newlines included) escaped, nothing quoted, so
     /// an error that quotes the input stays on one line and cannot drive the terminal.
-    public static func sanitizedLine(_ s: String) -> String {
+    package static func sanitizedLine(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
         for scalar in s.unicodeScalars {
@@ -178,7 +178,7 @@ public enum ValueFormatting {
     }
 
     /// A UUID in its canonical upper-case form.
-    public static func uuidString(_ uuid: UUID) -> String { uuid.uuidString }
+    package static func uuidString(_ uuid: UUID) -> String { uuid.uuidString }
 
     private static func pad(_ n: Int64, _ width: Int) -> String {
         let s = String(n)
