@@ -791,8 +791,9 @@ public final class KeyedArchiver: ArchiveEncoder {
         try checkOpen()
         let asElement = takeCapture()
         // Nested Foundation values are written with an explicit stack, as in `encodeList(_:as:forKey:)`.
-        if K.self == FoundationValue.self, V.self == FoundationValue.self,
-           let values = dictionary as? [FoundationValue: FoundationValue] {
+        if K.self == FoundationValue.self, V.self == FoundationValue.self {
+            // The same dictionary, not a cast copy: a copy could iterate in another order.
+            let values = unsafeBitCast(dictionary, to: [FoundationValue: FoundationValue].self)
             let uid = try encodeFoundationLists(Self.interleavedEntries(values), as: .dictionary)
             put(reference: uid, asElement: asElement, forKey: key)
             if s.currentContainer < 0 && !asElement { try drain() }
