@@ -671,11 +671,13 @@ public final class KeyedArchiver: ArchiveEncoder {
         if s.currentContainer < 0 && !asElement { try drain() }
     }
 
-    /// Writes an `NSArray`/`NSSet`/`NSOrderedSet` of Foundation values whose nested arrays and ordered sets
-    /// are written iteratively (one frame per open list, on the heap); returns the list's UID.
+    /// Writes an `NSArray`/`NSSet`/`NSOrderedSet`/`NSDictionary` of Foundation values whose nested arrays,
+    /// ordered sets, sets and dictionaries are written iteratively (one frame per open collection, on the
+    /// heap); returns the collection's UID. For `.dictionary`, `root` holds keys and values interleaved.
     ///
-    /// Each list takes its UID before its elements and writes its reference array after them, exactly as
-    /// ``encodeList(_:as:forKey:)`` does when it recurses, so the bytes are the same.
+    /// Each collection takes its UID before its elements and writes its reference arrays after them, exactly
+    /// as ``encodeList(_:as:forKey:)`` and ``encodeDictionary(_:forKey:)`` do when they recurse, so the bytes
+    /// are the same.
     private func encodeFoundationLists(_ root: [FoundationValue], as builtin: BuiltinClass) throws -> Int {
         struct Frame {
             var elements: [FoundationValue]
@@ -694,24 +696,69 @@ public final class KeyedArchiver: ArchiveEncoder {
             if frames[top].next < frames[top].elements.count {
                 let element = frames[top].elements[frames[top].next]
                 frames[top].next += 1
-                switch element {
-                case .array(let items), .orderedSet(let items):
+                if let (items, nested) = Self.nestedCollection(element) {
                     let (uid, object) = s.emitter.appendContainerElement()
-                    let nested: BuiltinClass
-                    if case .array = element { nested = .array } else { nested = .orderedSet }
                     frames.append(Frame(elements: items, next: 0, builtin: nested, uid: uid, object: object,
                                         base: s.elementRefs.count))
-                default:
+                } else {
                     s.elementRefs.append(KeyedArchiveEmitter.uid(try reference(for: element)))
                 }
                 continue
             }
             let frame = frames.removeLast()
-            try completeList(uid: frame.uid, object: frame.object, base: frame.base, as: frame.builtin)
+            if frame.builtin == .dictionary {
+                completeDictionary(object: frame.object, base: frame.base)
+            } else {
+                try completeList(uid: frame.uid, object: frame.object, base: frame.base, as: frame.builtin)
+            }
             s.elementRefs.removeLast(s.elementRefs.count - frame.base)
             guard !frames.isEmpty else { return frame.uid }
             s.elementRefs.append(KeyedArchiveEmitter.uid(frame.uid))
         }
+    }
+
+    /// The elements a nested Foundation collection is written from, in the order the recursive path writes
+    /// them, and its class: a set's distinct elements, a dictionary's keys and values interleaved (ascending
+    /// by key when the keys are ordered, as ``encodeDictionary(_:forKey:)`` writes them); `nil` for any
+    /// other value.
+    private static func nestedCollection(_ value: FoundationValue) -> ([FoundationValue], BuiltinClass)? {
+        switch value {
+        case .array(let items): return (items, .array)
+        case .orderedSet(let items): return (items, .orderedSet)
+        case .set(let items): return (distinctElements(items), .set)
+        case .dictionary(let d): return (interleavedEntries(d), .dictionary)
+        default: return nil
+        }
+    }
+
+    /// The distinct elements of `items`, in order (what ``encodeSet(orderedElements:forKey:)`` writes).
+    private static func distinctElements<T: Hashable>(_ items: [T]) -> [T] {
+        guard items.count > 1 else { return items }
+        var seen = Set<T>(minimumCapacity: items.count)
+        return items.filter { seen.insert($0).inserted }
+    }
+
+    /// Keys and values interleaved, in the order ``encodeDictionary(_:forKey:)`` writes them.
+    private static func interleavedEntries(_ d: [FoundationValue: FoundationValue]) -> [FoundationValue] {
+        var out: [FoundationValue] = []
+        out.reserveCapacity(d.count * 2)
+        if let entries = CanonicalOrder.orderedEntries(of: d) {
+            for (k, v) in entries { out.append(k); out.append(v) }
+        } else {
+            for (k, v) in d { out.append(k); out.append(v) }
+        }
+        return out
+    }
+
+    /// Completes dictionary object `object` from the key and value refs interleaved at `base...` of
+    /// `elementRefs`: an `NS.keys` array and an `NS.objects` array.
+    private func completeDictionary(object: Int, base: Int) {
+        let keys = s.emitter.newContainer()
+        s.emitter.completeArray(keys, s.elementRefs, from: base, stride: 2)
+        let values = s.emitter.newContainer()
+        s.emitter.completeArray(values, s.elementRefs, from: base + 1, stride: 2)
+        s.emitter.completeDictionary(object, classKey, classRef(.dictionary), keysKey, KeyedArchiveEmitter.ref(container: keys),
+                                   dictionaryObjectsKey, KeyedArchiveEmitter.ref(container: values))
     }
 
     /// Completes list object `object` from the element refs at `base...` of `elementRefs`.
@@ -745,8 +792,7 @@ public final class KeyedArchiver: ArchiveEncoder {
 
     /// Writes the distinct elements of `elements` in the order given as an `NSSet` (`NS.objects`).
     public func encodeSet<T: ArchiveValue & Hashable>(orderedElements elements: [T], forKey key: String) throws {
-        var seen = Set<T>(minimumCapacity: elements.count)
-        try encodeList(elements.filter { seen.insert($0).inserted }, as: .set, forKey: key)
+        try encodeList(Self.distinctElements(elements), as: .set, forKey: key)
     }
 
     /// Writes `dictionary` as an `NSDictionary` (`NS.keys`, `NS.objects`): ascending by key when `K` is
@@ -755,6 +801,15 @@ public final class KeyedArchiver: ArchiveEncoder {
     public func encodeDictionary<K: ArchiveValue & Hashable, V: ArchiveValue>(_ dictionary: [K: V], forKey key: String) throws {
         try checkOpen()
         let asElement = takeCapture()
+        // Nested Foundation values are written with an explicit stack, as in `encodeList(_:as:forKey:)`.
+        if K.self == FoundationValue.self, V.self == FoundationValue.self {
+            // The same dictionary, not a cast copy: a copy could iterate in another order.
+            let values = unsafeBitCast(dictionary, to: [FoundationValue: FoundationValue].self)
+            let uid = try encodeFoundationLists(Self.interleavedEntries(values), as: .dictionary)
+            put(reference: uid, asElement: asElement, forKey: key)
+            if s.currentContainer < 0 && !asElement { try drain() }
+            return
+        }
         let (uid, object) = s.emitter.appendContainerElement()
         let base = s.elementRefs.count
         defer { s.elementRefs.removeLast(s.elementRefs.count - base) }
@@ -768,12 +823,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         } else {
             for (k, v) in dictionary { try append(k, v) }
         }
-        let keys = s.emitter.newContainer()
-        s.emitter.completeArray(keys, s.elementRefs, from: base, stride: 2)
-        let values = s.emitter.newContainer()
-        s.emitter.completeArray(values, s.elementRefs, from: base + 1, stride: 2)
-        s.emitter.completeDictionary(object, classKey, classRef(.dictionary), keysKey, KeyedArchiveEmitter.ref(container: keys),
-                                   dictionaryObjectsKey, KeyedArchiveEmitter.ref(container: values))
+        completeDictionary(object: object, base: base)
         put(reference: uid, asElement: asElement, forKey: key)
         if s.currentContainer < 0 && !asElement { try drain() }
     }

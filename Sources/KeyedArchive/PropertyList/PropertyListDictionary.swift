@@ -130,18 +130,20 @@ public struct PropertyListDictionary: Sendable, Hashable, Sequence, ExpressibleB
     }
 
     public func hash(into hasher: inout Hasher) {
-        hash(into: &hasher, levels: PropertyListValue.hashedDepth)
+        hash(into: &hasher, levels: PropertyListValue.hashedDepth, budget: PropertyListValue.hashedValues)
     }
 
-    /// Order-independent, to agree with `==`; looks at most `levels` containers deep.
-    func hash(into hasher: inout Hasher, levels: Int) {
+    /// Order-independent, to agree with `==`; looks at most `levels` containers deep, and into the
+    /// entries only when `budget` covers them all (see `PropertyListValue.hashedValues`).
+    func hash(into hasher: inout Hasher, levels: Int, budget: Int) {
         hasher.combine(count)
-        guard levels > 0 else { return }
+        guard levels > 0, count <= budget else { return }
+        let share = budget / Swift.max(1, count)
         var combined = 0
         for (i, k) in keys.enumerated() {
             var h = Hasher()
             h.combine(k)
-            values[i].hash(into: &h, levels: levels - 1)
+            values[i].hash(into: &h, levels: levels - 1, budget: share)
             combined ^= h.finalize()
         }
         hasher.combine(combined)

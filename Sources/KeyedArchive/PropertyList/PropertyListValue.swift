@@ -131,11 +131,19 @@ extension PropertyListValue: Hashable {
     @inline(never)
     private static func containersEqual(_ lhs: PropertyListValue, _ rhs: PropertyListValue) -> Bool {
         var pending: [(PropertyListValue, PropertyListValue)] = [(lhs, rhs)]
+        // Past `PropertyListExpansionBudget.allowance` comparisons, pairs of storages already compared (or
+        // waiting) are skipped, so values that share sub-trees (2^40 paths in 40 containers) compare fast.
+        var comparisons = 0
+        var compared: Set<[UnsafeRawPointer?]> = []
+        func alreadyCompared(_ storages: @autoclosure () -> [UnsafeRawPointer?]) -> Bool {
+            comparisons += 1
+            return comparisons > PropertyListExpansionBudget.allowance && !compared.insert(storages()).inserted
+        }
         while let (a, b) = pending.popLast() {
             switch (a, b) {
             case (.array(let x), .array(let y)), (.set(let x), .set(let y)):
                 guard x.count == y.count else { return false }
-                if sameStorage(x, y) { continue }
+                if sameStorage(x, y) || alreadyCompared([address(x), address(y)]) { continue }
                 for (u, v) in zip(x, y) {
                     switch (u, v) {
                     case (.array, .array), (.set, .set), (.dictionary, .dictionary): pending.append((u, v))
@@ -144,6 +152,8 @@ extension PropertyListValue: Hashable {
                 }
             case (.dictionary(let x), .dictionary(let y)):
                 guard x.count == y.count else { return false }
+                if sameStorage(x.values, y.values) && address(x.keys) == address(y.keys) { continue }
+                if alreadyCompared([address(x.keys), address(x.values), address(y.keys), address(y.values)]) { continue }
                 for (i, k) in x.keys.enumerated() {
                     guard let j = y.position(of: k) else { return false }
                     let (u, v) = (x.values[i], y.values[j])
@@ -165,17 +175,29 @@ extension PropertyListValue: Hashable {
         x.withUnsafeBufferPointer { a in y.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
     }
 
+    /// The address of an array's storage: its identity while the array is alive.
+    @inline(__always)
+    private static func address<T>(_ x: [T]) -> UnsafeRawPointer? {
+        x.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+    }
+
     /// How many levels of containers ``hash(into:)`` looks into; below that only kinds and counts count.
     /// Equal values still hash equally (the hash looks at less than `==` does), and the call stack
     /// stays bounded whatever the depth.
     static let hashedDepth = 8
 
+    /// How many values ``hash(into:)`` looks at, at most, per level: a container of `n` elements shares
+    /// its budget among them (an array hashes only its first elements when `n` is larger, a dictionary
+    /// only its count), so a value whose containers share sub-trees (`n^8` paths) hashes fast. The split
+    /// depends only on the structure, so equal values hash equally.
+    static let hashedValues = 1 << 16
+
     public func hash(into hasher: inout Hasher) {
-        hash(into: &hasher, levels: Self.hashedDepth)
+        hash(into: &hasher, levels: Self.hashedDepth, budget: Self.hashedValues)
     }
 
-    /// Hashes this value, looking at most `levels` containers deep.
-    func hash(into hasher: inout Hasher, levels: Int) {
+    /// Hashes this value, looking at most `levels` containers deep and about `budget` values per level.
+    func hash(into hasher: inout Hasher, levels: Int, budget: Int) {
         switch self {
         case .string(let s): hasher.combine(0); hasher.combine(s)
         case .integer(let i): hasher.combine(1); hasher.combine(i)
@@ -187,8 +209,10 @@ extension PropertyListValue: Hashable {
         case .array(let a), .set(let a):
             hasher.combine(self.isSet ? 8 : 7)
             hasher.combine(a.count)
-            if levels > 0 { for element in a { element.hash(into: &hasher, levels: levels - 1) } }
-        case .dictionary(let d): hasher.combine(9); d.hash(into: &hasher, levels: levels)
+            guard levels > 0 else { return }
+            let share = Swift.max(1, budget / Swift.max(1, a.count))
+            for element in a.prefix(budget) { element.hash(into: &hasher, levels: levels - 1, budget: share) }
+        case .dictionary(let d): hasher.combine(9); d.hash(into: &hasher, levels: levels, budget: budget)
         case .uid(let u): hasher.combine(10); hasher.combine(u)
         }
     }
@@ -325,8 +349,14 @@ extension PropertyListValue: CustomStringConvertible {
     /// `Data(<n> bytes)`.
     ///
     /// Iterative: values of any depth are described without exhausting the call stack.
+    ///
+    /// Bounded: a value whose containers share sub-trees (which a binary property list can hold: 40 levels of
+    /// arrays each holding the next twice make 2^40 paths from a few hundred bytes) is described until the
+    /// walk has repeated shared sub-trees more than 16 times per distinct value (plus 100,000 values); the
+    /// rest is replaced by `...<elided: ...>`, so the description stays a small multiple of the value's size.
     public var description: String {
         var out = ""
+        var budget = PropertyListExpansionBudget()
         // What is still to be written, last first: a value, or a piece of punctuation.
         enum Item {
             case value(PropertyListValue)
@@ -348,6 +378,7 @@ extension PropertyListValue: CustomStringConvertible {
                 case .data(let d): out += "Data(\(d.count) bytes)"
                 case .uid(let u): out += u.description
                 case .array(let a), .set(let a):
+                    guard budget.visit(a) else { return out + Self.elidedMarker }
                     if case .set = v { out += "set" }
                     out += "["
                     pending.append(.text("]"))
@@ -360,6 +391,7 @@ extension PropertyListValue: CustomStringConvertible {
                         out += "[:]"
                         continue
                     }
+                    guard budget.visit(d.values, keys: d.keys) else { return out + Self.elidedMarker }
                     out += "["
                     pending.append(.text("]"))
                     for (i, key) in d.keys.enumerated().reversed() {
@@ -372,6 +404,10 @@ extension PropertyListValue: CustomStringConvertible {
         }
         return out
     }
+
+    /// Ends a ``description`` cut short because shared sub-trees repeat too often.
+    static let elidedMarker =
+        "...<elided: shared sub-trees repeat beyond the limit of \(PropertyListExpansionBudget.limitDescription)>"
 }
 
 // MARK: - Freeing deep values

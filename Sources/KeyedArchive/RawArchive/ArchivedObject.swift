@@ -129,19 +129,16 @@ public indirect enum ArchivedValue: Hashable, Sendable {
 
     /// Interprets a stored property-list value: UID 0 becomes ``null``, other UIDs ``reference(_:)``.
     ///
-    /// Nesting is that of the property list (bounded by the reader's depth limit).
+    /// Iterative, so any nesting depth is safe. A sub-tree that several containers share (a binary property
+    /// list can share one object between containers, and the reader decodes it once) is interpreted once
+    /// and shared in the result too, so a value of 40 containers with 2^40 paths is read in 40 steps.
     public init(_ stored: PropertyListValue) {
         switch stored {
-        case .uid(let u):
-            self = u.value == 0 ? .null : .reference(u)
-        case .array(let items) where stored.containsUID:
-            self = .array(items.map(ArchivedValue.init))
-        case .set(let items) where stored.containsUID:
-            self = .set(items.map(ArchivedValue.init))
-        case .dictionary(let d) where stored.containsUID:
-            self = .dictionary(d.map { ArchivedField($0.key, ArchivedValue($0.value)) })
-        default:
-            self = .value(stored)
+        case .uid(let u): self = u.value == 0 ? .null : .reference(u)
+        case .array, .set, .dictionary:
+            var interpreter = ArchivedValueInterpreter()
+            self = interpreter.interpret(stored)
+        default: self = .value(stored)
         }
     }
 
@@ -159,18 +156,78 @@ public indirect enum ArchivedValue: Hashable, Sendable {
     }
 }
 
-extension PropertyListValue {
-    /// Whether a UID occurs anywhere in this value. Iterative, so any nesting depth is safe.
-    var containsUID: Bool {
-        var pending: [PropertyListValue] = [self]
-        while let v = pending.popLast() {
-            switch v {
-            case .uid: return true
-            case .array(let items), .set(let items): pending.append(contentsOf: items)
-            case .dictionary(let d): pending.append(contentsOf: d.values)
-            default: continue
+/// Interprets stored containers as ``ArchivedValue``s without recursion, each distinct container once.
+private struct ArchivedValueInterpreter {
+    /// A container's storage identity (with its kind: an array and a set may share elements).
+    private struct Identity: Hashable {
+        var kind: Int
+        var keys: UnsafeRawPointer?
+        var values: UnsafeRawPointer?
+    }
+    /// What each container already interpreted became (the root value keeps every storage alive).
+    private var interpreted: [Identity: ArchivedValue] = [:]
+
+    private static func address<T>(_ x: [T]) -> UnsafeRawPointer? {
+        x.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+    }
+
+    private static func identity(of container: PropertyListValue) -> Identity? {
+        switch container {
+        case .array(let items): return Identity(kind: 0, keys: nil, values: address(items))
+        case .set(let items): return Identity(kind: 1, keys: nil, values: address(items))
+        case .dictionary(let d): return Identity(kind: 2, keys: address(d.keys), values: address(d.values))
+        default: return nil
+        }
+    }
+
+    mutating func interpret(_ root: PropertyListValue) -> ArchivedValue {
+        enum Step {
+            case enter(PropertyListValue)
+            case finish(PropertyListValue, Identity)
+        }
+        var pending: [Step] = [.enter(root)]
+        var results: [ArchivedValue] = []
+        while let step = pending.popLast() {
+            switch step {
+            case .enter(let value):
+                switch value {
+                case .uid(let u):
+                    results.append(u.value == 0 ? .null : .reference(u))
+                case .array(let items), .set(let items):
+                    guard let id = Self.identity(of: value) else { continue }
+                    if let done = interpreted[id] { results.append(done); continue }
+                    pending.append(.finish(value, id))
+                    for item in items.reversed() { pending.append(.enter(item)) }
+                case .dictionary(let d):
+                    guard let id = Self.identity(of: value) else { continue }
+                    if let done = interpreted[id] { results.append(done); continue }
+                    pending.append(.finish(value, id))
+                    for item in d.values.reversed() { pending.append(.enter(item)) }
+                default:
+                    results.append(.value(value))
+                }
+            case .finish(let value, let id):
+                let count: Int
+                switch value {
+                case .array(let items), .set(let items): count = items.count
+                case .dictionary(let d): count = d.count
+                default: count = 0
+                }
+                let children = Array(results.suffix(count))
+                results.removeLast(count)
+                let holdsReference = children.contains { if case .value = $0 { false } else { true } }
+                let result: ArchivedValue
+                switch value {
+                case .array where holdsReference: result = .array(children)
+                case .set where holdsReference: result = .set(children)
+                case .dictionary(let d) where holdsReference:
+                    result = .dictionary(zip(d.keys, children).map { ArchivedField($0.0, $0.1) })
+                default: result = .value(value)
+                }
+                interpreted[id] = result
+                results.append(result)
             }
         }
-        return false
+        return results.last ?? .value(root)
     }
 }

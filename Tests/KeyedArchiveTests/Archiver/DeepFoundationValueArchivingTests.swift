@@ -65,4 +65,40 @@ private final class Box: @unchecked Sendable {
         _ = Unmanaged.passRetained(back)
         #expect(Self.leaf(of: back.value, depth: depth) == .string("leaf"))
     }
+
+    /// `depth` sets (`set([inner])`) or dictionaries (`["k": inner]`) around a string, built without recursion.
+    static func nestedSetsOrDictionaries(depth: Int, dictionaries: Bool) -> FoundationValue {
+        var value = FoundationValue.string("leaf")
+        for _ in 0 ..< depth { value = dictionaries ? .dictionary([.string("k"): value]) : .set([value]) }
+        return value
+    }
+
+    @Test(arguments: [false, true]) func nestedSetsAndDictionariesGiveTheOraclesBytes(dictionaries: Bool) throws {
+        let value = Self.nestedSetsOrDictionaries(depth: 30, dictionaries: dictionaries)
+        let wide = FoundationValue.dictionary([.string("a"): value, .string("b"): .set([value, .integer(1), value])])
+        for v in [value, wide] {
+            let ours = try KeyedArchiver.archivedData(withRootObject: v)
+            #expect(ours == (try TreeReferenceArchiver.archivedData(withRootObject: v)))
+        }
+        // (The wide value's set repeats a member, which decoding collapses as NSSet does.)
+        let ours = try KeyedArchiver.archivedData(withRootObject: value)
+        #expect(try KeyedUnarchiver().decode(FoundationValue.self, from: ours) == value)
+    }
+
+    @Test(arguments: [false, true]) func aMillionLevelsOfSetsOrDictionariesAreWrittenOnAnEightMebibyteStack(dictionaries: Bool) throws {
+        let depth = 1_000_000
+        // Kept alive: FoundationValue's own teardown still recurses per level (see above).
+        let box = Box(Self.nestedSetsOrDictionaries(depth: depth, dictionaries: dictionaries))
+        _ = Unmanaged.passRetained(box)
+        var written: Result<Data, any Error>?
+        let ran = runOnThread(stackBytes: 8 << 20) {
+            written = Result { try KeyedArchiver.archivedData(withRootObject: box.value) }
+        }
+        #expect(ran)
+        let data = try #require(written).get()
+        let graph = try ArchivedObjectGraph(data: data)
+        // $null, the leaf, the class and one object per level (and its key "k", for dictionaries).
+        #expect(graph.count == (dictionaries ? 2 * depth : depth) + 3)
+        #expect(graph.instanceCounts() == [dictionaries ? "NSDictionary" : "NSSet": depth])
+    }
 }

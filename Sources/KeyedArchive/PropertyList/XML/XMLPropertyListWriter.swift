@@ -38,6 +38,10 @@ import ucrt
 ///   numeric references (`&#13;`). Apple's parser and this package read them back; strict XML parsers such
 ///   as Python's `plistlib` reject references to control characters other than `&#9;`, `&#10;` and `&#13;`.
 /// - Sets cannot be written: XML has no set. Writing one throws ``PropertyListError/Code/unrepresentable``.
+/// - XML has no references, so a sub-tree that several containers share is written out in full each time.
+///   A value that shares sub-trees so much that its document would exceed 16 times its distinct values
+///   (plus 100,000 values) throws ``PropertyListError/Code/limitExceeded`` instead of expanding: 40 levels
+///   of arrays each holding the next twice, a few hundred bytes in a binary property list, have 2^40 paths.
 ///
 /// The writer is iterative, so values of any depth are written without exhausting the stack. Each level
 /// is indented by a tab, as Apple's writer does, down to 512 levels; deeper lines are not indented, so
@@ -54,7 +58,8 @@ public struct XMLPropertyListWriter: Sendable {
     /// - Parameter value: the root value.
     /// - Returns: the document.
     /// - Throws: ``PropertyListError`` with code ``PropertyListError/Code/unrepresentable`` for a set or
-    ///   a date XML cannot express; its location names the key path.
+    ///   a date XML cannot express, ``PropertyListError/Code/limitExceeded`` for a value whose shared
+    ///   sub-trees would expand beyond the budget above; its location names the key path.
     public func write(_ value: PropertyListValue) throws -> Data {
         var output = XMLPropertyListOutput()
         output.append(XMLPropertyListOutput.header)
@@ -81,6 +86,7 @@ struct XMLPropertyListOutput {
         var depth: Int
     }
     private var stack: [Frame] = []
+    private var budget = PropertyListExpansionBudget()
 
     init() { bytes.reserveCapacity(4096) }
 
@@ -159,6 +165,7 @@ struct XMLPropertyListOutput {
             if elements.isEmpty {
                 append("<array/>\n")
             } else {
+                try spend(elements, keys: nil)
                 append("<array>\n")
                 stack.append(Frame(values: elements, keys: nil, depth: depth))
             }
@@ -166,6 +173,7 @@ struct XMLPropertyListOutput {
             if dictionary.isEmpty {
                 append("<dict/>\n")
             } else {
+                try spend(dictionary.values, keys: dictionary.keys)
                 append("<dict>\n")
                 stack.append(Frame(values: dictionary.values, keys: dictionary.keys, depth: depth))
             }
@@ -180,6 +188,18 @@ struct XMLPropertyListOutput {
         case .set:
             throw PropertyListError(.unrepresentable, "XML property lists have no sets",
                                     at: .init(keyPath: keyPath))
+        }
+    }
+
+    /// Counts a container's elements against the expansion budget; throws once shared sub-trees repeat
+    /// too often for the document to stay bounded.
+    private mutating func spend(_ values: [PropertyListValue], keys: [String]?) throws {
+        guard budget.visit(values, keys: keys) else {
+            throw PropertyListError(
+                .limitExceeded,
+                "the value shares sub-trees that XML, which has no references, would repeat beyond the limit of "
+                    + "\(PropertyListExpansionBudget.limitDescription); write it as a binary property list",
+                at: .init(keyPath: keyPath))
         }
     }
 
