@@ -1,0 +1,83 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+// MARK: - The model protocol
+
+/// A type that can be written to and read from a keyed archive, field by field, as an object with a class.
+///
+/// Classes and structs both adopt it. The corresponding Foundation protocol is `NSSecureCoding`:
+/// ``init(from:)`` plays `init?(coder:)` and ``encode(to:)`` plays `encode(with:)`.
+///
+/// ```swift
+/// final class Note: KeyedArchivable {
+///     var title: String
+///     var tags: [String]
+///     init(from decoder: any ArchiveDecoder) throws {
+///         title = try decoder.decode(String.self, forKey: "title")
+///         tags = try decoder.decode([String].self, forKey: "tags")
+///     }
+///     func encode(to encoder: any ArchiveEncoder) throws {
+///         try encoder.encode(title, forKey: "title")
+///         try encoder.encode(tags, forKey: "tags")
+///     }
+/// }
+/// ```
+///
+/// The archive stores the object as a dictionary of its fields plus a `$class` reference to
+/// `{"$classname": archivedClassName, "$classes": archivedClassChain}`.
+///
+/// Class hierarchies: declare the static properties as `class var` in the base class so that subclasses
+/// can override them; the archiver asks the dynamic type of each instance.
+public protocol KeyedArchivable: ArchiveValue {
+    /// The name written as `$classname`. Default: `"Module.TypeName"`, as Foundation names Swift classes
+    /// (`String(reflecting:)` of the type). Override to match an Objective-C or older Swift name.
+    static var archivedClassName: String { get }
+    /// The `$classes` chain: the class and its superclasses. Default: `[archivedClassName, "NSObject"]`.
+    /// Only written, never trusted when reading.
+    static var archivedClassChain: [String] { get }
+    /// Other `$classname`s this type is read from (renamed or moved types). Default: none.
+    static var legacyClassNames: [String] { get }
+
+    /// Creates an instance from the fields of one archived object.
+    ///
+    /// Throw (any error; ``KeyedArchiveError`` with ``KeyedArchiveError/Code/dataCorrupted`` is usual)
+    /// when the fields make no sense; the unarchiver then fails as a whole.
+    init(from decoder: any ArchiveDecoder) throws
+    /// Writes this instance's fields.
+    func encode(to encoder: any ArchiveEncoder) throws
+}
+
+extension KeyedArchivable {
+    public static var archivedClassName: String { String(reflecting: Self.self) }
+    public static var archivedClassChain: [String] { [archivedClassName, "NSObject"] }
+    public static var legacyClassNames: [String] { [] }
+
+    @inlinable
+    public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws {
+        try encoder.encodeObject(self, forKey: key)
+    }
+    @inlinable
+    public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> Self {
+        try decoder.decodeObject(of: Self.self, forKey: key)
+    }
+}
+
+// MARK: - Values
+
+/// A value that can be stored under a key or as an element of an archived array, set or dictionary:
+/// `Bool`, every integer type, `Float`, `Double`, `String`, `Data`, `Date`, `UUID`, `URL`,
+/// ``ArchiveNull``, optionals, arrays, sets and dictionaries of values, and every ``KeyedArchivable`` type.
+///
+/// A conforming type encodes itself by calling exactly **one** typed method of the encoder with the
+/// given key, and decodes itself with the matching typed method of the decoder. Coders implement
+/// collection elements this way too: to encode an element they call `element.encode(to:forKey:)` with a
+/// key of their choosing and capture what that one call wrote.
+public protocol ArchiveValue {
+    /// Writes this value under `key` with exactly one call of a typed `encoder` method.
+    func encode(to encoder: any ArchiveEncoder, forKey key: String) throws
+    /// Reads a value of this type stored under `key`.
+    static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> Self
+}
