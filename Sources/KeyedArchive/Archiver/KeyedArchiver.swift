@@ -44,12 +44,12 @@ import Foundation
 /// Use ``archivedData(withRootObject:format:)`` for one root, or create an archiver, ``encode(_:forKey:)-(T,_)``
 /// several top-level values and call ``encodedData(format:)``.
 public final class KeyedArchiver: ArchiveEncoder {
-    private typealias Ref = KeyedArchiveEmitter.Ref
+    typealias Ref = KeyedArchiveEmitter.Ref
 
     /// The archiver's mutable state, in one block behind a pointer: the class's own stored properties
     /// would each be checked for exclusive access at run time on every use (a large share of the time
     /// archiving takes). The pointee is only ever accessed briefly, never across a call into model code.
-    private struct State {
+    struct State {
         var emitter = KeyedArchiveEmitter()
         /// The fields of the object being encoded: exact key ids, canonical key ids (see
         /// ``KeyedArchiveEmitter/fieldKey(_:)``) and value refs. `$top`'s fields are kept apart.
@@ -82,20 +82,20 @@ public final class KeyedArchiver: ArchiveEncoder {
         var elementKeys: [Ref] = []
     }
 
-    private let state: UnsafeMutablePointer<State>
+    let state: UnsafeMutablePointer<State>
 
     /// The state, without run-time exclusivity checks (see ``State``).
-    private var s: State {
+    var s: State {
         @inline(__always) unsafeAddress { UnsafePointer(state) }
         @inline(__always) unsafeMutableAddress { state }
     }
-    private var classNames: [ObjectIdentifier: String] = [:]
-    private var finishedData: Data?
-    private var finishedTree: PropertyListValue?
+    var classNames: [ObjectIdentifier: String] = [:]
+    var finishedData: Data?
+    var finishedTree: PropertyListValue?
     /// The root container once the archive is complete.
-    private var finishedRoot: Int?
+    var finishedRoot: Int?
     /// Interned keys the archiver writes itself.
-    private let classKey, timeKey, uuidBytesKey, baseKey, relativeKey, objectsKey, keysKey, dictionaryObjectsKey: Ref
+    let classKey, timeKey, uuidBytesKey, baseKey, relativeKey, objectsKey, keysKey, dictionaryObjectsKey: Ref
 
     /// Creates an empty archiver.
     public init() {
@@ -228,7 +228,7 @@ public final class KeyedArchiver: ArchiveEncoder {
 
     /// Writes the queued objects, resolves conditional references and completes `$top`, `$objects` and the
     /// root (once); returns the root's container.
-    private func finishArchive() throws -> Int {
+    func finishArchive() throws -> Int {
         if let finishedRoot { return finishedRoot }
         try drain()
         for pending in s.pendingConditionals {
@@ -269,7 +269,7 @@ public final class KeyedArchiver: ArchiveEncoder {
 
     /// Takes the "encode as a collection element" request, if there is one.
     @inline(__always)
-    private func takeCapture() -> Bool {
+    func takeCapture() -> Bool {
         if s.capturing {
             s.capturing = false
             return true
@@ -279,7 +279,7 @@ public final class KeyedArchiver: ArchiveEncoder {
 
     /// The Foundation classes the archiver writes itself, with cached class-dictionary UIDs. Names,
     /// chains and member keys come from ``FoundationClassCatalogue``.
-    private enum BuiltinClass: Int, CaseIterable {
+    enum BuiltinClass: Int, CaseIterable {
         case date, uuid, url, array, set, dictionary, orderedSet
         /// The `$classes` chains, by raw value (resolved once).
         static let chains: [[String]] = allCases.map { $0.entry.chain }
@@ -297,7 +297,7 @@ public final class KeyedArchiver: ArchiveEncoder {
     }
 
     /// The member keys the archiver writes (resolved from the catalogue once).
-    private enum MemberKeys {
+    enum MemberKeys {
         static let time = FoundationClassCatalogue.date.key(.time)
         static let uuidBytes = FoundationClassCatalogue.uuid.key(.uuidBytes)
         static let base = FoundationClassCatalogue.url.key(.base)
@@ -310,7 +310,7 @@ public final class KeyedArchiver: ArchiveEncoder {
 
     /// The UID ref of a Foundation class's class dictionary.
     @inline(__always)
-    private func classRef(_ builtin: BuiltinClass) -> Ref {
+    func classRef(_ builtin: BuiltinClass) -> Ref {
         let cached = s.builtinClassUIDs[builtin.rawValue]
         if cached >= 0 { return KeyedArchiveEmitter.uid(cached) }
         let chain = BuiltinClass.chains[builtin.rawValue]
@@ -319,7 +319,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         return KeyedArchiveEmitter.uid(uid)
     }
 
-    private func checkOpen() throws {
+    func checkOpen() throws {
         if s.isFinished {
             throw KeyedArchiveError(.invalidValue, "encoding after finishEncoding()")
         }
@@ -329,7 +329,7 @@ public final class KeyedArchiver: ArchiveEncoder {
     /// scalar under a `$top` key, is its own `$objects` entry (an NSNumber object) referenced by UID: Apple
     /// always writes `$top`'s values as UIDs, and Foundation's unarchiver rejects anything else there.
     @inline(__always)
-    private func put(inline value: Ref, forKey key: String) {
+    func put(inline value: Ref, forKey key: String) {
         if takeCapture() {
             s.captured = s.emitter.appendElement(value)
         } else if s.currentContainer < 0 {
@@ -340,14 +340,14 @@ public final class KeyedArchiver: ArchiveEncoder {
     }
 
     @inline(__always)
-    private func put(reference uid: Int, asElement: Bool, forKey key: String) {
+    func put(reference uid: Int, asElement: Bool, forKey key: String) {
         if asElement { s.captured = uid } else { setField(key, KeyedArchiveEmitter.uid(uid)) }
     }
 
     /// Stores a field (last one wins) and returns its position in the object.
     @inline(__always)
     @discardableResult
-    private func setField(_ key: String, _ value: Ref) -> Int {
+    func setField(_ key: String, _ value: Ref) -> Int {
         var (exact, canonical) = s.emitter.fieldKey(key)
         if s.currentContainer < 0 {
             canonical = s.emitter.topKeyClass(key, exact: exact)
@@ -376,7 +376,7 @@ public final class KeyedArchiver: ArchiveEncoder {
     }
 
     /// The UID of `value` written as a collection element (a scalar becomes its own object).
-    private func reference<T: ArchiveValue>(for value: T) throws -> Int {
+    func reference<T: ArchiveValue>(for value: T) throws -> Int {
         s.capturing = true
         s.captured = -1
         try value.encode(to: self, forKey: "")
@@ -393,7 +393,7 @@ public final class KeyedArchiver: ArchiveEncoder {
     }
 
     /// The UID of the class dictionary `{"$classname": name, "$classes": chain}`, added on first use.
-    private func classUID(forBuiltin name: String, chain: [String]) -> Int {
+    func classUID(forBuiltin name: String, chain: [String]) -> Int {
         if let uid = s.classUIDsByName[name] { return uid }
         let names = s.emitter.newContainer()
         for c in chain { s.elementRefs.append(s.emitter.string(c)) }
@@ -407,7 +407,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         return uid
     }
 
-    private func classUID(for type: any KeyedArchivable.Type) -> Int {
+    func classUID(for type: any KeyedArchivable.Type) -> Int {
         let id = ObjectIdentifier(type)
         if let uid = s.classUIDsByType[id] { return uid }
         var chain = type.archivedClassChain
@@ -425,7 +425,7 @@ public final class KeyedArchiver: ArchiveEncoder {
     }
 
     /// Writes the fields of every queued object (iteratively: objects found on the way join the queue).
-    private func drain() throws {
+    func drain() throws {
         let savedContainer = s.currentContainer
         defer { s.currentContainer = savedContainer }
         while s.queueHead < s.queue.count {
@@ -448,7 +448,7 @@ public final class KeyedArchiver: ArchiveEncoder {
 
     /// Whether `type` is a class (cached: a dynamic cast per object is costly).
     @inline(__always)
-    private func isClass<T>(_ type: T.Type) -> Bool {
+    func isClass<T>(_ type: T.Type) -> Bool {
         let id = ObjectIdentifier(type)
         if let lastKind = s.lastKind, lastKind.0 == id { return lastKind.1 }
         let kind: Bool
@@ -460,371 +460,5 @@ public final class KeyedArchiver: ArchiveEncoder {
         }
         s.lastKind = (id, kind)
         return kind
-    }
-
-    // MARK: ArchiveEncoder
-
-    public func encode(_ value: Bool, forKey key: String) throws {
-        try checkOpen()
-        put(inline: s.emitter.bool(value), forKey: key)
-    }
-
-    public func encodeInteger<T: FixedWidthInteger>(_ value: T, forKey key: String) throws {
-        try checkOpen()
-        // Fast path for the common widths (this generic requirement runs unspecialized through `any ArchiveEncoder`).
-        if T.self == Int.self {
-            put(inline: s.emitter.integer(Int64(unsafeBitCast(value, to: Int.self))), forKey: key)
-            return
-        }
-        guard let integer = PropertyListInteger(exactly: value) else {
-            throw KeyedArchiveError(.invalidValue, "integer \(value) does not fit in 64 bits", keyPath: key)
-        }
-        put(inline: s.emitter.integer(integer), forKey: key)
-    }
-
-    public func encode(_ value: Float, forKey key: String) throws {
-        try checkOpen()
-        put(inline: s.emitter.float(value), forKey: key)
-    }
-
-    public func encode(_ value: Double, forKey key: String) throws {
-        try checkOpen()
-        put(inline: s.emitter.real(value), forKey: key)
-    }
-
-    public func encode(_ value: String, forKey key: String) throws {
-        try checkOpen()
-        let asElement = takeCapture()
-        put(reference: s.emitter.appendElement(s.emitter.string(value)), asElement: asElement, forKey: key)
-    }
-
-    public func encode(_ value: Data, forKey key: String) throws {
-        try checkOpen()
-        let asElement = takeCapture()
-        put(reference: s.emitter.appendElement(s.emitter.data(value)), asElement: asElement, forKey: key)
-    }
-
-    public func encode(_ value: Date, forKey key: String) throws {
-        try checkOpen()
-        let asElement = takeCapture()
-        let cls = classRef(.date)
-        let (uid, object) = s.emitter.appendContainerElement()
-        s.emitter.completeDictionary(object, classKey, cls, timeKey, s.emitter.real(value.timeIntervalSinceReferenceDate))
-        put(reference: uid, asElement: asElement, forKey: key)
-    }
-
-    public func encode(_ value: UUID, forKey key: String) throws {
-        try checkOpen()
-        let asElement = takeCapture()
-        let bytes = withUnsafeBytes(of: value.uuid) { Data($0) }
-        let cls = classRef(.uuid)
-        let (uid, object) = s.emitter.appendContainerElement()
-        s.emitter.completeDictionary(object, classKey, cls, uuidBytesKey, s.emitter.data(bytes))
-        put(reference: uid, asElement: asElement, forKey: key)
-    }
-
-    public func encode(_ value: URL, forKey key: String) throws {
-        try checkOpen()
-        let asElement = takeCapture()
-        put(reference: urlObject(value), asElement: asElement, forKey: key)
-    }
-
-    /// An NSURL object: its base first (recursively), then its relative string, then itself.
-    private func urlObject(_ url: URL) -> Int {
-        let base = url.baseURL.map { urlObject($0) } ?? 0
-        let relative = s.emitter.appendElement(s.emitter.string(url.relativeString))
-        let cls = classRef(.url)
-        let (uid, object) = s.emitter.appendContainerElement()
-        s.emitter.completeDictionary(object, classKey, cls, baseKey, KeyedArchiveEmitter.uid(base), relativeKey, KeyedArchiveEmitter.uid(relative))
-        return uid
-    }
-
-    /// Writes an integer as its own NSNumber object, referenced by UID (as Apple writes NSValue's range members).
-    public func encodeIntegerObject<T: FixedWidthInteger>(_ value: T, forKey key: String) throws {
-        try checkOpen()
-        guard let integer = PropertyListInteger(exactly: value) else {
-            throw KeyedArchiveError(.invalidValue, "integer \(value) does not fit in 64 bits", keyPath: key)
-        }
-        let asElement = takeCapture()
-        put(reference: s.emitter.appendElement(s.emitter.integer(integer)), asElement: asElement, forKey: key)
-    }
-
-    /// Writes a `Double` as its own NSNumber object, referenced by UID.
-    public func encodeRealObject(_ value: Double, forKey key: String) throws {
-        try checkOpen()
-        let asElement = takeCapture()
-        put(reference: s.emitter.appendElement(s.emitter.real(value)), asElement: asElement, forKey: key)
-    }
-
-    /// Writes a Boolean as its own NSNumber object, referenced by UID.
-    public func encodeBoolObject(_ value: Bool, forKey key: String) throws {
-        try checkOpen()
-        let asElement = takeCapture()
-        put(reference: s.emitter.appendElement(s.emitter.bool(value)), asElement: asElement, forKey: key)
-    }
-
-    /// Writes a string inline in the current object (as Apple writes NSMutableString's `NS.string`).
-    public func encodeInline(_ value: String, forKey key: String) throws {
-        try checkOpen()
-        put(inline: s.emitter.string(value), forKey: key)
-    }
-
-    /// Writes bytes inline in the current object (as Apple writes NSMutableData's `NS.data`).
-    public func encodeInline(_ value: Data, forKey key: String) throws {
-        try checkOpen()
-        put(inline: s.emitter.data(value), forKey: key)
-    }
-
-    public func encodeNil(forKey key: String) throws {
-        try checkOpen()
-        if takeCapture() {
-            throw KeyedArchiveError(.invalidValue,
-                                    "an archived array, set or dictionary cannot hold nil (NSArray cannot); use ArchiveNull",
-                                    keyPath: key)
-        }
-        setField(key, KeyedArchiveEmitter.uid(0))
-    }
-
-    public func encodeObject<T: KeyedArchivable>(_ object: T, forKey key: String) throws {
-        try checkOpen()
-        let asElement = takeCapture()
-        let uid: Int
-        if isClass(T.self) {
-            // T is a concrete class type here, so the value is one object reference: its address is the
-            // identity (read without retaining the instance; a new one is retained below).
-            let address = withUnsafeBytes(of: object) { $0.load(as: UInt.self) }
-            if let known = s.identities.uid(for: address) {
-                uid = known
-            } else {
-                let (newUID, container) = s.emitter.appendContainerElement()
-                uid = newUID
-                s.identities.insert(address, uid: uid)
-                s.retained.append(unsafeBitCast(object, to: AnyObject.self))
-                s.queue.append((container, object))
-            }
-        } else {
-            let (newUID, container) = s.emitter.appendContainerElement()
-            uid = newUID
-            s.queue.append((container, object))
-        }
-        put(reference: uid, asElement: asElement, forKey: key)
-        if s.currentContainer < 0 && !asElement { try drain() }
-    }
-
-    public func encodeConditionalObject<T: KeyedArchivable & AnyObject>(_ object: T?, forKey key: String) throws {
-        try checkOpen()
-        guard let object else {
-            if s.capturing { s.capturing = false; s.captured = 0 } else { setField(key, KeyedArchiveEmitter.uid(0)) }
-            return
-        }
-        if s.capturing {
-            // As a collection element there is no field to patch later: encode it unconditionally.
-            try encodeObject(object, forKey: key)
-            return
-        }
-        if let known = s.identities.uid(for: UInt(bitPattern: ObjectIdentifier(object))) {
-            setField(key, KeyedArchiveEmitter.uid(known))
-        } else {
-            let field = setField(key, KeyedArchiveEmitter.uid(0))
-            s.pendingConditionals.append((s.currentContainer, field, object))
-        }
-    }
-
-    /// Encodes each element as its own object and returns where their UID refs start in `elementRefs`.
-    private func appendElementRefs<S: Sequence>(_ elements: S) throws -> Int where S.Element: ArchiveValue {
-        let base = s.elementRefs.count
-        for element in elements { s.elementRefs.append(KeyedArchiveEmitter.uid(try reference(for: element))) }
-        return base
-    }
-
-    public func encodeArray<T: ArchiveValue>(_ elements: [T], forKey key: String) throws {
-        try encodeList(elements, as: .array, forKey: key)
-    }
-
-    /// Writes `elements` in order as an `NSOrderedSet` (`NS.object.0`, `NS.object.1`, ...: one UID member per
-    /// element, as Apple writes it). The corresponding Foundation API is
-    /// `NSCoder.encode(_:forKey:)` with an `NSOrderedSet`.
-    public func encodeOrderedSet<T: ArchiveValue>(_ elements: [T], forKey key: String) throws {
-        try encodeList(elements, as: .orderedSet, forKey: key)
-    }
-
-    /// An `NSArray`, `NSOrderedSet` or `NSSet` of `elements`, in their order.
-    private func encodeList<S: Sequence>(_ elements: S, as builtin: BuiltinClass, forKey key: String) throws
-        where S.Element: ArchiveValue
-    {
-        try checkOpen()
-        let asElement = takeCapture()
-        // Nested Foundation values (arrays of arrays of ...) are written with an explicit stack, so no depth
-        // overflows the thread's stack; the objects and their order are those of the recursive path.
-        if S.Element.self == FoundationValue.self, let values = elements as? [FoundationValue] {
-            let uid = try encodeFoundationLists(values, as: builtin)
-            put(reference: uid, asElement: asElement, forKey: key)
-            if s.currentContainer < 0 && !asElement { try drain() }
-            return
-        }
-        let (uid, object) = s.emitter.appendContainerElement()
-        let base = s.elementRefs.count
-        defer { s.elementRefs.removeLast(s.elementRefs.count - base) }
-        _ = try appendElementRefs(elements)
-        try completeList(uid: uid, object: object, base: base, as: builtin)
-        put(reference: uid, asElement: asElement, forKey: key)
-        if s.currentContainer < 0 && !asElement { try drain() }
-    }
-
-    /// Writes an `NSArray`/`NSSet`/`NSOrderedSet`/`NSDictionary` of Foundation values whose nested arrays,
-    /// ordered sets, sets and dictionaries are written iteratively (one frame per open collection, on the
-    /// heap); returns the collection's UID. For `.dictionary`, `root` holds keys and values interleaved.
-    ///
-    /// Each collection takes its UID before its elements and writes its reference arrays after them, exactly
-    /// as ``encodeList(_:as:forKey:)`` and ``encodeDictionary(_:forKey:)`` do when they recurse, so the bytes
-    /// are the same.
-    private func encodeFoundationLists(_ root: [FoundationValue], as builtin: BuiltinClass) throws -> Int {
-        struct Frame {
-            var elements: [FoundationValue]
-            var next: Int
-            let builtin: BuiltinClass
-            let uid: Int
-            let object: Int
-            let base: Int
-        }
-        let outerBase = s.elementRefs.count
-        defer { s.elementRefs.removeLast(s.elementRefs.count - outerBase) }
-        let (rootUID, rootObject) = s.emitter.appendContainerElement()
-        var frames = [Frame(elements: root, next: 0, builtin: builtin, uid: rootUID, object: rootObject, base: outerBase)]
-        while true {
-            let top = frames.count - 1
-            if frames[top].next < frames[top].elements.count {
-                let element = frames[top].elements[frames[top].next]
-                frames[top].next += 1
-                if let (items, nested) = Self.nestedCollection(element) {
-                    let (uid, object) = s.emitter.appendContainerElement()
-                    frames.append(Frame(elements: items, next: 0, builtin: nested, uid: uid, object: object,
-                                        base: s.elementRefs.count))
-                } else {
-                    s.elementRefs.append(KeyedArchiveEmitter.uid(try reference(for: element)))
-                }
-                continue
-            }
-            let frame = frames.removeLast()
-            if frame.builtin == .dictionary {
-                completeDictionary(object: frame.object, base: frame.base)
-            } else {
-                try completeList(uid: frame.uid, object: frame.object, base: frame.base, as: frame.builtin)
-            }
-            s.elementRefs.removeLast(s.elementRefs.count - frame.base)
-            guard !frames.isEmpty else { return frame.uid }
-            s.elementRefs.append(KeyedArchiveEmitter.uid(frame.uid))
-        }
-    }
-
-    /// The elements a nested Foundation collection is written from, in the order the recursive path writes
-    /// them, and its class: a set's distinct elements, a dictionary's keys and values interleaved (ascending
-    /// by key when the keys are ordered, as ``encodeDictionary(_:forKey:)`` writes them); `nil` for any
-    /// other value.
-    private static func nestedCollection(_ value: FoundationValue) -> ([FoundationValue], BuiltinClass)? {
-        switch value {
-        case .array(let items): return (items, .array)
-        case .orderedSet(let items): return (items, .orderedSet)
-        case .set(let items): return (distinctElements(items), .set)
-        case .dictionary(let d): return (interleavedEntries(d), .dictionary)
-        default: return nil
-        }
-    }
-
-    /// The distinct elements of `items`, in order (what ``encodeSet(orderedElements:forKey:)`` writes).
-    private static func distinctElements<T: Hashable>(_ items: [T]) -> [T] {
-        guard items.count > 1 else { return items }
-        var seen = Set<T>(minimumCapacity: items.count)
-        return items.filter { seen.insert($0).inserted }
-    }
-
-    /// Keys and values interleaved, in the order ``encodeDictionary(_:forKey:)`` writes them.
-    private static func interleavedEntries(_ d: [FoundationValue: FoundationValue]) -> [FoundationValue] {
-        var out: [FoundationValue] = []
-        out.reserveCapacity(d.count * 2)
-        if let entries = CanonicalOrder.orderedEntries(of: d) {
-            for (k, v) in entries { out.append(k); out.append(v) }
-        } else {
-            for (k, v) in d { out.append(k); out.append(v) }
-        }
-        return out
-    }
-
-    /// Completes dictionary object `object` from the key and value refs interleaved at `base...` of
-    /// `elementRefs`: an `NS.keys` array and an `NS.objects` array.
-    private func completeDictionary(object: Int, base: Int) {
-        let keys = s.emitter.newContainer()
-        s.emitter.completeArray(keys, s.elementRefs, from: base, stride: 2)
-        let values = s.emitter.newContainer()
-        s.emitter.completeArray(values, s.elementRefs, from: base + 1, stride: 2)
-        s.emitter.completeDictionary(object, classKey, classRef(.dictionary), keysKey, KeyedArchiveEmitter.ref(container: keys),
-                                   dictionaryObjectsKey, KeyedArchiveEmitter.ref(container: values))
-    }
-
-    /// Completes list object `object` from the element refs at `base...` of `elementRefs`.
-    @inline(__always)
-    private func completeList(uid: Int, object: Int, base: Int, as builtin: BuiltinClass) throws {
-        if builtin == .orderedSet {
-            // Apple's layout: one member per element, `NS.object.<index>` = UID.
-            let count = s.elementRefs.count - base
-            while s.elementKeys.count < count { s.elementKeys.append(s.emitter.string(MemberKeys.orderedSetPrefix + String(s.elementKeys.count))) }
-            var keys = [classKey]
-            keys.append(contentsOf: s.elementKeys[0 ..< count])
-            var values = [classRef(builtin)]
-            values.append(contentsOf: s.elementRefs[base...])
-            s.emitter.completeDictionary(object, keys: keys, values: values)
-            return
-        }
-        let array = s.emitter.newContainer()
-        s.emitter.completeArray(array, s.elementRefs, from: base)
-        s.emitter.completeDictionary(object, classKey, classRef(builtin), objectsKey, KeyedArchiveEmitter.ref(container: array))
-    }
-
-    /// Writes `elements` as an `NSSet` (`NS.objects`): in ascending order when `T` is `Comparable` (so that
-    /// the same set gives the same bytes; see the type's notes on output), otherwise in the set's own order.
-    public func encodeSet<T: ArchiveValue & Hashable>(_ elements: Set<T>, forKey key: String) throws {
-        if let ordered = CanonicalOrder.orderedElements(of: elements) {
-            try encodeList(ordered, as: .set, forKey: key)
-        } else {
-            try encodeList(elements, as: .set, forKey: key)
-        }
-    }
-
-    /// Writes the distinct elements of `elements` in the order given as an `NSSet` (`NS.objects`).
-    public func encodeSet<T: ArchiveValue & Hashable>(orderedElements elements: [T], forKey key: String) throws {
-        try encodeList(Self.distinctElements(elements), as: .set, forKey: key)
-    }
-
-    /// Writes `dictionary` as an `NSDictionary` (`NS.keys`, `NS.objects`): ascending by key when `K` is
-    /// `Comparable` (so that the same dictionary gives the same bytes; see the type's notes on output),
-    /// otherwise in the dictionary's own order.
-    public func encodeDictionary<K: ArchiveValue & Hashable, V: ArchiveValue>(_ dictionary: [K: V], forKey key: String) throws {
-        try checkOpen()
-        let asElement = takeCapture()
-        // Nested Foundation values are written with an explicit stack, as in `encodeList(_:as:forKey:)`.
-        if K.self == FoundationValue.self, V.self == FoundationValue.self {
-            // The same dictionary, not a cast copy: a copy could iterate in another order.
-            let values = unsafeBitCast(dictionary, to: [FoundationValue: FoundationValue].self)
-            let uid = try encodeFoundationLists(Self.interleavedEntries(values), as: .dictionary)
-            put(reference: uid, asElement: asElement, forKey: key)
-            if s.currentContainer < 0 && !asElement { try drain() }
-            return
-        }
-        let (uid, object) = s.emitter.appendContainerElement()
-        let base = s.elementRefs.count
-        defer { s.elementRefs.removeLast(s.elementRefs.count - base) }
-        // Keys and values interleaved; split into the two arrays below.
-        func append(_ k: K, _ v: V) throws {
-            s.elementRefs.append(KeyedArchiveEmitter.uid(try reference(for: k)))
-            s.elementRefs.append(KeyedArchiveEmitter.uid(try reference(for: v)))
-        }
-        if let entries = CanonicalOrder.orderedEntries(of: dictionary) {
-            for (k, v) in entries { try append(k, v) }
-        } else {
-            for (k, v) in dictionary { try append(k, v) }
-        }
-        completeDictionary(object: object, base: base)
-        put(reference: uid, asElement: asElement, forKey: key)
-        if s.currentContainer < 0 && !asElement { try drain() }
     }
 }
