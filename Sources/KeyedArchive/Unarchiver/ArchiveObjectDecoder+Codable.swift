@@ -1,0 +1,117 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+// MARK: - Codable support
+
+/// What is stored under a key, for the Codable adapter (Sources/KeyedArchive/Codable), which must choose
+/// how to read a value before the value's `init(from:)` asks for a container.
+enum ArchiveStoredValueKind {
+    /// The key is absent or holds `$null`.
+    case none
+    /// A plain value: an inline number or Boolean, a string or data (inline or NSString/NSData objects).
+    case scalar
+    /// An object; its archived class name.
+    case object(String)
+}
+
+/// An array, set or dictionary opened for the Codable adapter, which reads its elements one at a time, in
+/// the order (and with the types) a Swift `init(from:)` asks for them. The collection counts as entered
+/// (depth, cycles, the path) until ``close()``.
+final class ArchiveCollectionCursor {
+    private let session: UnarchivingSession
+    private let uid: Int
+    private let pushedKey: Bool
+    private let keyRefs: [Int]
+    private let valueRefs: [Int]
+    private var closed = false
+
+    /// The number of elements (entries for a dictionary).
+    var count: Int { valueRefs.count }
+
+    fileprivate init(session: UnarchivingSession, uid: Int, pushedKey: Bool, keys: [Int], values: [Int]) {
+        self.session = session
+        self.uid = uid
+        self.pushedKey = pushedKey
+        self.keyRefs = keys
+        self.valueRefs = values
+    }
+
+    /// Reads element `i` (or the value of dictionary entry `i`) with a decoder that answers every key with it.
+    func decodeElement<R>(at i: Int, _ body: (any ArchiveDecoder) throws -> R) throws -> R {
+        try decode(valueRefs[i], at: .index(i), body)
+    }
+
+    /// Reads the key of dictionary entry `i`.
+    func decodeKey<R>(at i: Int, _ body: (any ArchiveDecoder) throws -> R) throws -> R {
+        try decode(keyRefs[i], at: .dictionaryKey(i), body)
+    }
+
+    private func decode<R>(_ ref: Int, at component: ArchivePathComponent, _ body: (any ArchiveDecoder) throws -> R) throws -> R {
+        try session.checkActive()
+        session.push(component)
+        defer { session.pop() }
+        return try body(ArchiveObjectDecoder(session: session, element: ref))
+    }
+
+    /// Leaves the collection. Cursors must be closed in the reverse order of opening.
+    func close() {
+        guard !closed, session.isActive else { return }
+        closed = true
+        if pushedKey { session.pop() }
+        session.leave(uid: uid, decoded: false)
+    }
+}
+
+extension ArchiveObjectDecoder {
+    /// What is stored under `key` (see ``ArchiveStoredValueKind``), without decoding it.
+    func storedValueKind(forKey key: String) throws -> ArchiveStoredValueKind {
+        try session.checkActive()
+        let found: Int?
+        if let fields { found = try stored(fields, key) } else { found = element }
+        guard let value = found else { return .none }
+        guard let ref = try session.uid(value, key: pathKey(key)) else { return .scalar }
+        guard ref != 0 else { return .none }
+        guard ref < UInt64(session.objectCount) else {
+            throw fail(.invalidReference, "UID \(ref) is out of range: $objects has \(session.objectCount) entries", key)
+        }
+        guard let (_, archivedClass) = try session.objectDictionary(Int(ref), key: pathKey(key)) else { return .scalar }
+        return .object(archivedClass.name)
+    }
+
+    /// The keys a model can read from this object (`$class` and other reserved keys left out, `$$name`
+    /// unescaped), in stored order; empty for an element.
+    func storedKeys() throws -> [String] {
+        try session.checkActive()
+        guard let fields else { return [] }
+        guard fields.count <= 4096, let keys = session.storage.shortKeys(fields, maximumLength: 4096) else {
+            throw fail(.dataCorrupted, "the object's keys cannot be listed (not strings, too long or too many)", "")
+        }
+        return keys.compactMap { key in
+            guard key.utf8.first == UInt8(ascii: "$") else { return key }
+            return key.utf8.dropFirst().first == UInt8(ascii: "$") ? String(key.dropFirst()) : nil
+        }
+    }
+
+    /// Opens the array or set (`dictionary` false) or the dictionary under `key` for reading element by element.
+    func openCollection(forKey key: String, dictionary: Bool) throws -> ArchiveCollectionCursor {
+        let names = dictionary ? Self.dictionaryClasses : Self.arrayClasses + ["NSSet", "NSMutableSet"]
+        let (uid, dict, cls) = try collection(key, names: names, expected: dictionary ? "a dictionary" : "an array or set")
+        let values = try elements(dict, uid, cls, key: key)
+        var keys: [Int] = []
+        if dictionary {
+            keys = try elements(dict, uid, cls, key: key, member: "NS.keys")
+            guard keys.count == values.count else {
+                throw fail(.dataCorrupted, "\(cls.name).NS.keys has \(keys.count) entries but NS.objects has \(values.count)",
+                           key, uid: uid, className: cls.name)
+            }
+        }
+        try session.countElements(values.count, key: pathKey(key), uid: uid, className: cls.name)
+        try session.enter(uid: uid, className: cls.name, key: pathKey(key))
+        let k = pathKey(key)
+        if let k { session.push(.key(k)) }
+        return ArchiveCollectionCursor(session: session, uid: uid, pushedKey: k != nil, keys: keys, values: values)
+    }
+}

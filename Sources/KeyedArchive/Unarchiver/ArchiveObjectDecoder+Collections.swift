@@ -1,0 +1,137 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+// ArchiveObjectDecoder reading arrays, ordered sets, sets and dictionaries: the collection object, its
+// elements (each entered for depth and cycles), and the limits on element counts.
+extension ArchiveObjectDecoder {
+    /// The `$objects` entry of a collection under `key`, whose class must be one of `names`.
+    func collection(_ key: String, names: [String], expected: @autoclosure () -> String)
+        throws -> (Int, ArchiveFields, ArchivedClass)
+    {
+        let (value, uid) = try scalar(key, expected: expected())
+        return try builtin(value, uid: uid, key: key, names: names, expected: expected())
+    }
+
+    /// The element references of an array, set or ordered set: `NS.objects` (an array of UIDs) or one UID
+    /// member per element, `NS.object.0`, `NS.object.1`, ... in any stored order (Apple's ordered-set
+    /// layout; also accepted for arrays and sets). Indices with a gap are rejected, not read as a shorter
+    /// list; a key stored twice counts once (its last value), as the raw model reads it. `member` names the array-of-UIDs member to read (`NS.keys` for dictionary keys).
+    func elements(_ dict: ArchiveFields, _ uid: Int, _ cls: ArchivedClass, key: String,
+                          member name: String = Catalogue.elementArrayKey) throws -> [Int] {
+        if let list = try session.lookup(dict, name, key: pathKey(key), uid: uid) {
+            guard let refs = try session.arrayElements(list, key: pathKey(key), uid: uid) else {
+                throw fail(.dataCorrupted, "\(cls.name).\(name) must be an array of UIDs, found \(session.kindName(list))", key,
+                           uid: uid, className: cls.name)
+            }
+            for (i, ref) in refs.enumerated() where try session.uid(ref, key: pathKey(key)) == nil {
+                throw fail(.invalidReference, "\(cls.name).\(name)[\(i)] must be a UID, found \(session.kindName(ref))", key,
+                           uid: uid, className: cls.name)
+            }
+            return refs
+        }
+        guard name == Catalogue.elementArrayKey else {
+            throw fail(.dataCorrupted, "\(cls.name) has no \(name)", key, uid: uid, className: cls.name)
+        }
+        // One member per element. Most objects have none (an empty collection written without members).
+        guard dict.count > 1 else { return [] }
+        let prefix = Catalogue.elementPerIndexPrefix
+        guard let keys = session.storage.shortKeys(dict, maximumLength: 1 << 16) else {
+            throw fail(.dataCorrupted, "\(cls.name) has a member key that is not a string", key, uid: uid, className: cls.name)
+        }
+        guard keys.contains(where: { $0.hasPrefix(prefix) }) else { return [] }
+        guard let positions = FoundationClassCatalogue.indexedElementPositions(keys: keys) else {
+            throw fail(.dataCorrupted, "\(cls.name)'s \(prefix)<index> members must be numbered 0, 1, 2, ... without a gap",
+                       key, uid: uid, className: cls.name)
+        }
+        var refs: [Int] = []
+        refs.reserveCapacity(positions.count)
+        for (i, position) in positions.enumerated() {
+            let ref = try session.value(at: position, of: dict, key: pathKey(key), uid: uid)
+            guard try session.uid(ref, key: pathKey(key)) != nil else {
+                throw fail(.invalidReference, "\(cls.name).\(prefix)\(i) must be a UID, found \(session.kindName(ref))", key,
+                           uid: uid, className: cls.name)
+            }
+            refs.append(ref)
+        }
+        return refs
+    }
+
+    func withEntered<R>(_ uid: Int, _ cls: ArchivedClass, key: String, _ body: () throws -> R) throws -> R {
+        try session.enter(uid: uid, className: cls.name, key: pathKey(key))
+        if let k = pathKey(key) { session.push(.key(k)) }
+        defer {
+            if pathKey(key) != nil { session.pop() }
+            session.leave(uid: uid, decoded: false)
+        }
+        return try body()
+    }
+
+    /// Decodes one element with `decoder` (an element-mode decoder the collection reuses).
+    func decodeElement<T: ArchiveValue>(_ ref: Int, at component: ArchivePathComponent,
+                                                with decoder: ArchiveObjectDecoder) throws -> T {
+        session.push(component)
+        defer { session.pop() }
+        decoder.element = ref
+        return try T.decode(from: decoder, forKey: "")
+    }
+
+    static let arrayClasses = FoundationClassCatalogue.array.names + FoundationClassCatalogue.orderedSet.names
+    static let setClasses = FoundationClassCatalogue.set.names + FoundationClassCatalogue.orderedSet.names
+    static let dictionaryClasses = FoundationClassCatalogue.dictionary.names
+
+    func decodeArray<T: ArchiveValue>(of type: T.Type, forKey key: String) throws -> [T] {
+        try decodeElements(of: T.self, forKey: key, names: Self.arrayClasses, expected: "an array of \(T.self)")
+    }
+
+    func decodeElements<T: ArchiveValue>(of type: T.Type, forKey key: String, names: [String],
+                                                  expected: @autoclosure () -> String) throws -> [T] {
+        let (uid, dict, cls) = try collection(key, names: names, expected: expected())
+        let refs = try elements(dict, uid, cls, key: key)
+        try session.countElements(refs.count, key: pathKey(key), uid: uid, className: cls.name)
+        return try withEntered(uid, cls, key: key) {
+            var result: [T] = []
+            result.reserveCapacity(refs.count)
+            let decoder = ArchiveObjectDecoder(session: session, element: 0)
+            for (i, ref) in refs.enumerated() { result.append(try decodeElement(ref, at: .index(i), with: decoder)) }
+            return result
+        }
+    }
+
+    func decodeSet<T: ArchiveValue & Hashable>(of type: T.Type, forKey key: String) throws -> Set<T> {
+        let (uid, dict, cls) = try collection(key, names: Self.setClasses, expected: "a set of \(T.self)")
+        let refs = try elements(dict, uid, cls, key: key)
+        try session.countElements(refs.count, key: pathKey(key), uid: uid, className: cls.name)
+        return try withEntered(uid, cls, key: key) {
+            var result = Set<T>(minimumCapacity: refs.count)
+            let decoder = ArchiveObjectDecoder(session: session, element: 0)
+            for (i, ref) in refs.enumerated() { result.insert(try decodeElement(ref, at: .index(i), with: decoder)) }
+            return result
+        }
+    }
+
+    func decodeDictionary<K: ArchiveValue & Hashable, V: ArchiveValue>(
+        keyType: K.Type, valueType: V.Type, forKey key: String) throws -> [K: V]
+    {
+        let (uid, dict, cls) = try collection(key, names: Self.dictionaryClasses,
+                                              expected: "a dictionary of \(K.self) to \(V.self)")
+        let keys = try elements(dict, uid, cls, key: key, member: Catalogue.dictionaryKeysKey)
+        let values = try elements(dict, uid, cls, key: key, member: Catalogue.elementArrayKey)
+        guard keys.count == values.count else {
+            throw fail(.dataCorrupted, "\(cls.name).\(Catalogue.dictionaryKeysKey) has \(keys.count) entries but \(Catalogue.elementArrayKey) has \(values.count)",
+                       key, uid: uid, className: cls.name)
+        }
+        try session.countElements(keys.count, key: pathKey(key), uid: uid, className: cls.name)
+        return try withEntered(uid, cls, key: key) {
+            var result = [K: V](minimumCapacity: keys.count)
+            let decoder = ArchiveObjectDecoder(session: session, element: 0)
+            for i in keys.indices {
+                let k: K = try decodeElement(keys[i], at: .dictionaryKey(i), with: decoder)
+                result[k] = try decodeElement(values[i], at: .index(i), with: decoder) as V
+            }
+            return result
+        }
+    }
+}
