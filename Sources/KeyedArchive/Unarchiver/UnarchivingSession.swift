@@ -394,14 +394,14 @@ final class UnarchivingSession {
     func names(of type: any KeyedArchivable.Type) -> [String] {
         let id = ObjectIdentifier(type)
         if let known = typeNames[id] { return known }
-        let all = [type.archivedClassName] + type.legacyClassNames
+        let all = ArchiveAllowList.names(of: type)
         typeNames[id] = all
         return all
     }
 
-    /// The type to instantiate for an archived class when `allowed` may be produced, or nil.
-    ///
-    /// Only `allowed`, their names and the caller's registry are consulted; `$classes` never is.
+    /// The type to instantiate for an archived class when `allowed` may be produced, or nil: the decision
+    /// of ``ArchiveAllowList/type(forClassName:allowed:registry:names:)``, cached per class dictionary and
+    /// single allowed type (the only inputs the decision depends on, the registry being fixed for the session).
     func resolve(_ archivedClass: ArchivedClass, allowed: [any KeyedArchivable.Type]) -> (any KeyedArchivable.Type)? {
         if allowed.count == 1 {
             let key = ResolutionKey(classUID: Int(archivedClass.uid.value), type: ObjectIdentifier(allowed[0]))
@@ -410,26 +410,13 @@ final class UnarchivingSession {
             if let known = resolutions[key] {
                 found = known
             } else {
-                found = resolveUncached(archivedClass.name, allowed: allowed)
+                found = ArchiveAllowList.type(forClassName: archivedClass.name, allowed: allowed, registry: registry, names: names(of:))
                 resolutions[key] = found
             }
             lastResolution = (key, found)
             return found
         }
-        return resolveUncached(archivedClass.name, allowed: allowed)
-    }
-
-    private func resolveUncached(_ name: String, allowed: [any KeyedArchivable.Type]) -> (any KeyedArchivable.Type)? {
-        for type in allowed where names(of: type).contains(name) { return type }
-        if let registered = registry[name] {
-            for type in allowed where isType(registered, subtypeOf: type) { return registered }
-        }
-        return nil
-    }
-
-    private func isType(_ candidate: any KeyedArchivable.Type, subtypeOf allowed: any KeyedArchivable.Type) -> Bool {
-        func check<A: KeyedArchivable>(_ allowed: A.Type) -> Bool { candidate is A.Type }
-        return check(allowed)
+        return ArchiveAllowList.type(forClassName: archivedClass.name, allowed: allowed, registry: registry, names: names(of:))
     }
 
     /// The already decoded class instance `value` refers to, when its class is exactly `type` and `type`
@@ -541,16 +528,6 @@ final class UnarchivingSession {
                         key: key, uid: uid, className: nil)
         }
         return (uid, dict, classTable[index], table)
-    }
-
-    func allowedType(_ archivedClass: ArchivedClass, uid: Int, allowed: [any KeyedArchivable.Type], key: String?,
-                     expected: @autoclosure () -> String) throws -> any KeyedArchivable.Type {
-        guard let type = resolve(archivedClass, allowed: allowed) else {
-            throw error(.classNotAllowed,
-                        "class \"\(archivedClass.name)\" is not allowed here; expected \(expected())",
-                        key: key, uid: uid, className: archivedClass.name)
-        }
-        return type
     }
 
     /// Registers a back-reference to deliver after the graph is built.

@@ -1,0 +1,83 @@
+// The allow-list decision of the typed unarchiver, alone in this file so that a security review finds it
+// in one place.
+//
+// What it decides: whether the class an archive claims for an object (its `$classname`, attacker-controlled)
+// may become one of the types the caller allowed at that point, and which type is instantiated. Only the
+// allowed types, the names they answer to (`archivedClassName`, `legacyClassNames`) and the caller's registry
+// (`KeyedUnarchiver.setClass(_:forClassName:)`, which admits a registered subclass of an allowed type) are
+// consulted. The `$classes` chain never is (an archive cannot widen what is allowed by claiming an allowed
+// superclass), and no type is ever looked up by name at run time.
+//
+// When: before any initializer runs, for every object, including an object met again through a second
+// reference (checked against that field's types too).
+//
+// Where it is called:
+// - `UnarchivingSession.instance(_:allowed:key:expected:)` (every object a field, an element or the top
+//   level decodes) and `ArchiveObjectDecoder.decodeObjectReference(of:forKey:assign:)` (back-references)
+//   call `allowedType(_:uid:allowed:key:expected:)` below;
+// - `UnarchivingSession.resolve(_:allowed:)` caches the answer per class dictionary and single allowed
+//   type, and `UnarchivingSession.sharedObject(_:of:)` reuses the last cached answer for the typed fast
+//   path: performance only, keyed by every input of the decision;
+// - `ArchiveObjectDecoder+Heterogeneous.swift` (`decodeValue(ofAnyOf:)`) picks among the requested types
+//   by `acceptedNames(of:registry:names:)` below.
+// Untyped Foundation values (`FoundationValue`) never reach a model type: only the catalogue's value
+// classes are read there (`ArchiveObjectDecoder+FoundationValue.swift`).
+
+/// The allow-list decision: which allowed type, if any, an archived class name may become.
+enum ArchiveAllowList {
+    /// Every name `type` answers to: its archived class name, then its legacy names.
+    static func names(of type: any KeyedArchivable.Type) -> [String] {
+        [type.archivedClassName] + type.legacyClassNames
+    }
+
+    /// The type to instantiate for an object whose archive claims the class `name`, or nil when none of
+    /// `allowed` may be produced from it.
+    ///
+    /// - Parameters:
+    ///   - name: the object's `$classname`.
+    ///   - allowed: the types the caller allows at this point.
+    ///   - registry: the caller's class-name registrations; a registered type is taken only where it is
+    ///     one of `allowed` or a subclass of one.
+    ///   - names: ``names(of:)``, possibly cached.
+    static func type(forClassName name: String, allowed: [any KeyedArchivable.Type],
+                     registry: [String: any KeyedArchivable.Type],
+                     names: (any KeyedArchivable.Type) -> [String]) -> (any KeyedArchivable.Type)? {
+        for type in allowed where names(type).contains(name) { return type }
+        if let registered = registry[name] {
+            for type in allowed where isType(registered, subtypeOf: type) { return registered }
+        }
+        return nil
+    }
+
+    /// The class names an object may claim to be read as `type` where a value of one of several types
+    /// is asked for (`decodeValue(ofAnyOf:)`): the type's own names, and the names the caller registered
+    /// for it or for a subclass of it.
+    static func acceptedNames(of type: any KeyedArchivable.Type, registry: [String: any KeyedArchivable.Type],
+                              names: (any KeyedArchivable.Type) -> [String]) -> [String] {
+        func registered<A: KeyedArchivable>(_ allowed: A.Type) -> [String] {
+            registry.compactMap { $0.value is A.Type ? $0.key : nil }
+        }
+        return names(type) + registered(type)
+    }
+
+    /// Whether `candidate` is `allowed` or one of its subclasses (a static check, no name lookup).
+    static func isType(_ candidate: any KeyedArchivable.Type, subtypeOf allowed: any KeyedArchivable.Type) -> Bool {
+        func check<A: KeyedArchivable>(_ allowed: A.Type) -> Bool { candidate is A.Type }
+        return check(allowed)
+    }
+}
+
+extension UnarchivingSession {
+    /// The type to instantiate for the object `uid` of class `archivedClass` where `allowed` may be
+    /// produced (``ArchiveAllowList``, through the session's cache).
+    /// - Throws: ``KeyedArchiveError/Code/classNotAllowed`` naming the class, the object and the key path.
+    func allowedType(_ archivedClass: ArchivedClass, uid: Int, allowed: [any KeyedArchivable.Type], key: String?,
+                     expected: @autoclosure () -> String) throws -> any KeyedArchivable.Type {
+        guard let type = resolve(archivedClass, allowed: allowed) else {
+            throw error(.classNotAllowed,
+                        "class \"\(archivedClass.name)\" is not allowed here; expected \(expected())",
+                        key: key, uid: uid, className: archivedClass.name)
+        }
+        return type
+    }
+}
