@@ -4,13 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// One step of the path from the root to the value being decoded.
-enum ArchivePathComponent {
-    case key(String)
-    case index(Int)
-    case dictionaryKey(Int)
-}
-
 /// The state of one unarchive: the archive, what has been decoded, the path, the limits.
 ///
 /// Everything happens on one thread, depth first; the path and the in-progress stack mirror the
@@ -48,6 +41,8 @@ final class UnarchivingSession {
     @exclusivity(unchecked) private var decodedElementCount = 0
     @exclusivity(unchecked) private var deferred: [() throws -> Void] = []
     @exclusivity(unchecked) private var active = true
+    /// The most recently used key tables, most recent first (UnarchivingSession+KeyTables.swift).
+    @exclusivity(unchecked) var keyTables: [KeyTable] = []
 
     private struct ResolutionKey: Hashable {
         var classUID: Int
@@ -121,71 +116,6 @@ final class UnarchivingSession {
     @inline(__always)
     func scalar(_ n: Int, key: String?, uid: Int?) throws -> PropertyListValue? {
         do { return try storage.plainScalar(n) } catch let e as PropertyListError { throw damaged(e, key: key, uid: uid) }
-    }
-
-    // MARK: Key tables
-
-    /// The decoded keys of an object dictionary, shared by all dictionaries with the same key objects in
-    /// the same order (writers that de-duplicate strings, Apple's and ours, give every instance of a class
-    /// the same ones). Only built when every key is an ASCII string and no key repeats, so a lookup in
-    /// the table gives the answer the byte-by-byte scan would give.
-    final class KeyTable {
-        /// A dictionary with these keys (its key references are compared with another's).
-        let fields: ArchiveFields
-        /// The stored keys.
-        let keys: [String]
-        /// The key a model passes to read each entry: the stored key, or for `$$name` the escaped
-        /// `$name`; nil for `$`-keys no model key reaches (`$class`).
-        let modelKeys: [String?]
-        /// Where `$class` is, if present.
-        let classPosition: Int?
-
-        init(fields: ArchiveFields, keys: [String]) {
-            self.fields = fields
-            self.keys = keys
-            self.modelKeys = keys.map { key in
-                guard key.utf8.first == UInt8(ascii: "$") else { return key }
-                return key.utf8.dropFirst().first == UInt8(ascii: "$") ? String(key.dropFirst()) : nil
-            }
-            self.classPosition = keys.firstIndex(of: "$class")
-        }
-
-        /// The position of the entry a model reads with `key`, looking first just after `hint` and at
-        /// `hint` (fields are usually read in the order they were written, optional ones twice).
-        @inline(__always)
-        func position(ofModelKey key: String, after hint: Int) -> Int? {
-            let count = modelKeys.count
-            if hint + 1 < count, modelKeys[hint + 1] == key { return hint + 1 }
-            if hint >= 0, hint < count, modelKeys[hint] == key { return hint }
-            return modelKeys.firstIndex(of: key)
-        }
-
-        /// The position of the stored key `name` (for Foundation objects' members).
-        @inline(__always)
-        func position(ofStoredKey name: String) -> Int? {
-            keys.firstIndex(of: name)
-        }
-    }
-
-    /// The most recently used key tables, most recent first.
-    @exclusivity(unchecked) private var keyTables: [KeyTable] = []
-
-    /// The key table for `fields`, or nil when lookups must scan the bytes.
-    func keyTable(for fields: ArchiveFields) -> KeyTable? {
-        for table in keyTables where storage.sameKeys(table.fields, fields) { return table }
-        guard let table = makeKeyTable(fields) else { return nil }
-        if keyTables.count < 8 { keyTables.append(table) } else { keyTables[keyTables.count - 1] = table }
-        return table
-    }
-
-    private func makeKeyTable(_ fields: ArchiveFields) -> KeyTable? {
-        // Model keys are short; long ones are left to the byte comparison (which never decodes them).
-        guard fields.count <= 64, let keys = storage.shortKeys(fields, maximumLength: 128) else { return nil }
-        for (i, key) in keys.enumerated() {
-            guard key.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-            for j in 0 ..< i where keys[j] == key { return nil }
-        }
-        return KeyTable(fields: fields, keys: keys)
     }
 
     /// The object number of entry `i`'s value.
