@@ -49,8 +49,20 @@ enum BinaryPropertyListMarker: UInt8 {
     static func nibble(_ byte: UInt8) -> UInt8 { byte & 0x0F }
 
     /// The singletons' marker bytes.
+    static let nullByte: UInt8 = 0x00
     static let falseByte: UInt8 = 0x08
     static let trueByte: UInt8 = 0x09
+    static let fillByte: UInt8 = 0x0F
+
+    /// The name of a container kind in messages ("array", "ordered set", "set", "dictionary").
+    var containerName: String {
+        switch self {
+        case .array: "array"
+        case .orderedSet: "ordered set"
+        case .set: "set"
+        default: "dictionary"
+        }
+    }
 
     /// Whether objects of this kind hold object references (array, ordered set, set, dictionary).
     var isContainer: Bool { rawValue >= Self.array.rawValue }

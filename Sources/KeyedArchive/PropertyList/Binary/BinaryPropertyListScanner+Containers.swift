@@ -22,10 +22,10 @@ extension BinaryPropertyListScanner {
         if st & 3 >= Self.shared, let v = memo[n] { return v }
         let offset = offset(of: n)
         let marker = base.load(fromByteOffset: offset, as: UInt8.self)
-        switch marker >> 4 {
-        case 0xB where !isLenient: try unsupportedMarker(marker, offset, n)
-        case 0xA, 0xB, 0xC: return try array(n, at: offset, marker: marker, depth: depth)
-        case 0xD: return try dictionary(n, at: offset, marker: marker, depth: depth)
+        switch BinaryPropertyListMarker(byte: marker) {
+        case .orderedSet? where !isLenient: try unsupportedMarker(marker, offset, n)
+        case .array?, .orderedSet?, .set?: return try array(n, at: offset, marker: marker, depth: depth)
+        case .dictionary?: return try dictionary(n, at: offset, marker: marker, depth: depth)
         default:
             let v = try scalar(n, at: offset, marker: marker)
             if st & 3 >= Self.shared { memo[n] = v }
@@ -37,8 +37,8 @@ extension BinaryPropertyListScanner {
     struct Frame {
         /// Object number of the container.
         var n: Int
-        /// The marker's high nibble: 0xA array, 0xB ordered set, 0xC set, 0xD dictionary.
-        var kind: UInt8
+        /// Array, ordered set, set or dictionary.
+        var kind: BinaryPropertyListMarker
         var count: Int
         /// Where its references start (a dictionary: `count` keys, then `count` values).
         var start: Int
@@ -60,7 +60,7 @@ extension BinaryPropertyListScanner {
     mutating func deepValue(_ root: Int, depth: Int) throws -> PropertyListValue {
         // The innermost open container is `top` (a local, for speed); the ones above it are on `stack`.
         var stack: [Frame] = []
-        var top = Frame(n: 0, kind: 0, count: 0, start: 0)
+        var top = Frame(n: 0, kind: .array, count: 0, start: 0)
         var open = 0  // containers open: stack.count + 1, or 0 when `top` is unused
         do {
             var n = root
@@ -74,13 +74,12 @@ extension BinaryPropertyListScanner {
                 } else {
                     let offset = offset(of: n)
                     let marker = base.load(fromByteOffset: offset, as: UInt8.self)
-                    let kind = marker >> 4
-                    if kind >= 0xA && kind <= 0xD {
+                    if let kind = BinaryPropertyListMarker(byte: marker), kind.isContainer {
                         // A dictionary key must be a string: a container key is refused before it is read.
-                        if open > 0, top.kind == 0xD, top.key == nil {
-                            try Self.containerKeyError(marker, top.start + top.i * refSize, top.n)
+                        if open > 0, top.kind == .dictionary, top.key == nil {
+                            try Self.containerKeyError(kind, top.start + top.i * refSize, top.n)
                         }
-                        var frame = try self.open(n, at: offset, marker: marker, depth: depth + open)
+                        var frame = try self.open(n, at: offset, marker: marker, kind: kind, depth: depth + open)
                         if frame.count > 0 {
                             if open > 0 {
                                 swap(&frame, &top)
@@ -100,7 +99,7 @@ extension BinaryPropertyListScanner {
                 }
                 // Hand v to the open containers, closing each one that is complete.
                 while open > 0 {
-                    if top.kind == 0xD {
+                    if top.kind == .dictionary {
                         if let key = top.key {
                             top.keys.append(key)
                             top.elements.append(v)
@@ -122,7 +121,7 @@ extension BinaryPropertyListScanner {
                         n = try nextReference(&top)
                         continue descend
                     }
-                    var finished = stack.popLast() ?? Frame(n: 0, kind: 0, count: 0, start: 0)
+                    var finished = stack.popLast() ?? Frame(n: 0, kind: .array, count: 0, start: 0)
                     swap(&finished, &top)
                     open -= 1
                     v = close(consume finished)
@@ -135,7 +134,7 @@ extension BinaryPropertyListScanner {
             // key itself was being read) for a dictionary entry.
             var path = error.location.keyPath
             for frame in stack.reversed() {
-                if frame.kind == 0xD {
+                if frame.kind == .dictionary {
                     path = Self.join(frame.key ?? "<key \(frame.i)>", path)
                 } else {
                     path = Self.join("[\(frame.i)]", path)
@@ -167,27 +166,26 @@ extension BinaryPropertyListScanner {
     @inline(__always)
     func nextReference(_ frame: inout Frame) throws -> Int {
         var p = frame.start + frame.i * refSize
-        if frame.kind == 0xD, frame.key != nil { p += frame.count * refSize }
+        if frame.kind == .dictionary, frame.key != nil { p += frame.count * refSize }
         return try reference(at: p, object: frame.n)
     }
 
     /// Checks container `n` (marker at `offset`) at nesting `depth` and marks it on the current path.
     @inline(__always)
-    mutating func open(_ n: Int, at offset: Int, marker: UInt8, depth: Int) throws -> Frame {
-        let kind = marker >> 4
-        if kind == 0xB, !isLenient { try unsupportedMarker(marker, offset, n) }
-        let (count, start) = try countAndStart(marker & 0x0F, at: offset, object: n)
-        if kind == 0xD {
+    mutating func open(_ n: Int, at offset: Int, marker: UInt8, kind: BinaryPropertyListMarker, depth: Int) throws -> Frame {
+        if kind == .orderedSet, !isLenient { try unsupportedMarker(marker, offset, n) }
+        let (count, start) = try countAndStart(BinaryPropertyListMarker.nibble(marker), at: offset, object: n)
+        if kind == .dictionary {
             let (twice, overflow) = count.multipliedReportingOverflow(by: 2)
             try requireElements(overflow ? Int.max : twice, of: refSize, at: start, object: n, "dictionary reference")
         } else {
-            try requireElements(count, of: refSize, at: start, object: n, kind == 0xA ? "array" : "set")
+            try requireElements(count, of: refSize, at: start, object: n, kind == .array ? "array" : "set")
         }
         guard depth < maximumDepth else { try tooDeep(n, offset) }
         state[n] |= Self.onPath
         var frame = Frame(n: n, kind: kind, count: count, start: start)
         frame.elements.reserveCapacity(count)  // bounded: count * refSize bytes fit in the file
-        if kind == 0xD { frame.keys.reserveCapacity(count) }
+        if kind == .dictionary { frame.keys.reserveCapacity(count) }
         return frame
     }
 
@@ -196,8 +194,8 @@ extension BinaryPropertyListScanner {
     mutating func close(_ frame: consuming Frame) -> PropertyListValue {
         let v: PropertyListValue
         switch frame.kind {
-        case 0xA: v = .array(frame.elements)
-        case 0xD: v = Self.makeDictionary(frame.keys, frame.elements)
+        case .array: v = .array(frame.elements)
+        case .dictionary: v = Self.makeDictionary(frame.keys, frame.elements)
         default: v = .set(frame.elements)
         }
         state[frame.n] &= ~Self.onPath
@@ -211,13 +209,13 @@ extension BinaryPropertyListScanner {
                           at: .init(byteOffset: offset(of: n), objectNumber: n))
     }
 
-    /// Decodes an array (0xA), ordered set (0xB) or set (0xC), marked on the current path while its
+    /// Decodes an array (0xAn), ordered set (0xBn) or set (0xCn), marked on the current path while its
     /// elements are read.
     @inline(never)
     mutating func array(_ n: Int, at offset: Int, marker: UInt8, depth: Int) throws -> PropertyListValue {
-        let nibble = marker & 0x0F
-        let (count, start) = try countAndStart(nibble, at: offset, object: n)
-        try requireElements(count, of: refSize, at: start, object: n, marker >> 4 == 0xA ? "array" : "set")
+        let isArray = BinaryPropertyListMarker(byte: marker) == .array
+        let (count, start) = try countAndStart(BinaryPropertyListMarker.nibble(marker), at: offset, object: n)
+        try requireElements(count, of: refSize, at: start, object: n, isArray ? "array" : "set")
         guard depth < maximumDepth else { try tooDeep(n, offset) }
         state[n] |= Self.onPath
         var elements: [PropertyListValue] = []
@@ -235,17 +233,16 @@ extension BinaryPropertyListScanner {
             PropertyListValue.dismantle(all: &elements)  // a finished element may be deep
             try Self.rethrow(error, index: i)
         }
-        let v: PropertyListValue = marker >> 4 == 0xA ? .array(elements) : .set(elements)
+        let v: PropertyListValue = isArray ? .array(elements) : .set(elements)
         state[n] &= ~Self.onPath
         if state[n] & 3 >= Self.shared { memo[n] = v }
         return v
     }
 
-    /// Decodes a dictionary (0xD), marked on the current path while its keys and values are read.
+    /// Decodes a dictionary (0xDn), marked on the current path while its keys and values are read.
     @inline(never)
     mutating func dictionary(_ n: Int, at offset: Int, marker: UInt8, depth: Int) throws -> PropertyListValue {
-        let nibble = marker & 0x0F
-        let (count, start) = try countAndStart(nibble, at: offset, object: n)
+        let (count, start) = try countAndStart(BinaryPropertyListMarker.nibble(marker), at: offset, object: n)
         let (twice, overflow) = count.multipliedReportingOverflow(by: 2)
         try requireElements(overflow ? Int.max : twice, of: refSize, at: start, object: n, "dictionary reference")
         guard depth < maximumDepth else { try tooDeep(n, offset) }
@@ -290,9 +287,8 @@ extension BinaryPropertyListScanner {
     }
 
     @inline(never)
-    static func containerKeyError(_ marker: UInt8, _ p: Int, _ n: Int) throws -> Never {
-        let kind = ["array", "ordered set", "set", "dictionary"][Int(marker >> 4) - 0xA]
-        throw PropertyListError(.invalidKey, "bplist: dictionary key is a \(kind), not a string",
+    static func containerKeyError(_ kind: BinaryPropertyListMarker, _ p: Int, _ n: Int) throws -> Never {
+        throw PropertyListError(.invalidKey, "bplist: dictionary key is a \(kind.containerName), not a string",
                           at: .init(byteOffset: p, objectNumber: n))
     }
 

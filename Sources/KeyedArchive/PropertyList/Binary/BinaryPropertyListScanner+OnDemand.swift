@@ -30,23 +30,28 @@ extension BinaryPropertyListScanner {
         base.load(fromByteOffset: offset(of: n), as: UInt8.self)
     }
 
+    /// The kind of object `n` (`n` below ``objectCount``); nil for a marker the format does not have.
+    @inline(__always)
+    func kind(of n: Int) -> BinaryPropertyListMarker? {
+        BinaryPropertyListMarker(byte: marker(of: n))
+    }
+
     /// The element count of container `n` (an array, set or dictionary) and where its references start.
     /// A dictionary has `count` key references followed by `count` value references. Returns nil when
     /// `n` is not a container.
-    func container(_ n: Int) throws -> (marker: UInt8, count: Int, start: Int)? {
+    func container(_ n: Int) throws -> (kind: BinaryPropertyListMarker, count: Int, start: Int)? {
         let offset = offset(of: n)
         let marker = base.load(fromByteOffset: offset, as: UInt8.self)
-        let kind = marker >> 4
-        guard kind >= 0xA && kind <= 0xD else { return nil }
-        if kind == 0xB, !isLenient { try unsupportedMarker(marker, offset, n) }
-        let (count, start) = try countAndStart(marker & 0x0F, at: offset, object: n)
-        if kind == 0xD {
+        guard let kind = BinaryPropertyListMarker(byte: marker), kind.isContainer else { return nil }
+        if kind == .orderedSet, !isLenient { try unsupportedMarker(marker, offset, n) }
+        let (count, start) = try countAndStart(BinaryPropertyListMarker.nibble(marker), at: offset, object: n)
+        if kind == .dictionary {
             let (twice, overflow) = count.multipliedReportingOverflow(by: 2)
             try requireElements(overflow ? Int.max : twice, of: refSize, at: start, object: n, "dictionary reference")
         } else {
-            try requireElements(count, of: refSize, at: start, object: n, kind == 0xA ? "array" : "set")
+            try requireElements(count, of: refSize, at: start, object: n, kind == .array ? "array" : "set")
         }
-        return (marker, count, start)
+        return (kind, count, start)
     }
 
     /// Whether the `count` bytes at offsets `a` and `b` (both already checked to lie in the object area) are equal.
@@ -60,9 +65,10 @@ extension BinaryPropertyListScanner {
     func stringLength(_ n: Int) throws -> Int? {
         let offset = offset(of: n)
         let marker = base.load(fromByteOffset: offset, as: UInt8.self)
-        switch marker >> 4 {
-        case 0x7 where !isLenient: try unsupportedMarker(marker, offset, n)
-        case 0x5, 0x6, 0x7: return try countAndStart(marker & 0x0F, at: offset, object: n).count
+        switch BinaryPropertyListMarker(byte: marker) {
+        case .utf8String? where !isLenient: try unsupportedMarker(marker, offset, n)
+        case .asciiString?, .utf16String?, .utf8String?:
+            return try countAndStart(BinaryPropertyListMarker.nibble(marker), at: offset, object: n).count
         default: return nil
         }
     }
@@ -72,8 +78,8 @@ extension BinaryPropertyListScanner {
     func uid(_ n: Int) throws -> UInt64? {
         let offset = offset(of: n)
         let marker = base.load(fromByteOffset: offset, as: UInt8.self)
-        guard marker >> 4 == 0x8 else { return nil }
-        return try uidValue(marker & 0x0F, at: offset, object: n)
+        guard BinaryPropertyListMarker(byte: marker) == .uid else { return nil }
+        return try uidValue(BinaryPropertyListMarker.nibble(marker), at: offset, object: n)
     }
 
     /// Whether string object `n` is exactly `key` (UTF-8 bytes; compared code unit for code unit, as
@@ -82,18 +88,18 @@ extension BinaryPropertyListScanner {
     func string(_ n: Int, equals key: UnsafeBufferPointer<UInt8>) throws -> Bool? {
         let offset = offset(of: n)
         let marker = base.load(fromByteOffset: offset, as: UInt8.self)
-        switch marker >> 4 {
-        case 0x7 where !isLenient: try unsupportedMarker(marker, offset, n)
-        case 0x5, 0x7:
-            let (count, start) = try countAndStart(marker & 0x0F, at: offset, object: n)
+        switch BinaryPropertyListMarker(byte: marker) {
+        case .utf8String? where !isLenient: try unsupportedMarker(marker, offset, n)
+        case .asciiString?, .utf8String?:
+            let (count, start) = try countAndStart(BinaryPropertyListMarker.nibble(marker), at: offset, object: n)
             try requireElements(count, of: 1, at: start, object: n, "string")
             guard count == key.count else { return false }
             guard count > 0, let keyBase = key.baseAddress else { return true }
             return memcmp(base + start, keyBase, count) == 0
-        case 0x6:
+        case .utf16String?:
             // Each UTF-16 unit is 1 to 3 UTF-8 bytes (a surrogate pair, 2 units, is 4): decode only when
             // the lengths can match, so a long key is never decoded for a short one.
-            let (count, _) = try countAndStart(marker & 0x0F, at: offset, object: n)
+            let (count, _) = try countAndStart(BinaryPropertyListMarker.nibble(marker), at: offset, object: n)
             guard key.count >= count, key.count <= count * 3 else { return false }
             guard case .string(let s) = try scalar(n, at: offset, marker: marker) else { return false }
             return s.utf8.elementsEqual(key)

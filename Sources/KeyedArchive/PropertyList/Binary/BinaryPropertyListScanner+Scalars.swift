@@ -10,25 +10,25 @@ extension BinaryPropertyListScanner {
     /// Decodes a non-container object.
     @inline(never)
     func scalar(_ n: Int, at offset: Int, marker: UInt8) throws -> PropertyListValue {
-        let nibble = marker & 0x0F
-        switch marker >> 4 {
-        case 0x0:
+        let nibble = BinaryPropertyListMarker.nibble(marker)
+        switch BinaryPropertyListMarker(byte: marker) {
+        case .singleton?:
             switch marker {
-            case 0x08: return .bool(false)
-            case 0x09: return .bool(true)
-            case 0x00:
+            case BinaryPropertyListMarker.falseByte: return .bool(false)
+            case BinaryPropertyListMarker.trueByte: return .bool(true)
+            case BinaryPropertyListMarker.nullByte:
                 throw PropertyListError(.invalidObject, "bplist: null (0x00) has no property-list value",
                                         at: .init(byteOffset: offset, objectNumber: n))
-            case 0x0F:
+            case BinaryPropertyListMarker.fillByte:
                 throw PropertyListError(.invalidObject, "bplist: fill byte (0x0F) is padding, not a value",
                                         at: .init(byteOffset: offset, objectNumber: n))
             default:
                 throw PropertyListError(.invalidObject, "bplist: unknown object marker 0x\(hex(marker))",
                                         at: .init(byteOffset: offset, objectNumber: n))
             }
-        case 0x1:
+        case .integer?:
             return .integer(try integer(nibble, at: offset, object: n))
-        case 0x2:
+        case .real?:
             switch nibble {
             case 2:
                 try require(offset + 1, 4, object: n, "4-byte real")
@@ -41,30 +41,30 @@ extension BinaryPropertyListScanner {
                 throw PropertyListError(.invalidObject, "bplist: real of \(1 << Int(nibble)) bytes (only 4 and 8 exist)",
                                         at: .init(byteOffset: offset, objectNumber: n))
             }
-        case 0x3:
-            guard marker == 0x33 else {
+        case .date?:
+            guard marker == BinaryPropertyListMarker.date.byte(nibble: 3) else {
                 throw PropertyListError(.invalidObject, "bplist: date marker 0x\(hex(marker)) (only 0x33 exists)",
                                         at: .init(byteOffset: offset, objectNumber: n))
             }
             try require(offset + 1, 8, object: n, "date")
             let seconds = Double(bitPattern: Self.loadBigEndian(base + offset + 1, width: 8))
             return .date(Date(timeIntervalSinceReferenceDate: seconds))
-        case 0x4:
+        case .data?:
             let (count, start) = try countAndStart(nibble, at: offset, object: n)
             try requireElements(count, of: 1, at: start, object: n, "data")
             let v = PropertyListValue.data(Data(bytes: base + start, count: count))
             return v
-        case 0x5:
+        case .asciiString?:
             let (count, start) = try countAndStart(nibble, at: offset, object: n)
             try requireElements(count, of: 1, at: start, object: n, "ASCII string")
             let v = PropertyListValue.string(try asciiString(at: start, count: count, object: n))
             return v
-        case 0x6:
+        case .utf16String?:
             let (count, start) = try countAndStart(nibble, at: offset, object: n)
             try requireElements(count, of: 2, at: start, object: n, "UTF-16 string")
             let v = PropertyListValue.string(try utf16String(at: start, count: count, object: n))
             return v
-        case 0x7:
+        case .utf8String?:
             guard isLenient else { try unsupportedMarker(marker, offset, n) }
             let (count, start) = try countAndStart(nibble, at: offset, object: n)
             try requireElements(count, of: 1, at: start, object: n, "UTF-8 string")
@@ -74,7 +74,7 @@ extension BinaryPropertyListScanner {
                                         at: .init(byteOffset: start, objectNumber: n))
             }
             return .string(s)
-        case 0x8:
+        case .uid?:
             return .uid(UID(try uidValue(nibble, at: offset, object: n)))
         default:
             throw PropertyListError(.invalidObject, "bplist: unknown object marker 0x\(hex(marker))",
@@ -104,7 +104,7 @@ extension BinaryPropertyListScanner {
     /// A marker this reader knows but, without ``PropertyListReadingOptions/isLenient``, rejects as CF does.
     @inline(never)
     func unsupportedMarker(_ marker: UInt8, _ offset: Int, _ n: Int) throws -> Never {
-        let what = marker >> 4 == 0x7 ? "UTF-8 string" : "ordered set"
+        let what = BinaryPropertyListMarker(byte: marker) == .utf8String ? "UTF-8 string" : "ordered set"
         throw PropertyListError(.invalidObject,
                                 "bplist: object marker 0x\(hex(marker)) (\(what)) is not read by CoreFoundation; reading it needs the lenient option",
                                 at: .init(byteOffset: offset, objectNumber: n))

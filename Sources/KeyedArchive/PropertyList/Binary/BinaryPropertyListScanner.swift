@@ -156,10 +156,9 @@ struct BinaryPropertyListScanner {
         for n in 0 ..< objectCount {
             let offset = offset(of: n)
             let marker = base.load(fromByteOffset: offset, as: UInt8.self)
-            let kind = marker >> 4
-            guard kind >= 0xA && kind <= 0xD else { continue }
-            guard let (count, start) = try? countAndStart(marker & 0x0F, at: offset, object: n) else { continue }
-            let (refs, o1) = count.multipliedReportingOverflow(by: kind == 0xD ? 2 : 1)
+            guard let kind = BinaryPropertyListMarker(byte: marker), kind.isContainer else { continue }
+            guard let (count, start) = try? countAndStart(BinaryPropertyListMarker.nibble(marker), at: offset, object: n) else { continue }
+            let (refs, o1) = count.multipliedReportingOverflow(by: kind == .dictionary ? 2 : 1)
             guard !o1, (try? requireElements(refs, of: refSize, at: start, object: n, "container")) != nil else { continue }
             var p = start
             for _ in 0 ..< refs {
@@ -230,7 +229,7 @@ struct BinaryPropertyListScanner {
     /// payload starts. A nibble of 0xF means the count follows as an integer object.
     @inline(__always)
     func countAndStart(_ nibble: UInt8, at offset: Int, object n: Int) throws -> (count: Int, start: Int) {
-        if nibble != 0x0F { return (Int(nibble), offset + 1) }
+        if nibble != BinaryPropertyListMarker.extendedCount { return (Int(nibble), offset + 1) }
         return try extendedCount(at: offset, object: n)
     }
 
@@ -239,12 +238,12 @@ struct BinaryPropertyListScanner {
     func extendedCount(at offset: Int, object n: Int) throws -> (count: Int, start: Int) {
         try require(offset + 1, 1, object: n, "extended length marker")
         let marker = base.load(fromByteOffset: offset + 1, as: UInt8.self)
-        guard marker & 0xF0 == 0x10, marker & 0x0F <= 3 else {
+        guard BinaryPropertyListMarker(byte: marker) == .integer, BinaryPropertyListMarker.nibble(marker) <= 3 else {
             throw PropertyListError(.invalidObject,
                                     "bplist: extended length must be an integer of 1, 2, 4 or 8 bytes, found marker 0x\(hex(marker))",
                                     at: .init(byteOffset: offset + 1, objectNumber: n))
         }
-        let width = 1 << Int(marker & 0x0F)
+        let width = 1 << Int(BinaryPropertyListMarker.nibble(marker))
         try require(offset + 2, width, object: n, "extended length")
         let raw = Self.loadBigEndian(base + offset + 2, width: width)
         guard raw <= UInt64(Int.max) else {
