@@ -362,10 +362,11 @@ struct KeyedArchiveEmitter {
         // The object number of each scalar and UID once it has one (`.max` before).
         var numbers = [UInt32](repeating: .max, count: scalarCount)
         var uidNumbers = [UInt32](repeating: .max, count: elementCountAtEnd)
-        let containers = self.containers
-        let refs = self.refs
         _ = builder.container(root)
-        pool.withBoundaries { poolBase, scalarStarts in
+        pool.appendEndPosition()
+        do {  // `scalarStarts` shares the pool's positions only inside this block
+            let scalarStarts = pool.positions
+            let poolBase = UnsafeRawPointer(pool.output.base)
             while let (id, number) = builder.nextContainer() {
                 let c = containers[id]
                 let n = c.kind.referenceCount(entries: c.count)
@@ -391,6 +392,7 @@ struct KeyedArchiveEmitter {
                 builder.endContainer(c.kind, number: number, entries: c.count)
             }
         }
+        pool.removeEndPosition()
         return builder.finish()
     }
 

@@ -86,15 +86,19 @@ struct BinaryPropertyListScalarPool {
         positions = []
     }
 
-    /// Calls `body` with the buffer and every id's start followed by the end of the buffer, so that scalar
-    /// `id` is `base[starts[id] ..< starts[id + 1]]` (for a pool of scalars only: no reserved ids).
-    mutating func withBoundaries<R>(_ body: (_ base: UnsafeRawPointer, _ starts: UnsafeBufferPointer<Int>) -> R) -> R {
+    /// Appends the end of the buffer to ``positions``, so that scalar `id` is
+    /// `output.base[positions[id] ..< positions[id + 1]]` (for a pool of scalars only: no reserved ids),
+    /// until ``removeEndPosition()``. No scalar is added in between.
+    mutating func appendEndPosition() {
         positions.append(output.count)
-        defer { positions.removeLast() }
-        return positions.withUnsafeBufferPointer { body(UnsafeRawPointer(output.base), $0) }
     }
 
-    /// Runs `body` on the buffer (to append what follows the objects).
+    /// Undoes ``appendEndPosition()``.
+    mutating func removeEndPosition() {
+        positions.removeLast()
+    }
+
+    /// Runs `body` on the buffer and the positions (to append what follows the objects).
     @inline(__always)
     mutating func withOutput<R>(_ body: (inout BinaryPropertyListOutput, _ positions: inout [Int]) -> R) -> R {
         body(&output, &positions)
