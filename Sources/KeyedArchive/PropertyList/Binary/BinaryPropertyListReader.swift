@@ -56,7 +56,8 @@ import Musl
 /// - **Dictionary keys** must be strings; a UID or any other key is ``PropertyListError/Code/invalidKey``.
 /// - **Cycles**: a container that contains itself, directly or through others, is
 ///   ``PropertyListError/Code/cycle`` (`plistlib` builds a self-referencing list); shared sub-trees are fine.
-/// - **Data** values are copied out of the input into their own zero-based `Data`.
+/// - **Data** values share the input's bytes instead of copying them (see ``read(_:)`` for the lifetime
+///   and index rules).
 public struct BinaryPropertyListReader: Sendable {
     /// The limits applied while reading.
     public var options: PropertyListReadingOptions
@@ -69,6 +70,18 @@ public struct BinaryPropertyListReader: Sendable {
     /// Reads the root value of a binary property list.
     ///
     /// The corresponding Foundation API is `PropertyListSerialization.propertyList(from:options:format:)`.
+    ///
+    /// **Data values share `data`'s bytes (zero-copy).** Each ``PropertyListValue/data(_:)`` in the result
+    /// is a slice of `data` (`data[start ..< end]`): no bytes are copied, so a 64 MiB blob reads in
+    /// constant time and memory. The rules that follow from it:
+    /// - A slice keeps `data`'s whole storage alive for as long as it (or a copy of it) lives; no view
+    ///   ever dangles, also when `data` is a file that ``FileReader`` mapped (the mapping stays until the
+    ///   last `Data` referring to it is gone). Keeping a small value of a large input keeps the whole
+    ///   input in memory: copy it (`Data(value)`) to let the input go.
+    /// - A slice's indices are `data`'s, so they need not start at 0: index it from `startIndex` (or
+    ///   iterate it, or copy it with `Data(value)` for zero-based indices).
+    /// - Mutating a slice copies it first (copy-on-write), so neither `data` nor other values change.
+    ///
     /// - Parameter data: the whole file, starting with `bplist0`.
     /// - Returns: the root object.
     /// - Throws: ``PropertyListError`` with the code of the fault and its location (object number, byte
@@ -76,6 +89,7 @@ public struct BinaryPropertyListReader: Sendable {
     public func read(_ data: Data) throws -> PropertyListValue {
         try data.withUnsafeBytes { raw in
             var scanner = try BinaryPropertyListScanner(raw, options: options)
+            scanner.source = data
             do {
                 return try scanner.readRoot()
             } catch {
@@ -112,6 +126,9 @@ struct BinaryPropertyListScanner {
     private var state: [UInt8]
     /// Decoded objects that are referenced more than once, so each is decoded once and shared.
     private var memo: [Int: PropertyListValue] = [:]
+    /// The `Data` whose bytes `base` points at, when the caller has one: data values are then slices of
+    /// it that share its storage (no copy); without it they are copied.
+    var source: Data?
     private static let onPath: UInt8 = 4
     private static let shared: UInt8 = 2
 
@@ -614,8 +631,9 @@ struct BinaryPropertyListScanner {
         case 0x4:
             let (count, start) = try countAndStart(nibble, at: offset, object: n)
             try requireElements(count, of: 1, at: start, object: n, "data")
-            let v = PropertyListValue.data(Data(bytes: base + start, count: count))
-            return v
+            guard let source else { return .data(Data(bytes: base + start, count: count)) }
+            let first = source.startIndex + start
+            return .data(source[first ..< first + count])
         case 0x5:
             let (count, start) = try countAndStart(nibble, at: offset, object: n)
             try requireElements(count, of: 1, at: start, object: n, "ASCII string")
