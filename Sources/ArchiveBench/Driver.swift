@@ -12,6 +12,8 @@ struct DriverSettings {
     var libplist: String?
     var markdown = false
     var verbose = false
+    /// `--from-log`: earlier runs' output to report from, instead of measuring.
+    var logs: [String] = []
 }
 
 /// Runs every workload in child processes, `processes` times each (round-robin, so that a busy moment of a
@@ -28,6 +30,14 @@ struct Driver {
     private func wants(_ name: String) -> Bool { settings.only.isEmpty || settings.only.contains(name) }
 
     mutating func run() throws {
+        if !settings.logs.isEmpty {
+            for path in settings.logs { try collect(String(contentsOfFile: path, encoding: .utf8)) }
+            settings.processes = times.values.map(\.count).max() ?? 0
+            settings.foundationMaximum = settings.sizes.filter { times["archiver.\($0).foundation-archive"] != nil }.max() ?? 0
+            print("archive-bench: report from \(settings.logs.joined(separator: ", ")) (up to \(settings.processes) processes per figure)")
+            Report(times: times, sizes: sizes, memory: memory, settings: settings, libplistNote: "").print()
+            return
+        }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("archive-bench-\(getpid())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -81,9 +91,10 @@ struct Driver {
         Report(times: times, sizes: sizes, memory: memory, settings: settings, libplistNote: libplistNote).print()
     }
 
-    /// Runs this executable again (`/proc/self/exe`, resolved) with `arguments`.
+    /// Runs this executable again with `arguments`: `/proc/self/exe` itself, not the path it names, so that
+    /// a rebuild replacing the file while the driver runs does not change or break the children.
     private func runSelf(_ arguments: [String]) throws -> String {
-        try run(try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"), arguments)
+        try run("/proc/self/exe", arguments)
     }
 
     /// Runs `executable` and returns its standard output; fails when it fails.
@@ -109,7 +120,7 @@ struct Driver {
     }
 
     private mutating func collect(_ output: String) throws {
-        for line in output.split(separator: "\n") where line.hasPrefix("@") {
+        for line in output.split(separator: "\n") where line.hasPrefix("@time ") || line.hasPrefix("@size ") || line.hasPrefix("@mem ") {
             let fields = line.split(separator: " ").map(String.init)
             switch fields.first {
             case "@time" where fields.count == 3: times[fields[1], default: []].append(Double(fields[2]) ?? .nan)

@@ -51,6 +51,8 @@ let workloadNames = ["small-dictionaries", "data-blob", "archiver", "codable"]
                       with `swift build -c release --package-path Benchmarks`).
       --markdown      Also print the README's performance table from this run's figures.
       --verbose       Show the children's own output.
+      --from-log <path>  Report (and --markdown) from the @ lines of earlier --verbose runs' output instead of
+                      measuring (repeatable: merges runs, e.g. an interrupted one).
       -h, --help      Show help information.
 
     INTERNAL (what the driver runs):
@@ -115,6 +117,9 @@ while let argument = arguments.popFirst() {
         guard let path = arguments.popFirst() else { usageError("--libplist needs a path") }
         settings.libplist = path
     case "--foundation-max": settings.foundationMaximum = positive(argument)
+    case "--from-log":
+        guard let path = arguments.popFirst() else { usageError("--from-log needs a path") }
+        settings.logs.append(path)
     case "--markdown": settings.markdown = true
     case "--verbose": settings.verbose = true
     default:
