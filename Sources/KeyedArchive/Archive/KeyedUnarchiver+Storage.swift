@@ -47,13 +47,14 @@ final class ArchiveStorage {
 
     /// Reads a binary or XML property list, checks that it is a keyed archive, and runs `body` with its
     /// storage. The storage reads `data`'s bytes in place (no copy) and must not be used after `body`
-    /// returns.
+    /// returns. Data values of a binary archive are slices of `data` sharing its storage (zero-copy);
+    /// those of an XML archive are their own.
     static func reading<R>(_ data: Data, options: PropertyListReadingOptions, _ body: (ArchiveStorage) throws -> R)
         throws -> R
     {
         switch PropertyListValue.detectFormat(of: data) {
         case .binary?:
-            return try data.withUnsafeBytes { try body(ArchiveStorage(binary: $0, options: options)) }
+            return try data.withUnsafeBytes { try body(ArchiveStorage(binary: $0, source: data, options: options)) }
         case .xml?:
             return try reading(KeyedUnarchiver.readPropertyList(data, options: options), options: options, body)
         case nil:
@@ -75,10 +76,12 @@ final class ArchiveStorage {
         }
     }
 
-    private init(binary bytes: UnsafeRawBufferPointer, options: PropertyListReadingOptions) throws {
-        let scanner = try Self.wrapping {
+    /// - Parameter source: the `Data` that `bytes` belong to, if data values may share it; `nil` copies them.
+    private init(binary bytes: UnsafeRawBufferPointer, source: Data? = nil, options: PropertyListReadingOptions) throws {
+        var scanner = try Self.wrapping {
             try BinaryPropertyListScanner(bytes, options: options, countingReferences: false)
         }
+        scanner.source = source
         let envelope = try Self.envelope(scanner)
         self.scanner = scanner
         refSize = scanner.refSize

@@ -49,7 +49,8 @@ import Foundation
 /// - **Dictionary keys** must be strings; a UID or any other key is ``PropertyListError/Code/invalidKey``.
 /// - **Cycles**: a container that contains itself, directly or through others, is
 ///   ``PropertyListError/Code/cycle`` (`plistlib` builds a self-referencing list); shared sub-trees are fine.
-/// - **Data** values are copied out of the input into their own zero-based `Data`.
+/// - **Data** values share the input's bytes instead of copying them (see ``read(_:)`` for the lifetime
+///   and index rules).
 public struct BinaryPropertyListReader: Sendable {
     /// The limits applied while reading.
     public var options: PropertyListReadingOptions
@@ -62,6 +63,17 @@ public struct BinaryPropertyListReader: Sendable {
     /// Reads the root value of a binary property list.
     ///
     /// The corresponding Foundation API is `PropertyListSerialization.propertyList(from:options:format:)`.
+    ///
+    /// **Data values share `data`'s bytes (zero-copy).** Each ``PropertyListValue/data(_:)`` in the result
+    /// is a slice of `data` (`data[start ..< end]`): no bytes are copied, so a 64 MiB blob reads in
+    /// constant time and memory. The rules that follow from it:
+    /// - A slice keeps `data`'s whole storage alive for as long as it (or a copy of it) lives; no view
+    ///   ever dangles, also when `data` is a file that ``FileReader`` mapped (the mapping stays until the
+    ///   last `Data` referring to it is gone). Keeping a small value of a large input keeps the whole
+    ///   input in memory: copy it (`Data(value)`) to let the input go.
+    /// - A slice's indices are `data`'s, so they need not start at 0: index it from `startIndex` (or
+    ///   iterate it, or copy it with `Data(value)` for zero-based indices).
+    /// - Mutating a slice copies it first (copy-on-write), so neither `data` nor other values change.
     /// - Parameter data: the whole file, starting with `bplist0`.
     /// - Returns: the root object.
     /// - Throws: ``PropertyListError`` with the code of the fault and its location (object number, byte
@@ -69,6 +81,7 @@ public struct BinaryPropertyListReader: Sendable {
     public func read(_ data: Data) throws -> PropertyListValue {
         try data.withUnsafeBytes { raw in
             var scanner = try BinaryPropertyListScanner(raw, options: options)
+            scanner.source = data
             do {
                 return try scanner.readRoot()
             } catch {

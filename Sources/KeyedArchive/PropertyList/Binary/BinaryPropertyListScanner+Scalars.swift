@@ -52,8 +52,9 @@ extension BinaryPropertyListScanner {
         case .data?:
             let (count, start) = try countAndStart(nibble, at: offset, object: n)
             try requireElements(count, of: 1, at: start, object: n, "data")
-            let v = PropertyListValue.data(Data(bytes: base + start, count: count))
-            return v
+            guard let source else { return .data(Data(bytes: base + start, count: count)) }
+            let first = source.startIndex + start
+            return .data(source[first ..< first + count])
         case .asciiString?:
             let (count, start) = try countAndStart(nibble, at: offset, object: n)
             try requireElements(count, of: 1, at: start, object: n, "ASCII string")

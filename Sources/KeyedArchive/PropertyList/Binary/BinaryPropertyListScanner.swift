@@ -34,6 +34,9 @@ struct BinaryPropertyListScanner {
     var state: [UInt8]
     /// Decoded objects that are referenced more than once, so each is decoded once and shared.
     var memo: [Int: PropertyListValue] = [:]
+    /// The `Data` whose bytes `base` points at, when the caller has one: data values are then slices of
+    /// it that share its storage (no copy); without it they are copied.
+    var source: Data?
     static let onPath: UInt8 = 4
     static let shared: UInt8 = 2
 
