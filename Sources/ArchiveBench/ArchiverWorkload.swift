@@ -15,82 +15,75 @@ import KeyedArchive
 /// corelibs, so 20,000 three-element arrays collide in that table and Foundation's archiving goes
 /// quadratic again (minutes instead of seconds).
 struct ArchiverWorkload: Workload {
+    /// The number of models (`--count`; the driver runs 20,000, 200,000 and 2,000,000, each in processes of its own).
     var count = 20_000
-    /// The growth size: 200,000, or `ARCHIVE_BENCH_GROWTH_COUNT` (to check growth beyond the caches).
-    var largeCount = ProcessInfo.processInfo.environment["ARCHIVE_BENCH_GROWTH_COUNT"].flatMap { Int($0) }.map { max($0, 1) } ?? 200_000
+    /// Whether Foundation's archiver and unarchiver are timed too (`--foundation-max`).
+    var includesFoundation = true
+    /// Where to write both archives (`archive-<count>.bplist`, `foundation-<count>.bplist`), for the memory
+    /// children and libplist; `nil` writes nothing.
+    var outputDirectory: String?
     var name: String { "archiver" }
     var summary: String {
-        "\(count.formatted()) linked model objects through KeyedArchiver/KeyedUnarchiver vs NSKeyedArchiver; "
-            + "\(largeCount.formatted()) for growth"
+        "\(count.formatted()) linked model objects (3 tags, 3 references each) through KeyedArchiver/KeyedUnarchiver"
+            + (includesFoundation ? " vs NSKeyedArchiver" : " (Foundation not run at this size)")
     }
+
+    /// Timed and untimed runs for the larger sizes, whose every run takes seconds.
+    /// With ARCHIVE_BENCH_OURS_ONLY (profiling), `--runs`/`--warmup` apply at every size.
+    private var oursRuns: (timed: Int, warmups: Int)? {
+        if ProcessInfo.processInfo.environment["ARCHIVE_BENCH_OURS_ONLY"] != nil { return nil }
+        return count >= 1_000_000 ? (1, 0) : count > 20_000 ? (3, 1) : nil
+    }
+
+    /// Foundation runs once after 1 warm-up at 20,000 objects (seconds each), once at 200,000 (a minute).
+    private var foundationRuns: (timed: Int, warmups: Int) { count > 20_000 ? (1, 0) : (1, 1) }
 
     func makeGroups() throws -> [BenchmarkGroup] {
         let environment = ProcessInfo.processInfo.environment
-        // ARCHIVE_BENCH_OURS_ONLY (profiling): no Foundation setup, and the large graph only when the group
-        // filter asks for it.
+        // ARCHIVE_BENCH_OURS_ONLY (profiling): no Foundation setup, no checks.
         let oursOnly = environment["ARCHIVE_BENCH_OURS_ONLY"] != nil
-        let n = count.formatted(), big = largeCount.formatted()
+        let n = count.formatted()
         let people = BenchPerson.graph(count: count)
         let ours = try KeyedArchiver.archivedData(withRootObject: people)
-        var archiving = [Operation("KeyedArchiver.archivedData", id: "archive", archive(people))]
-        var unarchiving = [Operation("KeyedUnarchiver.decode([Person].self)", id: "unarchive", unarchive(ours, count))]
+        reportSize("archive", ours.count)
+        if let outputDirectory { try ours.write(to: URL(fileURLWithPath: "\(outputDirectory)/archive-\(count).bplist")) }
+        var archiving = [Operation("KeyedArchiver.archivedData", id: "archive", runs: oursRuns, archive(people))]
+        var unarchiving = [Operation("KeyedUnarchiver.decode([Person].self)", id: "unarchive", runs: oursRuns, unarchive(ours, count))]
         if !oursOnly {
-            let foundationPeople = FoundationPerson.graph(count: count)
             let tree = try KeyedArchiver.archivedPropertyList(withRootObject: people)
-            let theirs = try NSKeyedArchiver.archivedData(withRootObject: foundationPeople, requiringSecureCoding: true)
-
-            // Untimed checks: both archives decode to the same graph, and the sizes.
-            let back = try KeyedUnarchiver().decode([BenchPerson].self, from: ours)
+            // Untimed check (up to 200,000 models; the same code at every size): the archive decodes to the same graph.
+            let back = count > 200_000 ? people : try KeyedUnarchiver(count: count).decode([BenchPerson].self, from: ours)
             guard back.count == count, back[0].friends.count == 3, back[0].friends[0] === back[back[0].friends[0].index],
-                  back[count - 1].name == people[count - 1].name, back[7].avatar == people[7].avatar else {
+                  back[0].tags == people[0].tags, back[count - 1].name == people[count - 1].name, back[7].avatar == people[7].avatar else {
                 throw BenchError("our unarchived graph differs from the original")
             }
+            archiving.append(Operation("floor: our writer alone on the same tree", id: "write", runs: oursRuns) {
+                keep(try tree.propertyListData(format: .binary)).count
+            })
+            unarchiving.append(Operation("floor: our reader alone on the same bytes", id: "read", runs: oursRuns, read(ours)))
+        }
+        if !oursOnly && includesFoundation {
+            let foundationPeople = FoundationPerson.graph(count: count)
+            let theirs = try NSKeyedArchiver.archivedData(withRootObject: foundationPeople, requiringSecureCoding: true)
+            reportSize("foundation-archive", theirs.count)
+            if let outputDirectory { try theirs.write(to: URL(fileURLWithPath: "\(outputDirectory)/foundation-\(count).bplist")) }
             let foundationBack = try NSKeyedUnarchiver.unarchivedObject(ofClasses: [NSArray.self, FoundationPerson.self], from: theirs) as? NSArray
             guard foundationBack?.count == count else { throw BenchError("Foundation's unarchived graph differs") }
             print("  archive size: KeyedArchive \(ours.count.formatted()) bytes, Foundation \(theirs.count.formatted()) bytes "
                   + "(\(String(format: "%.1f", 100 * (1 - Double(ours.count) / Double(theirs.count))))% smaller)")
-
-            archiving += [
-                Operation("Foundation NSKeyedArchiver.archivedData") {
-                    keep(try NSKeyedArchiver.archivedData(withRootObject: foundationPeople, requiringSecureCoding: true)).count
-                },
-                Operation("floor: our writer alone on the same tree") { keep(try tree.propertyListData(format: .binary)).count },
-            ]
-            unarchiving += [
-                Operation("Foundation NSKeyedUnarchiver.unarchivedObject") {
-                    (keep(try NSKeyedUnarchiver.unarchivedObject(ofClasses: [NSArray.self, FoundationPerson.self], from: theirs)) as? NSArray)?.count ?? 0
-                },
-                Operation("floor: our reader alone on the same bytes", id: "reader", read(ours)),
-            ]
+            archiving.insert(Operation("Foundation NSKeyedArchiver.archivedData", id: "foundation-archive", runs: foundationRuns) {
+                keep(try NSKeyedArchiver.archivedData(withRootObject: foundationPeople, requiringSecureCoding: true)).count
+            }, at: 1)
+            unarchiving.insert(Operation("Foundation NSKeyedUnarchiver.unarchivedObject", id: "foundation-unarchive", runs: foundationRuns) {
+                (keep(try NSKeyedUnarchiver.unarchivedObject(ofClasses: [NSArray.self, FoundationPerson.self], from: theirs)) as? NSArray)?.count ?? 0
+            }, at: 1)
+        } else {
+            print("  archive size: KeyedArchive \(ours.count.formatted()) bytes (Foundation not run at \(n) objects)")
         }
-        var groups = [
+        return [
             BenchmarkGroup("archive \(n) objects to bytes", archiving),
             BenchmarkGroup("unarchive \(n) objects from bytes", unarchiving),
         ]
-        if oursOnly, let filter = environment["ARCHIVE_BENCH_GROUP"], !filter.contains(big) { return groups }
-
-        // Growth: the same operations on the large graph, and both sizes again with the caches flushed before
-        // each run. The 20,000-object archive and graph fit in this machine's 32 MiB last-level cache and the
-        // 200,000-object ones do not: the flushed pair compares the two sizes with the same (cold) caches.
-        let large = BenchPerson.graph(count: largeCount)
-        let largeData = try KeyedArchiver.archivedData(withRootObject: large)
-        let flushed = "cold caches"
-        groups += [
-            BenchmarkGroup("growth: archive \(big) objects", [
-                Operation("KeyedArchiver.archivedData", growthOf: ("archive", "\(n) objects"), archive(large)),
-                Operation("\(n) objects, \(flushed)", id: "archive-cold", beforeEachRun: flushCaches, archive(people)),
-                Operation("\(big) objects, \(flushed)", growthOf: ("archive-cold", "\(n), flushed too"), beforeEachRun: flushCaches,
-                          archive(large)),
-            ]),
-            BenchmarkGroup("growth: unarchive \(big) objects", [
-                Operation("KeyedUnarchiver.decode([Person].self)", growthOf: ("unarchive", "\(n) objects"), unarchive(largeData, largeCount)),
-                Operation("\(n) objects, \(flushed)", id: "unarchive-cold", beforeEachRun: flushCaches, unarchive(ours, count)),
-                Operation("\(big) objects, \(flushed)", growthOf: ("unarchive-cold", "\(n), flushed too"), beforeEachRun: flushCaches,
-                          unarchive(largeData, largeCount)),
-                Operation("floor: our reader alone on the same bytes", growthOf: ("reader", "the \(n)-object archive"), read(largeData)),
-            ]),
-        ]
-        return groups
     }
 
     private func archive(_ people: [BenchPerson]) -> () throws -> Int {
@@ -98,17 +91,33 @@ struct ArchiverWorkload: Workload {
     }
 
     private func unarchive(_ data: Data, _ count: Int) -> () throws -> Int {
-        var unarchiver = KeyedUnarchiver()
-        if count > 200_000 {  // room for ARCHIVE_BENCH_GROWTH_COUNT beyond the default limits
-            unarchiver.limits.maximumObjectCount = 4 * count
-            unarchiver.limits.maximumByteCount = 1_000 * count
-            unarchiver.readingOptions.maximumObjectCount = 20 * count
-        }
+        let unarchiver = KeyedUnarchiver(count: count)
         return { keep(try unarchiver.decode([BenchPerson].self, from: data)).count }
     }
 
     private func read(_ data: Data) -> () throws -> Int {
-        { keep(try PropertyListValue(propertyListData: data)).dictionaryValue?.count ?? 0 }
+        { keep(try PropertyListValue(propertyListData: data, options: .forBenchmark(count: count))).dictionaryValue?.count ?? 0 }
+    }
+}
+
+extension KeyedUnarchiver {
+    /// An unarchiver whose limits admit `count` benchmark models (the defaults stop at 200,000 objects' worth).
+    init(count: Int) {
+        self.init()
+        if count > 200_000 {
+            limits.maximumObjectCount = 4 * count
+            limits.maximumByteCount = 1_000 * count
+            readingOptions = .forBenchmark(count: count)
+        }
+    }
+}
+
+extension PropertyListReadingOptions {
+    /// Reading options whose object limit admits an archive of `count` benchmark models.
+    static func forBenchmark(count: Int) -> PropertyListReadingOptions {
+        var options = PropertyListReadingOptions()
+        options.maximumObjectCount = max(options.maximumObjectCount, 20 * count)
+        return options
     }
 }
 

@@ -5,7 +5,11 @@ import KeyedArchive
 /// this package, by `PropertyListSerialization` and by `PropertyListDecoder`/`PropertyListEncoder`.
 struct SmallDictionariesWorkload: Workload {
     var count = 100_000
+    /// Where to write Foundation's bytes (`small-dictionaries.bplist`) for libplist; `nil` writes nothing.
+    var outputDirectory: String?
     var name: String { "small-dictionaries" }
+    /// Foundation's operations take 0.4-2.4 s each: one run per process (the processes give the spread).
+    private let peerRuns = (timed: 1, warmups: 0)
     var summary: String { "an array of \(count.formatted()) dictionaries {id: int, name: string, flag: bool, score: double, blob: 16-byte data}" }
 
     struct Item: Codable {
@@ -39,28 +43,29 @@ struct SmallDictionariesWorkload: Workload {
         guard try BinaryPropertyListReader().read(foundationBytes) == value else {
             throw BenchError("our reader disagrees with Foundation's bytes")
         }
+        if let outputDirectory { try foundationBytes.write(to: URL(fileURLWithPath: "\(outputDirectory)/small-dictionaries.bplist")) }
         print("  file sizes: ours \(ourBytes.count.formatted()) bytes, Foundation \(foundationBytes.count.formatted()) bytes")
 
         let encoder = PropertyListEncoder()
         encoder.outputFormat = .binary
         return [
             BenchmarkGroup("read (Foundation's \(foundationBytes.count.formatted())-byte file)", [
-                Operation("KeyedArchive BinaryPropertyListReader") {
+                Operation("KeyedArchive BinaryPropertyListReader", id: "read") {
                     keep(try BinaryPropertyListReader().read(foundationBytes)).arrayValue?.count ?? 0
                 },
-                Operation("Foundation PropertyListSerialization") {
+                Operation("Foundation PropertyListSerialization", id: "serialization-read", runs: peerRuns) {
                     (keep(try PropertyListSerialization.propertyList(from: foundationBytes, options: [], format: nil)) as? [Any])?.count ?? 0
                 },
-                Operation("Foundation PropertyListDecoder") {
+                Operation("Foundation PropertyListDecoder", id: "decoder-read", runs: peerRuns) {
                     keep(try PropertyListDecoder().decode([Item].self, from: foundationBytes)).count
                 },
             ]),
             BenchmarkGroup("write", [
-                Operation("KeyedArchive BinaryPropertyListWriter") { keep(BinaryPropertyListWriter().write(value)).count },
-                Operation("Foundation PropertyListSerialization") {
+                Operation("KeyedArchive BinaryPropertyListWriter", id: "write") { keep(BinaryPropertyListWriter().write(value)).count },
+                Operation("Foundation PropertyListSerialization", id: "serialization-write", runs: peerRuns) {
                     keep(try PropertyListSerialization.data(fromPropertyList: foundationTree, format: .binary, options: 0)).count
                 },
-                Operation("Foundation PropertyListEncoder") { keep(try encoder.encode(items)).count },
+                Operation("Foundation PropertyListEncoder", id: "encoder-write", runs: peerRuns) { keep(try encoder.encode(items)).count },
             ]),
         ]
     }

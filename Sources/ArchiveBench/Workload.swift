@@ -9,6 +9,8 @@ protocol Workload {
     var name: String { get }
     /// One line saying what is measured.
     var summary: String { get }
+    /// The prefix of the result keys the driver reads (the name, or `archiver.<count>`).
+    var resultPrefix: String { get }
     /// Builds the inputs and returns the comparison groups. Called once; only the operations are timed.
     func makeGroups() throws -> [BenchmarkGroup]
 }
@@ -37,26 +39,21 @@ struct Operation {
     var growthOf: (id: String, description: String)?
     /// Runs before each run, outside the clock.
     var beforeEachRun: (() -> Void)?
+    /// Timed and untimed runs for this operation instead of the command line's (a slow peer such as
+    /// Foundation at 200,000 objects runs fewer times per process; the processes give the spread).
+    var runs: (timed: Int, warmups: Int)?
     var run: () throws -> Int
 
     init(_ label: String, id: String? = nil, growthOf: (id: String, description: String)? = nil,
-         beforeEachRun: (() -> Void)? = nil, _ run: @escaping () throws -> Int) {
+         beforeEachRun: (() -> Void)? = nil, runs: (timed: Int, warmups: Int)? = nil, _ run: @escaping () throws -> Int) {
         self.label = label
         self.id = id
         self.growthOf = growthOf
         self.beforeEachRun = beforeEachRun
+        self.runs = runs
         self.run = run
     }
 }
-
-/// Evicts the caches (writes a buffer twice the size of this machine's last-level cache, 32 MiB here),
-/// so that the next run finds none of its data in them, as a run on a larger input does.
-func flushCaches() {
-    let stride = 64
-    for i in Swift.stride(from: 0, to: cacheFlushBuffer.count, by: stride) { cacheFlushBuffer[i] &+= 1 }
-}
-
-nonisolated(unsafe) var cacheFlushBuffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64 << 20)
 
 /// Accumulates results so the optimiser keeps the work.
 nonisolated(unsafe) var benchmarkSink = 0
@@ -98,6 +95,7 @@ let printsSamples = ProcessInfo.processInfo.environment["ARCHIVE_BENCH_SAMPLES"]
 /// the CPU time this process spends (every operation here runs on one thread at a time). The warm-up
 /// runs take the one-time costs (the heap growing to the operation's size, caches) out of the figures.
 func medianTiming(of operation: Operation, runs: Int, warmups: Int) throws -> Timing {
+    let (runs, warmups) = operation.runs ?? (runs, warmups)
     for _ in 0 ..< warmups {
         benchmarkSink &+= try operation.run()
         benchmarkResult = nil

@@ -1,38 +1,63 @@
-// archive-bench: times KeyedArchive against Foundation in one run.
+// archive-bench: times KeyedArchive against Foundation (and libplist, when built), each size in processes of its own.
 //
-//     swift run -c release archive-bench [--runs N] [--warmup N] [--only NAME] [--help]
+//     swift run -c release archive-bench [--processes N] [--sizes LIST] [--only NAME] [--markdown] [--help]
 //
-// To add a workload, conform a type to `Workload` in its own file and add it to this list.
-// For profiling, ARCHIVE_BENCH_OURS_ONLY=1 times only KeyedArchive's operation in each group, and
-// ARCHIVE_BENCH_GROUP=TEXT runs only the groups whose title contains TEXT; ARCHIVE_BENCH_SAMPLES=1 prints
-// every run's CPU time under its median; ARCHIVE_BENCH_GROWTH_COUNT=N sets the archiver's growth size
-// (default 200,000).
+// The driver (the default mode) runs every workload in `--processes` child processes (this executable again,
+// with `--child`), so that each size's figures come from a fresh process, and reports the median over the
+// processes of each process's median, with the spread. `--child NAME` runs one workload in this process and
+// prints human-readable lines plus machine-readable `@time`/`@size` lines; `--memory KIND` measures one
+// operation's peak memory (see MemoryProbe.swift).
+//
+// To add a workload, conform a type to `Workload` in its own file, add it to `makeWorkload`, and to the
+// driver's plan (Driver.swift). For profiling, ARCHIVE_BENCH_OURS_ONLY=1 times only KeyedArchive's
+// operations, ARCHIVE_BENCH_GROUP=TEXT runs only the groups whose title contains TEXT, and
+// ARCHIVE_BENCH_SAMPLES=1 prints every run's CPU time under its median (all with --child).
 import Foundation
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-let workloads: [any Workload] = [
-    SmallDictionariesWorkload(),
-    DataBlobWorkload(),
-    ArchiverWorkload(),
-    CodableWorkload(),
-]
+let workloadNames = ["small-dictionaries", "data-blob", "archiver", "codable"]
+
+/// The workload `name` for a child process.
+@MainActor func makeWorkload(_ name: String, count: Int?, directory: String?) -> any Workload {
+    switch name {
+    case "small-dictionaries": return SmallDictionariesWorkload(outputDirectory: directory)
+    case "data-blob": return DataBlobWorkload()
+    case "codable": return CodableWorkload()
+    default:
+        let count = count ?? 20_000
+        return ArchiverWorkload(count: count, includesFoundation: count <= settings.foundationMaximum, outputDirectory: directory)
+    }
+}
 
 @MainActor func printHelp() {
     print("""
-    OVERVIEW: Times KeyedArchive's property-list reader and writer against Foundation.
+    OVERVIEW: Times KeyedArchive against Foundation (and libplist), each size in processes of its own.
 
-    USAGE: archive-bench [--runs <n>] [--warmup <n>] [--only <name>]
+    USAGE: archive-bench [--processes <n>] [--sizes <list>] [--only <name>] [--markdown]
 
     OPTIONS:
-      --runs <n>      Timed runs per operation; the medians of CPU and wall-clock time are
-                      reported, and ratios use CPU time (default: 5).
-      --warmup <n>    Untimed runs of each operation before its timed runs (default: 3). The
-                      first run in a process also pays for growing the heap.
-      --only <name>   Run only this workload (repeatable). Workloads: \(workloads.map(\.name).joined(separator: ", "))
+      --processes <n> Child processes per workload and size; figures are the median over the processes
+                      of each process's median CPU time, with the spread (default: 5).
+      --sizes <list>  Archiver sizes, comma-separated (default: 20000,200000,2000000). Foundation is
+                      timed up to --foundation-max models.
+      --foundation-max <n>  The largest size Foundation's archiver is timed at (default: 200000).
+      --runs <n>      Timed runs per operation in each process (default: 5; fewer for the slow ones).
+      --warmup <n>    Untimed runs before them (default: 3).
+      --only <name>   Run only this workload (repeatable): \(workloadNames.joined(separator: ", ")), memory, libplist
+      --libplist <path>  The libplist comparison (default: Benchmarks/.build/release/libplist-bench, when built
+                      with `swift build -c release --package-path Benchmarks`).
+      --markdown      Also print the README's performance table from this run's figures.
+      --verbose       Show the children's own output.
+      --from-log <path>  Report (and --markdown) from the @ lines of earlier --verbose runs' output instead of
+                      measuring (repeatable: merges runs, e.g. an interrupted one).
       -h, --help      Show help information.
+
+    INTERNAL (what the driver runs):
+      --child <name> [--count <n>] [--dir <path>]   one workload in this process
+      --memory <kind> --count <n> --dir <path>       peak memory of one operation (see MemoryProbe.swift)
 
     Build with optimisations: swift run -c release archive-bench
     """)
@@ -41,34 +66,62 @@ let workloads: [any Workload] = [
 func usageError(_ message: String) -> Never {
     FileHandle.standardError.write(Data("""
     Error: \(message)
-    Usage: archive-bench [--runs <n>] [--warmup <n>] [--only <name>]
+    Usage: archive-bench [--processes <n>] [--sizes <list>] [--only <name>] [--markdown]
     See 'archive-bench --help' for more information.
 
     """.utf8))
     exit(64)
 }
 
-var runs = 5
-var warmups = 3
-var only: Set<String> = []
+var settings = DriverSettings()
+var child: String?
+var memoryKind: String?
+var count: Int?
+var directory: String?
 var arguments = CommandLine.arguments.dropFirst()
+@MainActor func positive(_ flag: String, minimum: Int = 1) -> Int {
+    guard let text = arguments.popFirst(), let n = Int(text), n >= minimum else { usageError("\(flag) needs an integer >= \(minimum)") }
+    return n
+}
 while let argument = arguments.popFirst() {
     switch argument {
     case "-h", "--help":
         printHelp()
         exit(0)
-    case "--runs":
-        guard let text = arguments.popFirst(), let n = Int(text), n > 0 else { usageError("--runs needs a positive integer") }
-        runs = n
-    case "--warmup":
-        guard let text = arguments.popFirst(), let n = Int(text), n >= 0 else { usageError("--warmup needs a non-negative integer") }
-        warmups = n
+    case "--runs": settings.runs = positive(argument)
+    case "--warmup": settings.warmups = positive(argument, minimum: 0)
+    case "--processes": settings.processes = positive(argument)
+    case "--count": count = positive(argument)
+    case "--sizes":
+        guard let text = arguments.popFirst() else { usageError("--sizes needs a list") }
+        let sizes = text.split(separator: ",").compactMap { Int($0) }
+        guard !sizes.isEmpty, sizes.allSatisfy({ $0 > 0 }) else { usageError("--sizes needs positive integers separated by commas") }
+        settings.sizes = sizes
     case "--only":
-        guard let name = arguments.popFirst() else { usageError("--only needs a workload name") }
-        guard workloads.contains(where: { $0.name == name }) else {
-            usageError("unknown workload '\(name)' (known: \(workloads.map(\.name).joined(separator: ", ")))")
+        guard let name = arguments.popFirst(), workloadNames.contains(name) || name == "memory" || name == "libplist" else {
+            usageError("--only needs one of \(workloadNames.joined(separator: ", ")), memory, libplist")
         }
-        only.insert(name)
+        settings.only.insert(name)
+    case "--child":
+        guard let name = arguments.popFirst(), workloadNames.contains(name) else { usageError("--child needs a workload name") }
+        child = name
+    case "--memory":
+        guard let kind = arguments.popFirst(), MemoryProbe.kinds.contains(kind) else {
+            usageError("--memory needs one of \(MemoryProbe.kinds.joined(separator: ", "))")
+        }
+        memoryKind = kind
+    case "--dir":
+        guard let path = arguments.popFirst() else { usageError("--dir needs a path") }
+        directory = path
+    case "--libplist":
+        guard let path = arguments.popFirst() else { usageError("--libplist needs a path") }
+        settings.libplist = path
+    case "--foundation-max": settings.foundationMaximum = positive(argument)
+    case "--from-log":
+        guard let path = arguments.popFirst() else { usageError("--from-log needs a path") }
+        settings.logs.append(path)
+    case "--markdown": settings.markdown = true
+    case "--verbose": settings.verbose = true
     default:
         usageError("unknown argument '\(argument)'")
     }
@@ -77,42 +130,15 @@ while let argument = arguments.popFirst() {
 #if DEBUG
 print("warning: this is a debug build; use `swift run -c release archive-bench` for meaningful figures")
 #endif
-print("archive-bench: medians of \(runs) run\(runs == 1 ? "" : "s") after \(warmups) untimed warm-up run\(warmups == 1 ? "" : "s") "
-      + "(CPU time of this process, wall-clock time); 'x faster' compares CPU-time medians")
-
-func format(_ seconds: Double) -> String {
-    seconds >= 1 ? String(format: "%8.3f s ", seconds) : String(format: "%8.2f ms", seconds * 1000)
-}
-
-/// Medians of the operations with an id, for growth lines.
-var timingsByID: [String: Timing] = [:]
 
 do {
-    for workload in workloads where only.isEmpty || only.contains(workload.name) {
-        print("\n== \(workload.name): \(workload.summary)")
-        let groups = try workload.makeGroups()
-        let groupFilter = ProcessInfo.processInfo.environment["ARCHIVE_BENCH_GROUP"]
-        for group in groups where groupFilter.map({ group.title.contains($0) }) ?? true {
-            print("  \(group.title)")
-            var reference: Double?
-            let oursOnly = ProcessInfo.processInfo.environment["ARCHIVE_BENCH_OURS_ONLY"] != nil
-            for operation in oursOnly ? Array(group.operations.prefix(1)) : group.operations {
-                let timing = try medianTiming(of: operation, runs: runs, warmups: warmups)
-                let label = operation.label.padding(toLength: 44, withPad: " ", startingAt: 0)
-                let times = "cpu \(format(timing.cpu))  wall \(format(timing.wall))"
-                if let id = operation.id { timingsByID[id] = timing }
-                if let (id, description) = operation.growthOf {
-                    let base = timingsByID[id].map { String(format: "%.2fx", timing.cpu / $0.cpu) } ?? "(not measured)"
-                    print("    \(label)\(times)   \(base) the time for \(description)")
-                } else if let reference {
-                    print("    \(label)\(times)   KeyedArchive is \(String(format: "%.2f", timing.cpu / reference))x faster")
-                } else {
-                    reference = timing.cpu
-                    print("    \(label)\(times)")
-                }
-                fflush(nil)  // show progress when stdout is a file or a pipe
-            }
-        }
+    if let memoryKind {
+        try MemoryProbe(kind: memoryKind, count: count ?? 20_000, directory: directory ?? ".").run()
+    } else if let child {
+        try runChild(makeWorkload(child, count: count, directory: directory), runs: settings.runs, warmups: settings.warmups)
+    } else {
+        var driver = Driver(settings: settings)
+        try driver.run()
     }
 } catch {
     FileHandle.standardError.write(Data("Error: \(error)\n".utf8))

@@ -16,6 +16,9 @@ import Darwin
 /// Small files (below ``Options/mappingThreshold``, 1 MiB by default) are read with `read()`. Larger
 /// regular files are mapped read-only (`mmap`, `MAP_PRIVATE`): the returned `Data` shares the mapping
 /// without copying, stays valid as long as any copy of it lives, and unmaps it when the last is released.
+/// Values read from it by ``BinaryPropertyListReader`` and ``KeyedUnarchiver`` (data values are slices of
+/// it) count as such copies: the mapping lives until the last of them is gone. The mapping is private and
+/// writable, so mutating the returned `Data` changes the process's copy of the pages, never the file.
 /// Files that are not regular (pipes, devices, `/proc` files) are always read until end of file.
 ///
 /// **The mapping caveat.** A mapped file must not shrink while mapped: reading a page past its new end

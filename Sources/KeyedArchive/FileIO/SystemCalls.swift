@@ -211,7 +211,9 @@ enum SystemCalls {
     }
 
     static func realMmap(_ fd: Int32, _ length: Int) -> UnsafeMutableRawPointer? {
-        let pointer = system_mmap(nil, length, PROT_READ, MAP_PRIVATE, fd, 0)
+        // Writable but private: a `Data` that owns its storage alone mutates it in place, which must change
+        // the process's copy-on-write pages (never the file), not fault on a read-only page.
+        let pointer = system_mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0)
         // MAP_FAILED is ((void *)-1), a macro Swift does not import.
         guard let pointer, pointer != UnsafeMutableRawPointer(bitPattern: -1) else { return nil }
         return pointer

@@ -16,7 +16,7 @@ import Foundation
 /// - `NS.count0`, `NS.count1`, ...: inline integer, that element's count.
 ///
 /// Written in a fixed order (elements sorted by their description), so equal sets give the same bytes.
-/// A Boolean element is written as an NSNumber integer (0 or 1): the encoder has no Boolean-object call.
+/// A Boolean element is its own NSNumber object holding a property-list Boolean, as Foundation writes `@YES`.
 public struct ArchivedCountedSet: KeyedArchivable, Hashable, Sendable, Codable, CustomStringConvertible {
     /// Each distinct element and how many times it is in the set (always at least 1).
     public private(set) var counts: [FoundationValue: Int]
@@ -78,7 +78,7 @@ public struct ArchivedCountedSet: KeyedArchivable, Hashable, Sendable, Codable, 
             case .integer(let v):
                 if let s = v.int64Value { try encoder.encodeIntegerObject(s, forKey: key) } else { try encoder.encodeIntegerObject(v.uint64Value ?? 0, forKey: key) }
             case .real(let d): try encoder.encodeRealObject(d, forKey: key)
-            case .bool(let b): try encoder.encodeIntegerObject(b ? 1 : 0, forKey: key)
+            case .bool(let b): try encoder.encodeBoolObject(b, forKey: key)
             default: try encoder.encode(element, forKey: key)
             }
             try encoder.encode(count, forKey: "NS.count\(i)")

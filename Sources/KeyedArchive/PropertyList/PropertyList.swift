@@ -41,6 +41,9 @@ public struct PropertyListReadingOptions: Sendable, Hashable {
 extension PropertyListValue {
     /// Reads a property list, binary or XML, detected from the bytes.
     ///
+    /// Data values of a binary property list share `data`'s bytes (slices of it, no copy); see
+    /// ``BinaryPropertyListReader/read(_:)`` for the lifetime and index rules.
+    ///
     /// The corresponding Foundation API is `PropertyListSerialization.propertyList(from:options:format:)`.
     /// - Parameters:
     ///   - data: the bytes of a binary (`bplist00`) or XML property list.

@@ -47,13 +47,14 @@ final class ArchiveStorage {
 
     /// Reads a binary or XML property list, checks that it is a keyed archive, and runs `body` with its
     /// storage. The storage reads `data`'s bytes in place (no copy) and must not be used after `body`
-    /// returns.
+    /// returns. Data values of a binary archive are slices of `data` sharing its storage (zero-copy);
+    /// those of an XML archive are their own.
     static func reading<R>(_ data: Data, options: PropertyListReadingOptions, _ body: (ArchiveStorage) throws -> R)
         throws -> R
     {
         switch PropertyListValue.detectFormat(of: data) {
         case .binary?:
-            return try data.withUnsafeBytes { try body(ArchiveStorage(binary: $0, options: options)) }
+            return try data.withUnsafeBytes { try body(ArchiveStorage(binary: $0, source: data, options: options)) }
         case .xml?:
             return try reading(KeyedUnarchiver.readPropertyList(data, options: options), options: options, body)
         case nil:
@@ -75,10 +76,12 @@ final class ArchiveStorage {
         }
     }
 
-    private init(binary bytes: UnsafeRawBufferPointer, options: PropertyListReadingOptions) throws {
-        let scanner = try Self.wrapping {
+    /// - Parameter source: the `Data` that `bytes` belong to, if data values may share it; `nil` copies them.
+    private init(binary bytes: UnsafeRawBufferPointer, source: Data? = nil, options: PropertyListReadingOptions) throws {
+        var scanner = try Self.wrapping {
             try BinaryPropertyListScanner(bytes, options: options, countingReferences: false)
         }
+        scanner.source = source
         let envelope = try Self.envelope(scanner)
         self.scanner = scanner
         refSize = scanner.refSize
@@ -137,7 +140,7 @@ final class ArchiveStorage {
             guard let objects = try lookup(scanner, rootFields, "$objects") else {
                 throw KeyedArchiveError(.invalidArchive, "$objects is missing")
             }
-            guard let list = try scanner.container(objects), list.marker >> 4 == 0xA else {
+            guard let list = try scanner.container(objects), list.kind == .array else {
                 throw KeyedArchiveError(.invalidArchive, "$objects must be an array, found \(try kindName(scanner, objects))")
             }
             guard list.count > 0 else {
@@ -155,9 +158,9 @@ final class ArchiveStorage {
 
     private static func kindName(_ scanner: BinaryPropertyListScanner, _ n: Int) throws -> String {
         if let c = try scanner.container(n) {
-            switch c.marker >> 4 {
-            case 0xA: return "array"
-            case 0xD: return "dictionary"
+            switch c.kind {
+            case .array: return "array"
+            case .dictionary: return "dictionary"
             default: return "set"
             }
         }
@@ -165,7 +168,7 @@ final class ArchiveStorage {
     }
 
     private static func fields(_ scanner: BinaryPropertyListScanner, _ n: Int) throws -> ArchiveFields? {
-        guard let c = try scanner.container(n), c.marker >> 4 == 0xD else { return nil }
+        guard let c = try scanner.container(n), c.kind == .dictionary else { return nil }
         return ArchiveFields(object: n, count: c.count, keys: c.start, values: c.start + c.count * scanner.refSize)
     }
 
@@ -251,11 +254,11 @@ final class ArchiveStorage {
     }
 
     func kind(_ n: Int) -> ArchiveSlotKind {
-        switch scanner.marker(of: n) >> 4 {
-        case 0x8: return .uid
-        case 0xD: return .dictionary
-        case 0xA: return .array
-        case 0xB, 0xC: return .set
+        switch scanner.kind(of: n) {
+        case .uid?: return .uid
+        case .dictionary?: return .dictionary
+        case .array?: return .array
+        case .orderedSet?, .set?: return .set
         default: return .scalar
         }
     }
@@ -265,8 +268,8 @@ final class ArchiveStorage {
     func plainScalar(_ n: Int) throws -> PropertyListValue? {
         let offset = scanner.offset(of: n)
         let marker = scanner.marker(at: offset)
-        switch marker >> 4 {
-        case 0x8, 0xA, 0xB, 0xC, 0xD: return nil
+        switch BinaryPropertyListMarker(byte: marker) {
+        case .uid?, .array?, .orderedSet?, .set?, .dictionary?: return nil
         default: return try scanner.scalar(n, at: offset, marker: marker)
         }
     }
@@ -278,7 +281,7 @@ final class ArchiveStorage {
 
     /// The element object numbers of array or set `n`, or nil when `n` is neither.
     func elements(_ n: Int) throws -> [Int]? {
-        guard let c = try scanner.container(n), c.marker >> 4 != 0xD else { return nil }
+        guard let c = try scanner.container(n), c.kind != .dictionary else { return nil }
         var result: [Int] = []
         result.reserveCapacity(c.count)  // bounded: the references fit in the file
         for i in 0 ..< c.count { result.append(try scanner.reference(at: c.start + i * refSize, object: n)) }

@@ -241,7 +241,7 @@ struct KeyedArchiveValidation {
             state[n] = 1
             pending.append((n, frame, true))
             guard let c = try storage.scanner.container(n) else { continue }
-            let isDictionary = c.marker >> 4 == 0xD
+            let isDictionary = c.kind == .dictionary
             // Children are pushed in reverse so they are checked in stored order.
             var i = c.count - 1
             while i >= 0 {

@@ -92,6 +92,11 @@ public struct KeyedUnarchiver {
 
     /// Reads the archive and decodes the top-level value under `key` as `T`.
     ///
+    /// `Data` values decoded from a binary archive share `data`'s bytes instead of copying them: each is
+    /// a slice of `data` that keeps its storage (or ``FileReader``'s mapping) alive while it lives, whose
+    /// indices need not start at 0, and that copies itself when mutated (see
+    /// ``BinaryPropertyListReader/read(_:)``). Copy a small value (`Data(value)`) to let a large input go.
+    ///
     /// The corresponding Foundation API is `NSKeyedUnarchiver.unarchivedObject(ofClass:from:)`.
     /// - Parameters:
     ///   - type: the one type allowed at the top (a model, or a value such as `[Note]` or `String`).

@@ -98,4 +98,38 @@ import Testing
         let again = try KeyedUnarchiver().decode(FoundationValue.self, from: KeyedArchiver.archivedData(withRootObject: value))
         #expect(again == value)
     }
+    // unarchiver, crash-c860735b430dd3d3479719d4eee1270d49afaca4 (an NSCountedSet whose members were false, 1, 2,
+    // 4 and 5, each five times): the counted set wrote a Boolean member as the integer 0, so decode -> archive
+    // -> decode turned `false` into `0`. A Boolean member is now written as a Boolean NSNumber.
+    @Test func countedSetWithABooleanMemberKeepsItBooleanThroughARoundTrip() throws {
+        let input = Self.document([
+            "<plist version=\"1.0\"><dict>",
+            "<key>$archiver</key><string>NSKeyedArchiver</string>",
+            "<key>$version</key><integer>100000</integer>",
+            "<key>$top</key><dict><key>root</key><dict><key>CF$UID</key><integer>1</integer></dict></dict>",
+            "<key>$objects</key><array>",
+            "<string>$null</string>",                                                      // 0
+            "<dict><key>$class</key><dict><key>CF$UID</key><integer>4</integer></dict>",  // 1: the counted set
+            "<key>NS.count</key><integer>2</integer>",
+            "<key>NS.object0</key><dict><key>CF$UID</key><integer>2</integer></dict>",
+            "<key>NS.count0</key><integer>5</integer>",
+            "<key>NS.object1</key><dict><key>CF$UID</key><integer>3</integer></dict>",
+            "<key>NS.count1</key><integer>5</integer>",
+            "</dict>",
+            "<false/>",                                                                    // 2: a Boolean member
+            "<integer>1</integer>",                                                        // 3
+            "<dict><key>$classname</key><string>NSCountedSet</string>",                   // 4
+            "<key>$classes</key><array><string>NSCountedSet</string><string>NSMutableSet</string>",
+            "<string>NSSet</string><string>NSObject</string></array></dict>",
+            "</array>",
+            "</dict></plist>",
+        ])
+        let value = try KeyedUnarchiver().decode(FoundationValue.self, from: input)
+        #expect(value == .countedSet(ArchivedCountedSet(counts: [.bool(false): 5, .integer(1): 5])))
+        let again = try KeyedUnarchiver().decode(FoundationValue.self, from: KeyedArchiver.archivedData(withRootObject: value))
+        #expect(again == value)
+        // `true` and the integer 1 stay two members.
+        let both = FoundationValue.countedSet(ArchivedCountedSet(counts: [.bool(true): 2, .integer(1): 3]))
+        #expect(try KeyedUnarchiver().decode(FoundationValue.self, from: KeyedArchiver.archivedData(withRootObject: both)) == both)
+    }
 }

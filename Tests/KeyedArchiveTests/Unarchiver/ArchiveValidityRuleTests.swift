@@ -12,7 +12,7 @@ import Testing
     func sameErrorOnAllPaths(_ archive: PropertyListValue, sourceLocation: SourceLocation = #_sourceLocation) throws
         -> KeyedArchiveError
     {
-        let data = try BinaryPropertyListWriter().write(archive)
+        let data = BinaryPropertyListWriter().write(archive)
         return try sameErrorOnAllPaths(data, tree: archive, sourceLocation: sourceLocation)
     }
 
@@ -50,7 +50,7 @@ import Testing
 
     @Test func theValidArchiveIsAcceptedOnAllPaths() throws {
         let archive = F.archive(Self.validObjects)
-        let data = try BinaryPropertyListWriter().write(archive)
+        let data = BinaryPropertyListWriter().write(archive)
         #expect(try KeyedUnarchiver().decode(String.self, from: data) == "hello")
         #expect(try KeyedUnarchiver().decode(String.self, from: archive) == "hello")
         #expect(try ArchivedObjectGraph(data: data).object(UID(1))?.content == .value("hello"))

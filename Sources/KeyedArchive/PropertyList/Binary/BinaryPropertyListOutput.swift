@@ -6,9 +6,9 @@ import Foundation
 
 /// A growing byte buffer holding `bplist00` objects, which becomes `Data` without a copy.
 ///
-/// The encoding core shared by ``BinaryPropertyListWriter`` (which writes any ``PropertyListValue``) and
-/// ``KeyedArchiver`` (which emits its objects directly): every scalar encoding, the container and
-/// offset-table layout, and the trailer live here once, so both produce the same bytes for the same objects.
+/// Every object encoding of the format, in one place: the scalars, container headers and big-endian
+/// references. ``BinaryPropertyListBuilder`` lays files out with it; ``KeyedArchiveEmitter`` encodes an
+/// archive's scalars with it before the layout.
 struct BinaryPropertyListOutput {
     private(set) var base: UnsafeMutableRawPointer
     private var capacity: Int
@@ -94,13 +94,13 @@ struct BinaryPropertyListOutput {
         count += width
     }
 
-    /// A marker with `count` in its low nibble, or nibble 0xF followed by an integer object.
+    /// A marker of `kind` with `count` in its low nibble, or nibble 0xF followed by an integer object.
     @inline(__always)
-    mutating func appendHeader(_ marker: UInt8, count length: Int) {
-        if length < 15 {
-            append(marker | UInt8(length))
+    mutating func appendHeader(_ kind: BinaryPropertyListMarker, count length: Int) {
+        if length < Int(BinaryPropertyListMarker.extendedCount) {
+            append(kind.byte(nibble: UInt8(length)))
         } else {
-            append(marker | 0x0F)
+            append(kind.byte(nibble: BinaryPropertyListMarker.extendedCount))
             appendInteger(PropertyListInteger(Int64(length)))
         }
     }
@@ -110,7 +110,7 @@ struct BinaryPropertyListOutput {
     /// An integer object in the fewest bytes (see ``integerWidth(_:)``).
     mutating func appendInteger(_ i: PropertyListInteger) {
         guard let s = i.int64Value else {
-            append(0x14)
+            append(BinaryPropertyListMarker.integer.byte(nibble: 4))
             appendBigEndian(0, width: 8)
             appendBigEndian(i.uint64Value ?? 0, width: 8)
             return
@@ -123,13 +123,13 @@ struct BinaryPropertyListOutput {
     mutating func appendInteger(_ s: Int64) {
         reserve(9)
         if s < 0 || s > 0xFFFF_FFFF {
-            append(0x13); appendBigEndian(UInt64(bitPattern: s), width: 8)
+            append(BinaryPropertyListMarker.integer.byte(nibble: 3)); appendBigEndian(UInt64(bitPattern: s), width: 8)
         } else if s <= 0xFF {
-            append(0x10); appendBigEndian(UInt64(s), width: 1)
+            append(BinaryPropertyListMarker.integer.byte(nibble: 0)); appendBigEndian(UInt64(s), width: 1)
         } else if s <= 0xFFFF {
-            append(0x11); appendBigEndian(UInt64(s), width: 2)
+            append(BinaryPropertyListMarker.integer.byte(nibble: 1)); appendBigEndian(UInt64(s), width: 2)
         } else {
-            append(0x12); appendBigEndian(UInt64(s), width: 4)
+            append(BinaryPropertyListMarker.integer.byte(nibble: 2)); appendBigEndian(UInt64(s), width: 4)
         }
     }
 
@@ -137,7 +137,7 @@ struct BinaryPropertyListOutput {
     @inline(__always)
     mutating func appendReal(_ d: Double) {
         reserve(9)
-        append(0x23)
+        append(BinaryPropertyListMarker.real.byte(nibble: 3))
         appendBigEndian(d.bitPattern, width: 8)
     }
 
@@ -145,7 +145,7 @@ struct BinaryPropertyListOutput {
     @inline(__always)
     mutating func appendFloat(_ f: Float) {
         reserve(5)
-        append(0x22)
+        append(BinaryPropertyListMarker.real.byte(nibble: 2))
         appendBigEndian(UInt64(f.bitPattern), width: 4)
     }
 
@@ -153,21 +153,21 @@ struct BinaryPropertyListOutput {
     @inline(__always)
     mutating func appendDate(_ d: Date) {
         reserve(9)
-        append(0x33)
+        append(BinaryPropertyListMarker.date.byte(nibble: 3))
         appendBigEndian(d.timeIntervalSinceReferenceDate.bitPattern, width: 8)
     }
 
     /// A boolean (`0x08` false, `0x09` true).
     @inline(__always)
     mutating func appendBool(_ b: Bool) {
-        append(b ? 0x09 : 0x08)
+        append(b ? BinaryPropertyListMarker.trueByte : BinaryPropertyListMarker.falseByte)
     }
 
     /// A data object (`0x4n`).
     @inline(__always)
     mutating func appendData(_ d: Data) {
         reserve(10 + d.count)
-        appendHeader(0x40, count: d.count)
+        appendHeader(.data, count: d.count)
         d.withUnsafeBytes { append($0) }
     }
 
@@ -176,7 +176,7 @@ struct BinaryPropertyListOutput {
     mutating func appendUID(_ value: UInt64) {
         let width = Self.bytesNeeded(value)
         reserve(1 + width)
-        append(0x80 | UInt8(width - 1))
+        append(BinaryPropertyListMarker.uid.byte(nibble: UInt8(width - 1)))
         appendBigEndian(value, width: width)
     }
 
@@ -189,55 +189,23 @@ struct BinaryPropertyListOutput {
             for b in bytes { high |= b }
             guard high < 0x80 else { return false }
             reserve(10 + bytes.count)
-            appendHeader(0x50, count: bytes.count)
+            appendHeader(.asciiString, count: bytes.count)
             append(UnsafeRawBufferPointer(bytes))
             return true
         }
         if !wroteASCII {
             let units = s.utf16.count
             reserve(10 + 2 * units)
-            appendHeader(0x60, count: units)
+            appendHeader(.utf16String, count: units)
             for u in s.utf16 { appendBigEndian(UInt64(u), width: 2) }
         }
     }
 
-    // MARK: - Containers, offset table, trailer
-
-    /// Writes the containers (with references `refSize` bytes wide, the fewest for the object count),
-    /// the offset table (entries the fewest bytes for its own position) and the trailer, filling in each
-    /// container's offset. `offsets` holds every object's offset by number, containers' still unset.
-    mutating func appendContainersAndTrailer<Ref: FixedWidthInteger>(
-        _ containers: [BinaryPropertyListContainer], refs: [Ref], offsets: inout [Int]
-    ) {
-        let objectCount = offsets.count
-        let refSize = Self.bytesNeeded(UInt64(objectCount))
-        var containerBytes = refs.count * refSize
-        for c in containers { containerBytes += Self.headerSize(c.count) }
-        reserve(containerBytes)
-        refs.withUnsafeBufferPointer { refs in
-            for c in containers {
-                offsets[c.number] = count
-                appendHeader(c.marker, count: c.count)
-                let n = c.marker == 0xD0 ? 2 * c.count : c.count
-                appendBigEndian(UnsafeBufferPointer(rebasing: refs[c.start ..< c.start + n]), width: refSize)
-            }
-        }
-        let tableOffset = count
-        let offsetSize = Self.bytesNeeded(UInt64(tableOffset))
-        reserve(objectCount * offsetSize + 32)
-        offsets.withUnsafeBufferPointer { appendBigEndian($0, width: offsetSize) }
-        // Trailer: 5 unused bytes, sort version 0, sizes, object count, top object (0), table offset.
-        appendBigEndian(0, width: 6)
-        append(UInt8(offsetSize))
-        append(UInt8(refSize))
-        appendBigEndian(UInt64(objectCount), width: 8)
-        appendBigEndian(0, width: 8)
-        appendBigEndian(UInt64(tableOffset), width: 8)
-    }
+    // MARK: - Object references and offsets
 
     /// Each value's low `width` bytes, most significant first; the room must be reserved.
     @inline(__always)
-    private mutating func appendBigEndian<T: FixedWidthInteger>(_ values: UnsafeBufferPointer<T>, width: Int) {
+    mutating func appendBigEndian<T: FixedWidthInteger>(_ values: UnsafeBufferPointer<T>, width: Int) {
         let p = base + count
         switch width {
         case 1:
@@ -286,37 +254,5 @@ struct BinaryPropertyListOutput {
         if s <= 0xFFFF_FFFF { return 4 }
         return 8
     }
-
-    /// The size of the scalar object encoded at `p` (written by this encoder, so well-formed).
-    static func encodedLength(_ p: UnsafeRawPointer) -> Int {
-        let marker = p.load(as: UInt8.self)
-        let nibble = Int(marker & 0x0F)
-        switch marker >> 4 {
-        case 0x0: return 1
-        case 0x1, 0x2: return 1 + (1 << nibble)
-        case 0x3: return 9
-        case 0x8: return 2 + nibble
-        default:
-            // Data (0x4), ASCII (0x5), UTF-16 (0x6): a count in the nibble or in a following integer.
-            var count = nibble
-            var header = 1
-            if nibble == 0x0F {
-                let width = 1 << Int(p.load(fromByteOffset: 1, as: UInt8.self) & 0x0F)
-                var v = 0
-                for i in 0 ..< width { v = v << 8 | Int(p.load(fromByteOffset: 2 + i, as: UInt8.self)) }
-                count = v
-                header = 2 + width
-            }
-            return header + (marker >> 4 == 0x6 ? 2 * count : count)
-        }
-    }
 }
 
-/// One array (`0xA0`), set (`0xC0`) or dictionary (`0xD0`) to write: its object number and where its
-/// references start in a shared reference buffer (a dictionary's `count` keys, then its `count` values).
-struct BinaryPropertyListContainer {
-    var marker: UInt8
-    var start: Int
-    var count: Int
-    var number: Int
-}

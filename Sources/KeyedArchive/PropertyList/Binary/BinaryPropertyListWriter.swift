@@ -25,12 +25,12 @@ import Foundation
 /// - Output is deterministic: objects are numbered breadth-first from the root (number 0), dictionary keys
 ///   before values, in stored order; the same value always gives the same bytes.
 ///
-/// How: scalars are encoded straight into the output buffer as they are met, and de-duplicated by their
-/// encoded bytes (which are equal exactly when the values are equal in the sense above), so no value is
-/// retained or hashed twice; containers are written after them, once the reference width is known. The
-/// buffer becomes the returned `Data` without a copy. The writer works without recursion, so arbitrarily
-/// deep values cannot overflow the stack. The encodings and the layout are shared with ``KeyedArchiver``,
-/// which emits its archives directly (`BinaryPropertyListOutput`, `BinaryPropertyListScalarTable`).
+/// How: the writer feeds the value to `BinaryPropertyListBuilder`, the layout it shares with
+/// ``KeyedArchiver``: scalars are encoded straight into the output buffer as they are met, and
+/// de-duplicated by their encoded bytes (which are equal exactly when the values are equal in the sense
+/// above), so no value is retained or hashed twice; containers are written after them, once the reference
+/// width is known. The buffer becomes the returned `Data` without a copy. The writer works without
+/// recursion, so arbitrarily deep values cannot overflow the stack.
 public struct BinaryPropertyListWriter: Sendable {
     /// A writer.
     public init() {}
@@ -41,103 +41,42 @@ public struct BinaryPropertyListWriter: Sendable {
     /// - Parameter value: the root value; any ``PropertyListValue`` can be written.
     /// - Returns: the complete file, header to trailer.
     public func write(_ value: PropertyListValue) -> Data {
-        var encoder = BinaryPropertyListEncoder()
-        encoder.flatten(value)
-        return encoder.finish()
-    }
-}
-
-/// Encodes one file: scalars first (as met, de-duplicated), then containers, the offset table and the trailer.
-private struct BinaryPropertyListEncoder {
-    var out = BinaryPropertyListOutput(capacity: 4096)
-    /// Byte offset of each object, by object number; -1 for a container not yet written.
-    var offsets: [Int] = []
-    /// Containers in object-number order, with their references in `refs`.
-    var containers: [BinaryPropertyListContainer] = []
-    /// References of all containers; a dictionary's keys come before its values.
-    var refs: [Int] = []
-    /// Containers whose contents are not yet numbered (breadth-first order).
-    var queue: [(PropertyListValue, Int)] = []
-    /// The scalars written so far, by their bytes.
-    var table = BinaryPropertyListScalarTable()
-
-    init() {
-        out.append(contentsOf: "bplist00")
-    }
-
-    /// Numbers every object reachable from `root`, breadth-first (root = 0), writing scalars as they come.
-    mutating func flatten(_ root: PropertyListValue) {
-        _ = add(root)
-        var head = 0
-        while head < queue.count {
-            let (value, number) = queue[head]
-            head += 1
-            let start = refs.count
+        var builder = BinaryPropertyListBuilder<PropertyListValue>(capacity: 4096)
+        _ = Self.add(value, to: &builder)
+        while let (value, number) = builder.nextContainer() {
             switch value {
             case .array(let elements):
-                for e in elements { refs.append(add(e)) }
-                containers.append(.init(marker: 0xA0, start: start, count: elements.count, number: number))
+                for e in elements { builder.reference(Self.add(e, to: &builder)) }
+                builder.endContainer(.array, number: number, entries: elements.count)
             case .set(let elements):
-                for e in elements { refs.append(add(e)) }
-                containers.append(.init(marker: 0xC0, start: start, count: elements.count, number: number))
+                for e in elements { builder.reference(Self.add(e, to: &builder)) }
+                builder.endContainer(.set, number: number, entries: elements.count)
             case .dictionary(let d):
-                for k in d.keys { refs.append(addString(k)) }
-                for v in d.values { refs.append(add(v)) }
-                containers.append(.init(marker: 0xD0, start: start, count: d.count, number: number))
+                for k in d.keys { builder.reference(builder.scalar { $0.appendString(k) }) }
+                for v in d.values { builder.reference(Self.add(v, to: &builder)) }
+                builder.endContainer(.dictionary, number: number, entries: d.count)
             default:
                 break  // only containers are queued
             }
         }
-        queue = []
-        table = BinaryPropertyListScalarTable(expectedCount: 0)
+        return builder.finish()
     }
 
-    /// The object number of `value`: a new number for a container (queued), a shared one for a scalar.
-    mutating func add(_ value: PropertyListValue) -> Int {
-        let start = out.count
+    /// The object number of `value`: a new number for a container (filled in when its turn comes), a
+    /// shared one for a scalar.
+    @inline(__always)
+    private static func add(_ value: PropertyListValue, to builder: inout BinaryPropertyListBuilder<PropertyListValue>)
+        -> BinaryPropertyListObjectNumber {
         switch value {
-        case .array, .set, .dictionary:
-            let number = offsets.count
-            offsets.append(-1)
-            queue.append((value, number))
-            return number
-        case .string(let s):
-            return addString(s)
-        case .integer(let i): out.appendInteger(i)
-        case .real(let d): out.appendReal(d)
-        case .float(let f): out.appendFloat(f)
-        case .date(let d): out.appendDate(d)
-        case .bool(let b): out.appendBool(b)
-        case .data(let d): out.appendData(d)
-        case .uid(let u): out.appendUID(u.value)
+        case .array, .set, .dictionary: return builder.container(value)
+        case .string(let s): return builder.scalar { $0.appendString(s) }
+        case .integer(let i): return builder.scalar { $0.appendInteger(i) }
+        case .real(let d): return builder.scalar { $0.appendReal(d) }
+        case .float(let f): return builder.scalar { $0.appendFloat(f) }
+        case .date(let d): return builder.scalar { $0.appendDate(d) }
+        case .bool(let b): return builder.scalar { $0.appendBool(b) }
+        case .data(let d): return builder.scalar { $0.appendData(d) }
+        case .uid(let u): return builder.scalar { $0.appendUID(u.value) }
         }
-        return commitScalar(from: start)
-    }
-
-    /// The object number of a string: ASCII (`0x5n`) if every byte is below 0x80, else UTF-16BE (`0x6n`).
-    mutating func addString(_ s: String) -> Int {
-        let start = out.count
-        out.appendString(s)
-        return commitScalar(from: start)
-    }
-
-    /// The scalar just encoded at `start ..< out.count`: an earlier identical object's number (and the
-    /// new bytes are dropped), or a new number.
-    mutating func commitScalar(from start: Int) -> Int {
-        let probe = table.find(out.base, start: start, length: out.count - start, positions: offsets)
-        if probe.existing >= 0 {
-            out.count = start
-            return probe.existing
-        }
-        let number = offsets.count
-        offsets.append(start)
-        table.insert(number, at: probe)
-        return number
-    }
-
-    /// Writes the containers, the offset table and the trailer, and hands the buffer over as `Data`.
-    mutating func finish() -> Data {
-        out.appendContainersAndTrailer(containers, refs: refs, offsets: &offsets)
-        return out.takeData()
     }
 }

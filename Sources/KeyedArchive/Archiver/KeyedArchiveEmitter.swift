@@ -12,16 +12,16 @@ import Foundation
 ///
 /// 1. **While encoding**, every scalar (string, number, data) is encoded once into `pool` and given a
 ///    scalar id; equal scalars share one id (the writer's byte-exact equality, through the shared
-///    ``BinaryPropertyListScalarTable``). A UID needs no table: its ref is its value with ``uidBit`` set.
+///    `BinaryPropertyListScalarPool`). A UID needs no table: its ref is its value with ``uidBit`` set.
 ///    Field keys are found through a cache, so they are not hashed per use either. Each container (an
 ///    object's dictionary, an `NS.objects` array, `$objects` itself) is a run of refs in one flat `refs`
 ///    buffer: a ref is a scalar id, a UID (``uidBit``) or a container id (``containerBit``).
 /// 2. **``renumberDepthFirst(from:)``** gives the objects (UIDs) the order a depth-first reader meets
 ///    them, rewriting every UID ref.
-/// 3. **``write(root:)``** numbers the property-list objects breadth-first from the root, exactly as the writer numbers
-///    the equivalent tree (so the archive's bytes do not depend on which path made them), copying each
-///    scalar's bytes (or encoding each UID) on its first use, then writes the containers with the fewest
-///    reference bytes, the offset table and the trailer through the shared `BinaryPropertyListOutput`.
+/// 3. **``write(root:)``** feeds the containers to `BinaryPropertyListBuilder`, the layout
+///    ``BinaryPropertyListWriter`` uses too (so the archive's bytes do not depend on which path made them):
+///    it numbers the objects breadth-first from the root, taking each scalar's bytes from the pool (or
+///    encoding each UID) on its first use, then writes the containers, the offset table and the trailer.
 ///
 /// Neither step recurses, nothing is retained per scalar, and the only hashing is of scalars' bytes. The
 /// pool, the output and the hash tables live in `LargeMemory` (huge pages where the system offers them).
@@ -33,11 +33,9 @@ struct KeyedArchiveEmitter {
     /// The number part of a ref; scalar ids, UIDs and container ids stay below it.
     static let limit = 1 << 30
 
-    /// Every distinct scalar once, encoded; scalar `id` is `pool[scalarStarts[id] ..< scalarStarts[id + 1]]`.
-    private var pool = BinaryPropertyListOutput(capacity: 1 << 16)
+    /// Every distinct scalar once, encoded; a scalar id is its id in the pool.
+    private var pool = BinaryPropertyListScalarPool(capacity: 1 << 16, expectedCount: 1 << 12)
     private var poolIsAllocated = true
-    private var scalarStarts: [Int] = []
-    private var table = BinaryPropertyListScalarTable(expectedCount: 1 << 12)
     /// Containers by id; `start < 0` until the container's refs are complete.
     private var containers: [Container] = []
     private var refs: [Ref] = []
@@ -51,11 +49,11 @@ struct KeyedArchiveEmitter {
     private struct Container {
         var start: Int
         var count: Int
-        var marker: UInt8
+        var kind: BinaryPropertyListMarker
     }
 
     init() {
-        scalarStarts.reserveCapacity(1 << 12)
+        pool.reserveCapacity(1 << 12)
     }
 
     /// Frees everything (the emitter cannot be used afterwards).
@@ -64,75 +62,27 @@ struct KeyedArchiveEmitter {
             pool.deallocate()
             poolIsAllocated = false
         }
-        scalarStarts = []
         refs = []
         containers = []
     }
 
     // MARK: - Scalars
 
-    /// The scalar just encoded at `start ..< pool.count`: an earlier identical scalar's id (the new bytes are
-    /// dropped), or a new id.
+    /// The id of the scalar `encode` writes: an earlier identical scalar's id, or a new one.
     @inline(__always)
-    private mutating func commit(from start: Int) -> Ref {
-        let probe = table.find(pool.base, start: start, length: pool.count - start, positions: scalarStarts)
-        if probe.existing >= 0 {
-            pool.count = start
-            return Ref(truncatingIfNeeded: probe.existing)
-        }
-        let id = scalarStarts.count
-        scalarStarts.append(start)
-        table.insert(id, at: probe)
-        return checked(id)
-    }
-
-    @inline(__always)
-    private mutating func checked(_ id: Int) -> Ref {
+    private mutating func scalar(_ encode: (inout BinaryPropertyListOutput) -> Void) -> Ref {
+        let id = pool.add(encode)
         if id >= Self.limit { tooLarge = true }
         return Ref(truncatingIfNeeded: id)
     }
 
-    mutating func string(_ s: String) -> Ref {
-        let start = pool.count
-        pool.appendString(s)
-        return commit(from: start)
-    }
-
-    mutating func integer(_ i: Int64) -> Ref {
-        let start = pool.count
-        pool.appendInteger(i)
-        return commit(from: start)
-    }
-
-    mutating func integer(_ i: PropertyListInteger) -> Ref {
-        let start = pool.count
-        pool.appendInteger(i)
-        return commit(from: start)
-    }
-
-    mutating func real(_ d: Double) -> Ref {
-        let start = pool.count
-        pool.appendReal(d)
-        return commit(from: start)
-    }
-
-    mutating func float(_ f: Float) -> Ref {
-        let start = pool.count
-        pool.appendFloat(f)
-        return commit(from: start)
-    }
-
-    mutating func bool(_ b: Bool) -> Ref {
-        let start = pool.count
-        pool.appendBool(b)
-        return commit(from: start)
-    }
-
-    mutating func data(_ d: Data) -> Ref {
-        let start = pool.count
-        pool.appendData(d)
-        return commit(from: start)
-    }
+    mutating func string(_ s: String) -> Ref { scalar { $0.appendString(s) } }
+    mutating func integer(_ i: Int64) -> Ref { scalar { $0.appendInteger(i) } }
+    mutating func integer(_ i: PropertyListInteger) -> Ref { scalar { $0.appendInteger(i) } }
+    mutating func real(_ d: Double) -> Ref { scalar { $0.appendReal(d) } }
+    mutating func float(_ f: Float) -> Ref { scalar { $0.appendFloat(f) } }
+    mutating func bool(_ b: Bool) -> Ref { scalar { $0.appendBool(b) } }
+    mutating func data(_ d: Data) -> Ref { scalar { $0.appendData(d) } }
 
     /// The ref of `UID(uid)`.
     @inline(__always)
@@ -235,7 +185,7 @@ struct KeyedArchiveEmitter {
     /// an empty array).
     @inline(__always)
     mutating func newContainer() -> Int {
-        containers.append(Container(start: -1, count: 0, marker: 0xA0))
+        containers.append(Container(start: -1, count: 0, kind: .array))
         if containers.count > Self.limit { tooLarge = true }
         return containers.count - 1
     }
@@ -253,7 +203,7 @@ struct KeyedArchiveEmitter {
 
     /// Completes a dictionary from parallel keys and values.
     mutating func completeDictionary(_ container: Int, keys: [Ref], values: [Ref]) {
-        containers[container] = Container(start: refs.count, count: keys.count, marker: 0xD0)
+        containers[container] = Container(start: refs.count, count: keys.count, kind: .dictionary)
         refs.append(contentsOf: keys)
         refs.append(contentsOf: values)
     }
@@ -261,7 +211,7 @@ struct KeyedArchiveEmitter {
     /// Completes a dictionary of two entries.
     @inline(__always)
     mutating func completeDictionary(_ container: Int, _ key1: Ref, _ value1: Ref, _ key2: Ref, _ value2: Ref) {
-        containers[container] = Container(start: refs.count, count: 2, marker: 0xD0)
+        containers[container] = Container(start: refs.count, count: 2, kind: .dictionary)
         refs.append(key1)
         refs.append(key2)
         refs.append(value1)
@@ -271,7 +221,7 @@ struct KeyedArchiveEmitter {
     /// Completes a dictionary of three entries.
     mutating func completeDictionary(_ container: Int, _ key1: Ref, _ value1: Ref, _ key2: Ref, _ value2: Ref,
                                      _ key3: Ref, _ value3: Ref) {
-        containers[container] = Container(start: refs.count, count: 3, marker: 0xD0)
+        containers[container] = Container(start: refs.count, count: 3, kind: .dictionary)
         refs.append(key1)
         refs.append(key2)
         refs.append(key3)
@@ -283,7 +233,7 @@ struct KeyedArchiveEmitter {
     /// Completes an array from `elements[from...]`, every `stride`-th ref starting there.
     mutating func completeArray(_ container: Int, _ source: [Ref], from start: Int, stride: Int = 1) {
         let count = (source.count - start + stride - 1) / stride
-        containers[container] = Container(start: refs.count, count: count, marker: 0xA0)
+        containers[container] = Container(start: refs.count, count: count, kind: .array)
         refs.reserveCapacity(refs.count + count)
         var i = start
         while i < source.count {
@@ -295,7 +245,7 @@ struct KeyedArchiveEmitter {
     /// Replaces the value of entry `index` of a completed dictionary.
     mutating func setDictionaryValue(_ container: Int, at index: Int, to value: Ref) {
         let c = containers[container]
-        guard c.start >= 0, c.marker == 0xD0, index < c.count else { return }
+        guard c.start >= 0, c.kind == .dictionary, index < c.count else { return }
         refs[c.start + c.count + index] = value
     }
 
@@ -372,7 +322,7 @@ struct KeyedArchiveEmitter {
     @inline(__always)
     private static func walk(_ c: Container) -> (next: Int, end: Int)? {
         guard c.start >= 0 else { return nil }
-        return c.marker == 0xD0 ? (c.start + c.count, c.start + 2 * c.count) : (c.start, c.start + c.count)
+        return c.kind == .dictionary ? (c.start + c.count, c.start + 2 * c.count) : (c.start, c.start + c.count)
     }
 
     /// The `$objects` array. An object whose encoding failed (its container never completed) is the string
@@ -386,7 +336,7 @@ struct KeyedArchiveEmitter {
             }
         }
         let container = newContainer()
-        containers[container] = Container(start: refs.count, count: elements.count, marker: 0xA0)
+        containers[container] = Container(start: refs.count, count: elements.count, kind: .array)
         refs.append(contentsOf: elements)
         elementCountAtEnd = elements.count
         elements = []
@@ -401,65 +351,49 @@ struct KeyedArchiveEmitter {
     /// each scalar at its first use: the order ``BinaryPropertyListWriter`` gives the equivalent tree, so the
     /// bytes are the same.
     mutating func write(root: Int) -> Data {
-        let scalarCount = scalarStarts.count
-        scalarStarts.append(pool.count)
+        let scalarCount = pool.count
+        let poolBytes = pool.output.count
         // Room for everything without growing (unused room is never touched): scalars, UIDs of up to 4
         // bytes, references of up to 4 bytes, container headers and offset-table entries of up to 8 bytes.
         let objectBound = scalarCount + elementCountAtEnd + containers.count
-        var out = BinaryPropertyListOutput(capacity: pool.count + 5 * elementCountAtEnd + 4 * refs.count + 11 * objectBound + 64)
-        out.append(contentsOf: "bplist00")
+        var builder = BinaryPropertyListBuilder<Int>(
+            capacity: poolBytes + 5 * elementCountAtEnd + 4 * refs.count + 11 * objectBound + 64, expectedScalarCount: 0,
+            objectCount: scalarCount + containers.count, containerCount: containers.count, referenceCount: refs.count)
+        // The object number of each scalar and UID once it has one (`.max` before).
         var numbers = [UInt32](repeating: .max, count: scalarCount)
         var uidNumbers = [UInt32](repeating: .max, count: elementCountAtEnd)
-        var offsets: [Int] = [-1]
-        offsets.reserveCapacity(scalarCount + containers.count)
-        var queue: [(container: Int, number: Int)] = [(root, 0)]
-        queue.reserveCapacity(containers.count)
-        var laidOut: [BinaryPropertyListContainer] = []
-        laidOut.reserveCapacity(containers.count)
-        var outRefs: [UInt32] = []
-        outRefs.reserveCapacity(refs.count)
-
-        let poolBase = UnsafeRawPointer(pool.base)
-        var head = 0
-        while head < queue.count {
-            let (id, number) = queue[head]
-            head += 1
-            let c = containers[id]
-            let start = outRefs.count
-            let n = c.marker == 0xD0 ? 2 * c.count : c.count
-            for r in refs[max(c.start, 0) ..< max(c.start, 0) + n] {
-                if r & Self.containerBit != 0 {
-                    outRefs.append(UInt32(truncatingIfNeeded: offsets.count))
-                    queue.append((Int(r & ~Self.containerBit), offsets.count))
-                    offsets.append(-1)
-                } else if r & Self.uidBit != 0 {
-                    let uid = Int(r & ~Self.uidBit)
-                    var number = uidNumbers[uid]
-                    if number == .max {
-                        number = UInt32(truncatingIfNeeded: offsets.count)
-                        uidNumbers[uid] = number
-                        offsets.append(out.count)
-                        out.appendUID(UInt64(uid))
+        _ = builder.container(root)
+        pool.appendEndPosition()
+        do {  // `scalarStarts` shares the pool's positions only inside this block
+            let scalarStarts = pool.positions
+            let poolBase = UnsafeRawPointer(pool.output.base)
+            while let (id, number) = builder.nextContainer() {
+                let c = containers[id]
+                let n = c.kind.referenceCount(entries: c.count)
+                for r in refs[max(c.start, 0) ..< max(c.start, 0) + n] {
+                    if r & Self.containerBit != 0 {
+                        builder.reference(builder.container(Int(r & ~Self.containerBit)))
+                    } else if r & Self.uidBit != 0 {
+                        let uid = Int(r & ~Self.uidBit)
+                        if uidNumbers[uid] == .max {
+                            uidNumbers[uid] = builder.uniqueScalar { $0.appendUID(UInt64(uid)) }.rawValue
+                        }
+                        builder.reference(BinaryPropertyListObjectNumber(rawValue: uidNumbers[uid]))
+                    } else {
+                        let scalar = Int(r)
+                        if numbers[scalar] == .max {
+                            let from = scalarStarts[scalar]
+                            let bytes = UnsafeRawBufferPointer(start: poolBase + from, count: scalarStarts[scalar + 1] - from)
+                            numbers[scalar] = builder.uniqueScalar { $0.append(bytes) }.rawValue
+                        }
+                        builder.reference(BinaryPropertyListObjectNumber(rawValue: numbers[scalar]))
                     }
-                    outRefs.append(number)
-                } else {
-                    let scalar = Int(r)
-                    var number = numbers[scalar]
-                    if number == .max {
-                        number = UInt32(truncatingIfNeeded: offsets.count)
-                        numbers[scalar] = number
-                        offsets.append(out.count)
-                        let from = scalarStarts[scalar]
-                        out.append(UnsafeRawBufferPointer(start: poolBase + from, count: scalarStarts[scalar + 1] - from))
-                    }
-                    outRefs.append(number)
                 }
+                builder.endContainer(c.kind, number: number, entries: c.count)
             }
-            laidOut.append(BinaryPropertyListContainer(marker: c.marker, start: start, count: c.count, number: number))
         }
-        scalarStarts.removeLast()
-        out.appendContainersAndTrailer(laidOut, refs: outRefs, offsets: &offsets)
-        return out.takeData()
+        pool.removeEndPosition()
+        return builder.finish()
     }
 
     // MARK: - Tree
@@ -479,7 +413,7 @@ struct KeyedArchiveEmitter {
         guard ref & Self.containerBit != 0 else { return scalar(Int(ref)) }
         let c = containers[Int(ref & ~Self.containerBit)]
         guard c.start >= 0 else { return .array([]) }
-        if c.marker == 0xA0 {
+        if c.kind == .array {
             return .array(refs[c.start ..< c.start + c.count].map { value($0, top: top) })
         }
         let keys = refs[c.start ..< c.start + c.count].map { scalar(Int($0)).stringValue ?? "" }
@@ -488,39 +422,8 @@ struct KeyedArchiveEmitter {
                                       : PropertyListDictionary(distinctKeys: keys, values: values))
     }
 
-    /// Decodes scalar `id` from the pool (written by ``BinaryPropertyListOutput``, so well-formed).
+    /// Decodes scalar `id` from the pool.
     private func scalar(_ id: Int) -> PropertyListValue {
-        let p = UnsafeRawPointer(pool.base) + scalarStarts[id]
-        let marker = p.load(as: UInt8.self)
-        func bigEndian(_ offset: Int, _ width: Int) -> UInt64 {
-            var v: UInt64 = 0
-            for i in 0 ..< width { v = v << 8 | UInt64(p.load(fromByteOffset: offset + i, as: UInt8.self)) }
-            return v
-        }
-        switch marker {
-        case 0x08: return .bool(false)
-        case 0x09: return .bool(true)
-        case 0x10, 0x11, 0x12: return .integer(PropertyListInteger(bigEndian(1, 1 << Int(marker & 0x0F))))
-        case 0x13: return .integer(PropertyListInteger(Int64(bitPattern: bigEndian(1, 8))))
-        case 0x14: return .integer(PropertyListInteger(bigEndian(9, 8)))
-        case 0x22: return .float(Float(bitPattern: UInt32(bigEndian(1, 4))))
-        case 0x23: return .real(Double(bitPattern: bigEndian(1, 8)))
-        default: break
-        }
-        var count = Int(marker & 0x0F)
-        var header = 1
-        if count == 0x0F {
-            let width = 1 << Int(p.load(fromByteOffset: 1, as: UInt8.self) & 0x0F)
-            count = Int(bigEndian(2, width))
-            header = 2 + width
-        }
-        let body = UnsafeRawBufferPointer(start: p + header, count: marker >> 4 == 0x6 ? 2 * count : count)
-        switch marker >> 4 {
-        case 0x4: return .data(Data(body))
-        case 0x5: return .string(String(decoding: body, as: UTF8.self))
-        default:
-            let units = (0 ..< count).map { UInt16(bigEndian(header + 2 * $0, 2)) }
-            return .string(String(decoding: units, as: UTF16.self))
-        }
+        pool.value(of: id)
     }
 }

@@ -1,0 +1,133 @@
+import Foundation
+
+/// The driver's command-line settings.
+struct DriverSettings {
+    var processes = 5
+    var sizes = [20_000, 200_000, 2_000_000]
+    /// The largest size at which Foundation's archiver and unarchiver are timed.
+    var foundationMaximum = 200_000
+    var runs = 5
+    var warmups = 3
+    var only: Set<String> = []
+    var libplist: String?
+    var markdown = false
+    var verbose = false
+    /// `--from-log`: earlier runs' output to report from, instead of measuring.
+    var logs: [String] = []
+}
+
+/// Runs every workload in child processes, `processes` times each (round-robin, so that a busy moment of a
+/// shared machine does not fall on one workload's processes only), and reports medians across processes.
+struct Driver {
+    var settings: DriverSettings
+    /// Per result key, one value per process.
+    private var times: [String: [Double]] = [:]
+    private var sizes: [String: Int] = [:]
+    private var memory: [String: (peak: Int, kept: Int)] = [:]
+
+    init(settings: DriverSettings) { self.settings = settings }
+
+    private func wants(_ name: String) -> Bool { settings.only.isEmpty || settings.only.contains(name) }
+
+    mutating func run() throws {
+        if !settings.logs.isEmpty {
+            for path in settings.logs { try collect(String(contentsOfFile: path, encoding: .utf8)) }
+            settings.processes = times.values.map(\.count).max() ?? 0
+            settings.foundationMaximum = settings.sizes.filter { times["archiver.\($0).foundation-archive"] != nil }.max() ?? 0
+            print("archive-bench: report from \(settings.logs.joined(separator: ", ")) (up to \(settings.processes) processes per figure)")
+            Report(times: times, sizes: sizes, memory: memory, settings: settings, libplistNote: "").print()
+            return
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("archive-bench-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let processes = settings.processes
+        print("archive-bench: each figure is the median over \(processes) processes of each process's median CPU time "
+              + "(±: the spread of those medians, (max - min) / median); every size runs in processes of its own")
+        var plan: [[String]] = []
+        if wants("small-dictionaries") { plan.append(["--child", "small-dictionaries"]) }
+        if wants("data-blob") { plan.append(["--child", "data-blob"]) }
+        if wants("archiver") || wants("memory") || wants("libplist") {
+            for size in settings.sizes { plan.append(["--child", "archiver", "--count", "\(size)"]) }
+        }
+        if wants("codable") { plan.append(["--child", "codable"]) }
+        let common = ["--runs", "\(settings.runs)", "--warmup", "\(settings.warmups)", "--foundation-max", "\(settings.foundationMaximum)"]
+        for round in 1 ... processes {
+            for arguments in plan {
+                // The first round writes the archives for the memory probes and libplist.
+                let extra = round == 1 ? ["--dir", directory] : []
+                print("  process \(round)/\(processes): \(arguments.joined(separator: " "))")
+                fflush(nil)
+                try collect(runSelf(arguments + common + extra))
+            }
+        }
+        if wants("memory") || (settings.only.isEmpty) {
+            for size in settings.sizes {
+                var kinds = ["archive", "unarchive", "read"]
+                if size <= settings.foundationMaximum { kinds.append("foundation-unarchive") }
+                for kind in kinds {
+                    print("  memory: \(kind) \(size.formatted())")
+                    fflush(nil)
+                    try collect(runSelf(["--memory", kind, "--count", "\(size)", "--dir", directory]))
+                }
+            }
+            try collect(runSelf(["--memory", "blob-read"]))
+        }
+        let libplist = settings.libplist ?? "Benchmarks/.build/release/libplist-bench"
+        var libplistNote = ""
+        if wants("libplist") {
+            if FileManager.default.isExecutableFile(atPath: libplist) {
+                let files = settings.sizes.filter { $0 <= 200_000 }.map { "\(directory)/archive-\($0).bplist" }
+                    + ["\(directory)/small-dictionaries.bplist"]
+                for round in 1 ... processes {
+                    print("  process \(round)/\(processes): libplist-bench")
+                    fflush(nil)
+                    try collect(run(libplist, files.filter { FileManager.default.fileExists(atPath: $0) }))
+                }
+            } else {
+                libplistNote = "libplist: not measured (build it: swift build -c release --package-path Benchmarks)"
+            }
+        }
+        Report(times: times, sizes: sizes, memory: memory, settings: settings, libplistNote: libplistNote).print()
+    }
+
+    /// Runs this executable again with `arguments`: `/proc/self/exe` itself, not the path it names, so that
+    /// a rebuild replacing the file while the driver runs does not change or break the children.
+    private func runSelf(_ arguments: [String]) throws -> String {
+        try run("/proc/self/exe", arguments)
+    }
+
+    /// Runs `executable` and returns its standard output; fails when it fails.
+    private func run(_ executable: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        var output = Data()
+        while true {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            output.append(chunk)
+            if settings.verbose { FileHandle.standardOutput.write(chunk) }
+        }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw BenchError("\(executable) \(arguments.joined(separator: " ")) exited with status \(process.terminationStatus)")
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private mutating func collect(_ output: String) throws {
+        for line in output.split(separator: "\n") where line.hasPrefix("@time ") || line.hasPrefix("@size ") || line.hasPrefix("@mem ") {
+            let fields = line.split(separator: " ").map(String.init)
+            switch fields.first {
+            case "@time" where fields.count == 3: times[fields[1], default: []].append(Double(fields[2]) ?? .nan)
+            case "@size" where fields.count == 3: sizes[fields[1]] = Int(fields[2])
+            case "@mem" where fields.count == 4: memory[fields[1]] = (Int(fields[2]) ?? 0, Int(fields[3]) ?? 0)
+            default: throw BenchError("unreadable result line: \(line)")
+            }
+        }
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+
+/// The driver's closing report: every figure (median over processes, with the spread), the ratios the
+/// performance issue sets targets for, growth, peak memory, and optionally the README's table.
+struct Report {
+    var times: [String: [Double]]
+    var sizes: [String: Int]
+    var memory: [String: (peak: Int, kept: Int)]
+    var settings: DriverSettings
+    var libplistNote: String
+
+    /// The median over processes of `key`'s per-process medians.
+    func median(_ key: String) -> Double? {
+        guard let values = times[key], !values.isEmpty else { return nil }
+        return archive_bench.median(values)
+    }
+
+    /// (max - min) / median over the processes.
+    func spread(_ key: String) -> Double? {
+        guard let values = times[key], let m = median(key), m > 0, let lo = values.min(), let hi = values.max() else { return nil }
+        return (hi - lo) / m
+    }
+
+    /// `12.34 ms ±5%`, or `-` when not measured.
+    func figure(_ key: String) -> String {
+        guard let m = median(key) else { return "-" }
+        return time(m) + (spread(key).map { String(format: " ±%.0f%%", $0 * 100) } ?? "")
+    }
+
+    func time(_ seconds: Double) -> String {
+        seconds >= 1 ? String(format: "%.2f s", seconds) : seconds >= 0.01 ? String(format: "%.1f ms", seconds * 1000)
+            : String(format: "%.3f ms", seconds * 1000)
+    }
+
+    /// `numerator / denominator` of two medians, as `12.3x`.
+    func ratio(_ numerator: String, _ denominator: String) -> Double? {
+        guard let a = median(numerator), let b = median(denominator), b > 0 else { return nil }
+        return a / b
+    }
+
+    func x(_ value: Double?) -> String { value.map { String(format: "%.2fx", $0) } ?? "-" }
+    func megabytes(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1e6) }
+    func verdict(_ ok: Bool?) -> String { ok.map { $0 ? "met" : "NOT met" } ?? "" }
+
+    var archiverSizes: [Int] { settings.sizes }
+
+    func print() {
+        Swift.print("\n== all figures (median over processes ±spread; \(settings.processes) processes each unless noted)")
+        for key in times.keys.sorted() {
+            Swift.print("  " + key.padding(toLength: 44, withPad: " ", startingAt: 0) + figure(key)
+                        + (times[key]!.count == settings.processes ? "" : "  (\(times[key]!.count) processes)"))
+        }
+        for (key, bytes) in sizes.sorted(by: { $0.key < $1.key }) {
+            Swift.print("  " + ("size " + key).padding(toLength: 44, withPad: " ", startingAt: 0) + "\(bytes.formatted()) bytes")
+        }
+
+        Swift.print("\n== ratios (targets from issue #18)")
+        for size in archiverSizes {
+            let p = "archiver.\(size)"
+            guard median("\(p).unarchive") != nil else { continue }
+            let n = size.formatted()
+            if median("\(p).foundation-unarchive") != nil {
+                let u = ratio("\(p).foundation-unarchive", "\(p).unarchive"), a = ratio("\(p).foundation-archive", "\(p).archive")
+                Swift.print("  \(n): unarchive vs Foundation    \(x(u)) faster (target >= 50x: \(verdict(u.map { $0 >= 50 })))")
+                Swift.print("  \(n): archive vs Foundation      \(x(a)) faster (target >= 80x: \(verdict(a.map { $0 >= 80 })))")
+            } else {
+                Swift.print("  \(n): Foundation not run at this size (--foundation-max \(settings.foundationMaximum))")
+            }
+            let r = ratio("\(p).unarchive", "\(p).read")
+            Swift.print("  \(n): unarchive / our plist read of the same bytes  \(x(r)) (target <= 1.2x: \(verdict(r.map { $0 <= 1.2 })))")
+        }
+        for stem in libplistStems {
+            let r = ratio("libplist.\(stem).libplist", "libplist.\(stem).ours")
+            Swift.print("  plist read vs libplist, \(stem).bplist: \(x(r)) faster (same bytes, same process; target >= 2x: \(verdict(r.map { $0 >= 2 })))")
+        }
+        if !libplistNote.isEmpty { Swift.print("  " + libplistNote) }
+        if let w = ratio("data-blob.memcpy", "data-blob.write") {
+            Swift.print("  64 MiB blob write: \(x(w)) of memcpy speed between touched buffers (target >= 0.5x: \(verdict(w >= 0.5)))")
+        }
+        if let r = median("data-blob.read") {
+            Swift.print("  64 MiB blob read: \(time(r)) (target < 1 ms: \(verdict(r < 0.001)))")
+        }
+        if let a = ratio("codable.codable-archive", "codable.hand-archive"), let u = ratio("codable.codable-unarchive", "codable.hand-unarchive") {
+            Swift.print("  ArchivableCodable model vs hand-written: archive \(x(a)), unarchive \(x(u)) the time")
+        }
+
+        Swift.print("\n== growth (ratio of the medians; each size in processes of its own; target: no more than the growth in models)")
+        for (small, large) in zip(archiverSizes, archiverSizes.dropFirst()) {
+            Swift.print("  \(small.formatted()) -> \(large.formatted()) models:")
+            for (label, op) in [("archive", "archive"), ("unarchive", "unarchive"), ("plist read", "read"), ("plist write", "write"),
+                                ("Foundation NSKeyedArchiver", "foundation-archive"), ("Foundation NSKeyedUnarchiver", "foundation-unarchive")] {
+                let g = ratio("archiver.\(large).\(op)", "archiver.\(small).\(op)")
+                let note = g == nil && op.hasPrefix("foundation") ? "not run at \(large.formatted())"
+                    : verdict(g.map { $0 <= Double(large) / Double(small) })
+                Swift.print("    " + label.padding(toLength: 30, withPad: " ", startingAt: 0) + x(g) + "  " + note)
+            }
+            if let g = ratio("libplist.archive-\(large).libplist", "libplist.archive-\(small).libplist") {
+                Swift.print("    " + "libplist plist_from_bin (peer)".padding(toLength: 30, withPad: " ", startingAt: 0) + x(g))
+            }
+        }
+
+        Swift.print("\n== peak memory (one process per figure; peak RSS above the process's start, input file included)")
+        for size in archiverSizes {
+            let a = sizes["archiver.\(size).archive"] ?? 0
+            if let m = memory["memory.\(size).archive"] {
+                Swift.print("  archive \(size.formatted()): peak \(megabytes(m.peak)) for a \(megabytes(a)) archive (the graph exists before)")
+            }
+            if let m = memory["memory.\(size).unarchive"] {
+                // kept = the mapped archive (all its pages touched) + the decoded graph.
+                let graph = max(0, m.kept - a), target = 3 * a + graph
+                Swift.print("  unarchive \(size.formatted()): peak \(megabytes(m.peak)); archive \(megabytes(a)), decoded graph \(megabytes(graph)); "
+                            + "target 3 x archive + graph = \(megabytes(target)): \(verdict(m.peak <= target))")
+            }
+            if let m = memory["memory.\(size).read"] {
+                Swift.print("  plist read \(size.formatted()): peak \(megabytes(m.peak))")
+            }
+            if let m = memory["memory.\(size).foundation-unarchive"] {
+                let fa = sizes["archiver.\(size).foundation-archive"] ?? 0
+                Swift.print("  Foundation unarchive \(size.formatted()): peak \(megabytes(m.peak)) (its archive \(megabytes(fa)))")
+            }
+        }
+        if let m = memory["memory.blob-read"] {
+            Swift.print("  64 MiB blob read: peak \(megabytes(m.peak)) above the input (target: far below 64 MiB: \(verdict(m.peak < 16 << 20)))")
+        }
+
+        let unstable = times.keys.sorted().filter { (spread($0) ?? 0) > 0.2 && (times[$0]?.count ?? 0) > 1 }
+        Swift.print("\n== stability: spread of the median across processes above 20%: "
+                    + (unstable.isEmpty ? "none" : unstable.map { "\($0) (\(String(format: "%.0f%%", (spread($0) ?? 0) * 100)))" }.joined(separator: ", ")))
+        if settings.sizes.contains(where: { $0 > settings.foundationMaximum }) {
+            Swift.print("   Foundation is skipped above \(settings.foundationMaximum.formatted()) models (--foundation-max; at 2,000,000 "
+                        + "NSKeyedArchiver would take about 10 minutes a run).")
+        }
+        if settings.markdown { Swift.print("\n" + markdown()) }
+    }
+
+    var libplistStems: [String] {
+        Set(times.keys.filter { $0.hasPrefix("libplist.") }.map { String($0.dropFirst(9).split(separator: ".").dropLast().joined(separator: ".")) }).sorted()
+    }
+
+    /// The README's performance table.
+    func markdown() -> String {
+        var rows: [String] = []
+        func row(_ a: String, _ b: String, _ c: String) { rows.append("| \(a) | \(b) | \(c) |") }
+        func vs(_ label: String, _ key: String, _ ours: String) -> String {
+            guard median(key) != nil else { return "" }
+            return "\(label) \(figure(key)) (\(x(ratio(key, ours))))"
+        }
+        row("read 100,000 small dictionaries", figure("small-dictionaries.read"),
+            [vs("PropertyListSerialization", "small-dictionaries.serialization-read", "small-dictionaries.read"),
+             vs("PropertyListDecoder", "small-dictionaries.decoder-read", "small-dictionaries.read"),
+             vs("libplist", "libplist.small-dictionaries.libplist", "libplist.small-dictionaries.ours")].filter { !$0.isEmpty }.joined(separator: ", "))
+        row("write 100,000 small dictionaries", figure("small-dictionaries.write"),
+            [vs("PropertyListEncoder", "small-dictionaries.encoder-write", "small-dictionaries.write"),
+             vs("PropertyListSerialization", "small-dictionaries.serialization-write", "small-dictionaries.write")].filter { !$0.isEmpty }.joined(separator: ", "))
+        for size in archiverSizes {
+            let p = "archiver.\(size)", n = size.formatted()
+            guard median("\(p).archive") != nil else { continue }
+            let foundation = median("\(p).foundation-archive") != nil
+            row("archive \(n) model objects", figure("\(p).archive"),
+                foundation ? "NSKeyedArchiver \(figure("\(p).foundation-archive")) (\(x(ratio("\(p).foundation-archive", "\(p).archive"))))" : "not run (--foundation-max)")
+            row("unarchive \(n) model objects", figure("\(p).unarchive"),
+                foundation ? "NSKeyedUnarchiver \(figure("\(p).foundation-unarchive")) (\(x(ratio("\(p).foundation-unarchive", "\(p).unarchive"))))" : "not run")
+            row("our plist read / write of the same \(n)-object archive", "\(figure("\(p).read")) / \(figure("\(p).write"))",
+                median("libplist.archive-\(size).libplist") != nil
+                    ? "libplist read \(figure("libplist.archive-\(size).libplist")) (\(x(ratio("libplist.archive-\(size).libplist", "libplist.archive-\(size).ours"))) our read in its process)" : "")
+        }
+        if let a = ratio("codable.codable-archive", "codable.hand-archive"), let u = ratio("codable.codable-unarchive", "codable.hand-unarchive") {
+            row("the 20,000 objects as an `ArchivableCodable` model", "archive \(figure("codable.codable-archive")) (\(x(a)) the hand-written model), "
+                    + "unarchive \(figure("codable.codable-unarchive")) (\(x(u)))", "")
+        }
+        for (small, large) in zip(archiverSizes, archiverSizes.dropFirst()) {
+            let g = { (op: String) in self.x(self.ratio("archiver.\(large).\(op)", "archiver.\(small).\(op)")) }
+            let peer = median("archiver.\(large).foundation-archive") != nil
+                ? "NSKeyedArchiver \(g("foundation-archive")), NSKeyedUnarchiver \(g("foundation-unarchive"))" : "not run"
+            let lib = ratio("libplist.archive-\(large).libplist", "libplist.archive-\(small).libplist").map { ", libplist read \(x($0))" } ?? ""
+            row("growth \(small.formatted()) -> \(large.formatted()) models", "archive \(g("archive")), unarchive \(g("unarchive")), "
+                    + "plist read \(g("read")), plist write \(g("write"))", peer + lib)
+        }
+        row("64 MiB blob: read / write", "\(figure("data-blob.read")) / \(figure("data-blob.write")) "
+                + "(write at \(x(ratio("data-blob.memcpy", "data-blob.write"))) of memcpy speed; memcpy between touched buffers \(figure("data-blob.memcpy")))",
+            "PropertyListSerialization \(figure("data-blob.foundation-read")) / \(figure("data-blob.foundation-write"))")
+        for size in archiverSizes {
+            guard let m = memory["memory.\(size).unarchive"] else { continue }
+            let a = sizes["archiver.\(size).archive"] ?? 0
+            let f = memory["memory.\(size).foundation-unarchive"].map { "NSKeyedUnarchiver \(megabytes($0.peak))" } ?? ""
+            row("peak memory, unarchiving \(size.formatted()) objects (\(megabytes(a)) archive)",
+                "\(megabytes(m.peak)) (graph \(megabytes(max(0, m.kept - a))))", f)
+        }
+        if let a = sizes["archiver.20000.archive"], let f = sizes["archiver.20000.foundation-archive"] {
+            row("archive size, 20,000 objects", megabytes(a), megabytes(f))
+        }
+        return """
+        Measured with `swift run -c release archive-bench --markdown` (\(settings.processes) processes per workload and size;
+        each figure is the median over the processes of each process's median CPU time, ± the spread of those medians;
+        ratios in parentheses are how many times faster KeyedArchive is, or growth in time).
+
+        | | KeyedArchive | Foundation / libplist |
+        |---|---|---|
+        \(rows.joined(separator: "\n"))
+        """
+    }
+}

@@ -1,0 +1,116 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+
+// MARK: - On-demand access
+
+/// What a reader that looks at a few objects at a time needs (the keyed unarchiver reads archives
+/// this way, without building the whole tree). Every function checks what it reads against the object
+/// area, as the whole-file reader does.
+extension BinaryPropertyListScanner {
+    /// The marker byte at `offset` (an offset-table entry).
+    @inline(__always)
+    func marker(at offset: Int) -> UInt8 {
+        base.load(fromByteOffset: offset, as: UInt8.self)
+    }
+
+    /// The marker byte of object `n` (`n` below ``objectCount``).
+    @inline(__always)
+    func marker(of n: Int) -> UInt8 {
+        base.load(fromByteOffset: offset(of: n), as: UInt8.self)
+    }
+
+    /// The kind of object `n` (`n` below ``objectCount``); nil for a marker the format does not have.
+    @inline(__always)
+    func kind(of n: Int) -> BinaryPropertyListMarker? {
+        BinaryPropertyListMarker(byte: marker(of: n))
+    }
+
+    /// The element count of container `n` (an array, set or dictionary) and where its references start.
+    /// A dictionary has `count` key references followed by `count` value references. Returns nil when
+    /// `n` is not a container.
+    func container(_ n: Int) throws -> (kind: BinaryPropertyListMarker, count: Int, start: Int)? {
+        let offset = offset(of: n)
+        let marker = base.load(fromByteOffset: offset, as: UInt8.self)
+        guard let kind = BinaryPropertyListMarker(byte: marker), kind.isContainer else { return nil }
+        if kind == .orderedSet, !isLenient { try unsupportedMarker(marker, offset, n) }
+        let (count, start) = try countAndStart(BinaryPropertyListMarker.nibble(marker), at: offset, object: n)
+        if kind == .dictionary {
+            let (twice, overflow) = count.multipliedReportingOverflow(by: 2)
+            try requireElements(overflow ? Int.max : twice, of: refSize, at: start, object: n, "dictionary reference")
+        } else {
+            try requireElements(count, of: refSize, at: start, object: n, kind == .array ? "array" : "set")
+        }
+        return (kind, count, start)
+    }
+
+    /// Whether the `count` bytes at offsets `a` and `b` (both already checked to lie in the object area) are equal.
+    @inline(__always)
+    func bytesEqual(_ a: Int, _ b: Int, count: Int) -> Bool {
+        a == b || memcmp(base + a, base + b, count) == 0
+    }
+
+    /// The length of string object `n` in its stored code units (bytes, or UTF-16 units), or nil when
+    /// `n` is not a string.
+    func stringLength(_ n: Int) throws -> Int? {
+        let offset = offset(of: n)
+        let marker = base.load(fromByteOffset: offset, as: UInt8.self)
+        switch BinaryPropertyListMarker(byte: marker) {
+        case .utf8String? where !isLenient: try unsupportedMarker(marker, offset, n)
+        case .asciiString?, .utf16String?, .utf8String?:
+            return try countAndStart(BinaryPropertyListMarker.nibble(marker), at: offset, object: n).count
+        default: return nil
+        }
+    }
+
+    /// The value of UID object `n`, or nil when `n` is not a UID.
+    @inline(__always)
+    func uid(_ n: Int) throws -> UInt64? {
+        let offset = offset(of: n)
+        let marker = base.load(fromByteOffset: offset, as: UInt8.self)
+        guard BinaryPropertyListMarker(byte: marker) == .uid else { return nil }
+        return try uidValue(BinaryPropertyListMarker.nibble(marker), at: offset, object: n)
+    }
+
+    /// Whether string object `n` is exactly `key` (UTF-8 bytes; compared code unit for code unit, as
+    /// `NSString` compares keys). Returns nil when `n` is not a string.
+    @inline(__always)
+    func string(_ n: Int, equals key: UnsafeBufferPointer<UInt8>) throws -> Bool? {
+        let offset = offset(of: n)
+        let marker = base.load(fromByteOffset: offset, as: UInt8.self)
+        switch BinaryPropertyListMarker(byte: marker) {
+        case .utf8String? where !isLenient: try unsupportedMarker(marker, offset, n)
+        case .asciiString?, .utf8String?:
+            let (count, start) = try countAndStart(BinaryPropertyListMarker.nibble(marker), at: offset, object: n)
+            try requireElements(count, of: 1, at: start, object: n, "string")
+            guard count == key.count else { return false }
+            guard count > 0, let keyBase = key.baseAddress else { return true }
+            return memcmp(base + start, keyBase, count) == 0
+        case .utf16String?:
+            // Each UTF-16 unit is 1 to 3 UTF-8 bytes (a surrogate pair, 2 units, is 4): decode only when
+            // the lengths can match, so a long key is never decoded for a short one.
+            let (count, _) = try countAndStart(BinaryPropertyListMarker.nibble(marker), at: offset, object: n)
+            guard key.count >= count, key.count <= count * 3 else { return false }
+            guard case .string(let s) = try scalar(n, at: offset, marker: marker) else { return false }
+            return s.utf8.elementsEqual(key)
+        default:
+            return nil
+        }
+    }
+}
+
+/// Two hex digits.
+func hex(_ byte: UInt8) -> String {
+    let s = String(byte, radix: 16, uppercase: true)
+    return s.count == 1 ? "0" + s : s
+}

@@ -1,0 +1,217 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+// Decoding one non-container object (integers, reals, dates, data, strings, UIDs), with the format's
+// strictness rules (see BinaryPropertyListReader).
+extension BinaryPropertyListScanner {
+    /// Decodes a non-container object.
+    @inline(never)
+    func scalar(_ n: Int, at offset: Int, marker: UInt8) throws -> PropertyListValue {
+        let nibble = BinaryPropertyListMarker.nibble(marker)
+        switch BinaryPropertyListMarker(byte: marker) {
+        case .singleton?:
+            switch marker {
+            case BinaryPropertyListMarker.falseByte: return .bool(false)
+            case BinaryPropertyListMarker.trueByte: return .bool(true)
+            case BinaryPropertyListMarker.nullByte:
+                throw PropertyListError(.invalidObject, "bplist: null (0x00) has no property-list value",
+                                        at: .init(byteOffset: offset, objectNumber: n))
+            case BinaryPropertyListMarker.fillByte:
+                throw PropertyListError(.invalidObject, "bplist: fill byte (0x0F) is padding, not a value",
+                                        at: .init(byteOffset: offset, objectNumber: n))
+            default:
+                throw PropertyListError(.invalidObject, "bplist: unknown object marker 0x\(hex(marker))",
+                                        at: .init(byteOffset: offset, objectNumber: n))
+            }
+        case .integer?:
+            return .integer(try integer(nibble, at: offset, object: n))
+        case .real?:
+            switch nibble {
+            case 2:
+                try require(offset + 1, 4, object: n, "4-byte real")
+                let bits = UInt32(truncatingIfNeeded: Self.loadBigEndian(base + offset + 1, width: 4))
+                return .float(Float(bitPattern: bits))
+            case 3:
+                try require(offset + 1, 8, object: n, "8-byte real")
+                return .real(Double(bitPattern: Self.loadBigEndian(base + offset + 1, width: 8)))
+            default:
+                throw PropertyListError(.invalidObject, "bplist: real of \(1 << Int(nibble)) bytes (only 4 and 8 exist)",
+                                        at: .init(byteOffset: offset, objectNumber: n))
+            }
+        case .date?:
+            guard marker == BinaryPropertyListMarker.date.byte(nibble: 3) else {
+                throw PropertyListError(.invalidObject, "bplist: date marker 0x\(hex(marker)) (only 0x33 exists)",
+                                        at: .init(byteOffset: offset, objectNumber: n))
+            }
+            try require(offset + 1, 8, object: n, "date")
+            let seconds = Double(bitPattern: Self.loadBigEndian(base + offset + 1, width: 8))
+            return .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case .data?:
+            let (count, start) = try countAndStart(nibble, at: offset, object: n)
+            try requireElements(count, of: 1, at: start, object: n, "data")
+            guard let source else { return .data(Data(bytes: base + start, count: count)) }
+            let first = source.startIndex + start
+            return .data(source[first ..< first + count])
+        case .asciiString?:
+            let (count, start) = try countAndStart(nibble, at: offset, object: n)
+            try requireElements(count, of: 1, at: start, object: n, "ASCII string")
+            let v = PropertyListValue.string(try asciiString(at: start, count: count, object: n))
+            return v
+        case .utf16String?:
+            let (count, start) = try countAndStart(nibble, at: offset, object: n)
+            try requireElements(count, of: 2, at: start, object: n, "UTF-16 string")
+            let v = PropertyListValue.string(try utf16String(at: start, count: count, object: n))
+            return v
+        case .utf8String?:
+            guard isLenient else { try unsupportedMarker(marker, offset, n) }
+            let (count, start) = try countAndStart(nibble, at: offset, object: n)
+            try requireElements(count, of: 1, at: start, object: n, "UTF-8 string")
+            let bytes = UnsafeBufferPointer(start: (base + start).assumingMemoryBound(to: UInt8.self), count: count)
+            guard let s = Self.validUTF8(bytes) else {
+                throw PropertyListError(.invalidString, "bplist: UTF-8 string is not valid UTF-8",
+                                        at: .init(byteOffset: start, objectNumber: n))
+            }
+            return .string(s)
+        case .uid?:
+            return .uid(UID(try uidValue(nibble, at: offset, object: n)))
+        default:
+            throw PropertyListError(.invalidObject, "bplist: unknown object marker 0x\(hex(marker))",
+                                    at: .init(byteOffset: offset, objectNumber: n))
+        }
+    }
+
+    /// The value of a UID object (`0x8n`, `n + 1` bytes at `offset + 1`).
+    ///
+    /// As CF: 1 to 16 bytes whose value is at most `UInt32.max`. Bytes beyond the low 8 must be zero (CF
+    /// drops them). Lenient: any value up to `UInt64.max`.
+    func uidValue(_ nibble: UInt8, at offset: Int, object n: Int) throws -> UInt64 {
+        let width = Int(nibble) + 1
+        try require(offset + 1, width, object: n, "UID")
+        let low = Self.loadBigEndian(base + offset + 1 + max(0, width - 8), width: min(width, 8))
+        if width > 8, Self.loadBigEndian(base + offset + 1, width: width - 8) != 0 {
+            throw PropertyListError(.invalidObject, "bplist: \(width)-byte UID is larger than UInt64.max",
+                                    at: .init(byteOffset: offset, objectNumber: n))
+        }
+        guard low <= UInt64(UInt32.max) || isLenient else {
+            throw PropertyListError(.invalidObject, "bplist: UID \(low) is larger than UInt32.max (4294967295)",
+                                    at: .init(byteOffset: offset, objectNumber: n))
+        }
+        return low
+    }
+
+    /// A marker this reader knows but, without ``PropertyListReadingOptions/isLenient``, rejects as CF does.
+    @inline(never)
+    func unsupportedMarker(_ marker: UInt8, _ offset: Int, _ n: Int) throws -> Never {
+        let what = BinaryPropertyListMarker(byte: marker) == .utf8String ? "UTF-8 string" : "ordered set"
+        throw PropertyListError(.invalidObject,
+                                "bplist: object marker 0x\(hex(marker)) (\(what)) is not read by CoreFoundation; reading it needs the lenient option",
+                                at: .init(byteOffset: offset, objectNumber: n))
+    }
+
+    @inline(never)
+    func unknownMarker(_ marker: UInt8, _ offset: Int, _ n: Int) throws -> Never {
+        throw PropertyListError(.invalidObject, "bplist: unknown object marker 0x\(hex(marker))",
+                                at: .init(byteOffset: offset, objectNumber: n))
+    }
+
+    /// An integer object with marker low nibble `nibble` (width `1 << nibble`).
+    func integer(_ nibble: UInt8, at offset: Int, object n: Int) throws -> PropertyListInteger {
+        switch nibble {
+        case 0, 1, 2:
+            let width = 1 << Int(nibble)
+            try require(offset + 1, width, object: n, "integer")
+            return PropertyListInteger(Int64(Self.loadBigEndian(base + offset + 1, width: width)))
+        case 3:
+            try require(offset + 1, 8, object: n, "integer")
+            return PropertyListInteger(Int64(bitPattern: Self.loadBigEndian(base + offset + 1, width: 8)))
+        case 4:
+            try require(offset + 1, 16, object: n, "16-byte integer")
+            let high = Self.loadBigEndian(base + offset + 1, width: 8)
+            let low = Self.loadBigEndian(base + offset + 9, width: 8)
+            if high == 0 { return PropertyListInteger(low) }
+            if high == UInt64.max, low >> 63 == 1 { return PropertyListInteger(Int64(bitPattern: low)) }
+            throw PropertyListError(.invalidObject,
+                                    "bplist: 16-byte integer 0x\(String(high, radix: 16))\(String(low, radix: 16)) is outside Int64.min...UInt64.max",
+                                    at: .init(byteOffset: offset, objectNumber: n))
+        default:
+            throw PropertyListError(.invalidObject, "bplist: integer of \(1 << Int(nibble)) bytes (1, 2, 4, 8 and 16 exist)",
+                                    at: .init(byteOffset: offset, objectNumber: n))
+        }
+    }
+
+    /// A `0x5n` string: ASCII, or (leniently) UTF-8 when a non-Apple writer put UTF-8 there.
+    func asciiString(at start: Int, count: Int, object n: Int) throws -> String {
+        let bytes = UnsafeBufferPointer(start: (base + start).assumingMemoryBound(to: UInt8.self), count: count)
+        var high: UInt8 = 0
+        for b in bytes { high |= b }
+        if high < 0x80 { return String(decoding: bytes, as: UTF8.self) }
+        guard let s = Self.validUTF8(bytes) else {
+            let bad = bytes.firstIndex { $0 >= 0x80 } ?? 0
+            throw PropertyListError(.invalidString, "bplist: ASCII string has byte 0x\(hex(bytes[bad])) that is neither ASCII nor UTF-8",
+                                    at: .init(byteOffset: start + bad, objectNumber: n))
+        }
+        return s
+    }
+
+    /// The string if `bytes` is valid UTF-8, else `nil`.
+    static func validUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return String(decoding: bytes, as: UTF8.self)
+            case .error: return nil
+            }
+        }
+    }
+
+    /// A `0x6n` string of `count` big-endian UTF-16 code units, transcoded straight to UTF-8.
+    func utf16String(at start: Int, count: Int, object n: Int) throws -> String {
+        if count == 0 { return "" }
+        let p = base + start
+        @inline(__always) func unit(_ i: Int) -> UInt16 {
+            UInt16(bigEndian: p.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self))
+        }
+        // Every unit gives at most 3 UTF-8 bytes (a surrogate pair: 2 units, 4 bytes). count <= file size / 2.
+        return try String(unsafeUninitializedCapacity: count * 3) { out in
+            var o = 0
+            var i = 0
+            while i < count {
+                let u = unit(i)
+                if u < 0x80 {
+                    out[o] = UInt8(u)
+                    o += 1
+                } else if u < 0x800 {
+                    out[o] = UInt8(0xC0 | (u >> 6))
+                    out[o + 1] = UInt8(0x80 | (u & 0x3F))
+                    o += 2
+                } else if u & 0xF800 != 0xD800 {
+                    out[o] = UInt8(0xE0 | (u >> 12))
+                    out[o + 1] = UInt8(0x80 | ((u >> 6) & 0x3F))
+                    out[o + 2] = UInt8(0x80 | (u & 0x3F))
+                    o += 3
+                } else {
+                    guard u < 0xDC00, i + 1 < count, case let lo = unit(i + 1), lo & 0xFC00 == 0xDC00 else {
+                        throw PropertyListError(.invalidString,
+                                                "bplist: UTF-16 string has an unpaired surrogate 0x\(String(u, radix: 16)) at unit \(i)",
+                                                at: .init(byteOffset: start + 2 * i, objectNumber: n))
+                    }
+                    let scalar = 0x10000 + ((UInt32(u) - 0xD800) << 10) + (UInt32(lo) - 0xDC00)
+                    out[o] = UInt8(0xF0 | (scalar >> 18))
+                    out[o + 1] = UInt8(0x80 | ((scalar >> 12) & 0x3F))
+                    out[o + 2] = UInt8(0x80 | ((scalar >> 6) & 0x3F))
+                    out[o + 3] = UInt8(0x80 | (scalar & 0x3F))
+                    o += 4
+                    i += 1
+                }
+                i += 1
+            }
+            return o
+        }
+    }
+
+}

@@ -1,0 +1,291 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The bytes of a binary property list after its structure has been checked: decodes objects on demand.
+///
+/// Only valid inside the `withUnsafeBytes` call that created it.
+///
+/// Split by job: this file checks the trailer and the offset table and holds the bounds-checked loads;
+/// `+Containers` walks containers into a tree, `+Scalars` decodes single objects, `+OnDemand` serves a
+/// reader that looks at a few objects at a time (the keyed unarchiver).
+struct BinaryPropertyListScanner {
+    /// The whole input. Never empty once the initializer has returned.
+    let base: UnsafeRawPointer
+    let size: Int
+    /// Width of an offset-table entry, 1...8.
+    let offsetSize: Int
+    /// Width of an object reference, 1...8.
+    let refSize: Int
+    /// Number of objects (entries in the offset table).
+    let objectCount: Int
+    /// Object number of the root.
+    let topObject: Int
+    /// Where the offset table starts; objects live in `8 ..< tableOffset`.
+    let tableOffset: Int
+    let maximumDepth: Int
+    /// ``PropertyListReadingOptions/isLenient``: accept what CoreFoundation rejects but can be read.
+    let isLenient: Bool
+
+    /// Per object: how many references to it the file's containers hold (bits 0-1, saturating at 2),
+    /// and whether it is being decoded, i.e. on the current path (bit 2).
+    var state: [UInt8]
+    /// Decoded objects that are referenced more than once, so each is decoded once and shared.
+    var memo: [Int: PropertyListValue] = [:]
+    /// The `Data` whose bytes `base` points at, when the caller has one: data values are then slices of
+    /// it that share its storage (no copy); without it they are copied.
+    var source: Data?
+    static let onPath: UInt8 = 4
+    static let shared: UInt8 = 2
+
+    /// The size of the fixed trailer at the end of the file.
+    static let trailerSize = 32
+    /// The size of the `bplist00` header.
+    static let headerSize = 8
+
+    /// Checks the header, the trailer and every offset-table entry of `raw`.
+    ///
+    /// - Parameter countingReferences: count the references to each object so that `value(_:depth:)`
+    ///   decodes shared sub-trees once (a whole-file read wants this; a reader that looks at a few
+    ///   objects on demand does not).
+    init(_ raw: UnsafeRawBufferPointer, options: PropertyListReadingOptions, countingReferences: Bool = true) throws {
+        let size = raw.count
+        let magic = Array("bplist0".utf8)
+        guard size >= 7, let base = raw.baseAddress else {
+            throw PropertyListError(.truncated, "bplist: \(size) bytes is too short for a binary property list",
+                                    at: .init(byteOffset: 0))
+        }
+        for i in 0..<7 where raw[i] != magic[i] {
+            throw PropertyListError(.unknownFormat, "bplist: header is not bplist0x", at: .init(byteOffset: i))
+        }
+        // Header, at least one object byte, trailer.
+        guard size >= Self.headerSize + 1 + Self.trailerSize else {
+            throw PropertyListError(.truncated,
+                                    "bplist: \(size) bytes is too short (header + one object + 32-byte trailer need 41)",
+                                    at: .init(byteOffset: 0))
+        }
+        self.base = base
+        self.size = size
+        self.maximumDepth = options.maximumDepth
+        self.isLenient = options.isLenient
+
+        let t = size - Self.trailerSize
+        // Trailer: 5 unused bytes, sort version, offset size, ref size, count, top, table offset.
+        let offsetSize = Int(raw[t + 6])
+        let refSize = Int(raw[t + 7])
+        let count = Self.loadBigEndian(base + t + 8, width: 8)
+        let top = Self.loadBigEndian(base + t + 16, width: 8)
+        let table = Self.loadBigEndian(base + t + 24, width: 8)
+
+        guard (1...8).contains(offsetSize) else {
+            throw PropertyListError(.invalidTrailer, "bplist: trailer offset size \(offsetSize) is not 1...8",
+                                    at: .init(byteOffset: t + 6))
+        }
+        guard (1...8).contains(refSize) else {
+            throw PropertyListError(.invalidTrailer, "bplist: trailer object-reference size \(refSize) is not 1...8",
+                                    at: .init(byteOffset: t + 7))
+        }
+        guard count >= 1 else {
+            throw PropertyListError(.invalidTrailer, "bplist: trailer object count is 0", at: .init(byteOffset: t + 8))
+        }
+        guard count <= UInt64(max(0, options.maximumObjectCount)) else {
+            throw PropertyListError(.limitExceeded,
+                                    "bplist: trailer object count \(count) exceeds the limit \(options.maximumObjectCount)",
+                                    at: .init(byteOffset: t + 8))
+        }
+        guard top < count else {
+            throw PropertyListError(.invalidTrailer, "bplist: trailer top object \(top) is not below the object count \(count)",
+                                    at: .init(byteOffset: t + 16))
+        }
+        // The table must start after the header and at least one object byte, and end before the trailer.
+        guard table >= UInt64(Self.headerSize + 1), table <= UInt64(t) else {
+            throw PropertyListError(.invalidTrailer,
+                                    "bplist: trailer offset-table offset \(table) is outside the file's object area 9...\(t)",
+                                    at: .init(byteOffset: t + 24))
+        }
+        let (tableBytes, o1) = Int(count).multipliedReportingOverflow(by: offsetSize)
+        let (tableEnd, o2) = Int(table).addingReportingOverflow(tableBytes)
+        guard !o1, !o2, tableEnd <= t else {
+            throw PropertyListError(.invalidTrailer,
+                                    "bplist: offset table of \(count) entries x \(offsetSize) bytes at \(table) runs past the trailer at \(t)",
+                                    at: .init(byteOffset: t + 8))
+        }
+        if !options.isLenient {
+            // CF: 8 + object area + offset table + trailer must be the whole file, no byte more or less.
+            guard tableEnd == t else {
+                throw PropertyListError(.invalidTrailer,
+                                        "bplist: offset table of \(count) entries x \(offsetSize) bytes at \(table) ends at \(tableEnd), "
+                                            + "\(t - tableEnd) bytes before the trailer at \(t) (the trailer's object count does not match the table)",
+                                        at: .init(byteOffset: t + 8))
+            }
+            // CF: a reference must be able to name every object, an offset must reach the table.
+            guard refSize >= 8 || count < UInt64(1) << (8 * refSize) else {
+                throw PropertyListError(.invalidTrailer,
+                                        "bplist: trailer object-reference size \(refSize) cannot address \(count) objects",
+                                        at: .init(byteOffset: t + 7))
+            }
+            guard offsetSize >= 8 || table < UInt64(1) << (8 * offsetSize) else {
+                throw PropertyListError(.invalidTrailer,
+                                        "bplist: trailer offset size \(offsetSize) cannot reach the offset table at \(table)",
+                                        at: .init(byteOffset: t + 6))
+            }
+        }
+        self.offsetSize = offsetSize
+        self.refSize = refSize
+        self.objectCount = Int(count)
+        self.topObject = Int(top)
+        self.tableOffset = Int(table)
+
+        // Every offset-table entry must point into the object area.
+        var entry = base + tableOffset
+        for n in 0..<objectCount {
+            let offset = Self.loadBigEndian(entry, width: offsetSize)
+            guard offset >= UInt64(Self.headerSize), offset < UInt64(tableOffset) else {
+                throw PropertyListError(.invalidReference,
+                                        "bplist: offset-table entry \(offset) is outside the object area 8..<\(tableOffset)",
+                                        at: .init(byteOffset: tableOffset + n * offsetSize, objectNumber: n))
+            }
+            entry += offsetSize
+        }
+        state = Array(repeating: 0, count: objectCount)
+        if countingReferences { countReferences() }
+    }
+
+    /// Counts, for every object, the references to it (saturating at 2), so that only shared objects are
+    /// memoized. Containers whose header or references do not fit are skipped here: decoding one throws.
+    mutating func countReferences() {
+        for n in 0 ..< objectCount {
+            let offset = offset(of: n)
+            let marker = base.load(fromByteOffset: offset, as: UInt8.self)
+            guard let kind = BinaryPropertyListMarker(byte: marker), kind.isContainer else { continue }
+            guard let (count, start) = try? countAndStart(BinaryPropertyListMarker.nibble(marker), at: offset, object: n) else { continue }
+            let (refs, o1) = count.multipliedReportingOverflow(by: kind == .dictionary ? 2 : 1)
+            guard !o1, (try? requireElements(refs, of: refSize, at: start, object: n, "container")) != nil else { continue }
+            var p = start
+            for _ in 0 ..< refs {
+                let r = Self.loadBigEndian(base + p, width: refSize)
+                if r < UInt64(objectCount) {
+                    let i = Int(r)
+                    if state[i] < Self.shared { state[i] += 1 }
+                }
+                p += refSize
+            }
+        }
+    }
+
+    /// Frees the memoized shared objects without recursion (after a failed read, nothing else holds them).
+    mutating func releaseMemo() {
+        var values = Array(memo.values)
+        memo = [:]
+        PropertyListValue.dismantle(all: &values)
+    }
+
+    /// Decodes the root object and everything it refers to.
+    mutating func readRoot() throws -> PropertyListValue {
+        try value(topObject, depth: 0)
+    }
+
+    /// How deep ``value(_:depth:)`` recurses before it hands a sub-tree to ``deepValue(_:depth:)``:
+    /// 128 levels of its small frames fit easily in a 512 KiB secondary-thread stack.
+    static let recursionLimit = 128
+
+    // MARK: - Primitive loads
+
+    /// A big-endian unsigned integer of `width` (1...8) bytes at `p`. The caller has checked the bounds.
+    @inline(__always)
+    static func loadBigEndian(_ p: UnsafeRawPointer, width: Int) -> UInt64 {
+        switch width {
+        case 1: return UInt64(p.load(as: UInt8.self))
+        case 2: return UInt64(UInt16(bigEndian: p.loadUnaligned(as: UInt16.self)))
+        case 3: return UInt64(UInt16(bigEndian: p.loadUnaligned(as: UInt16.self))) << 8 | UInt64(p.load(fromByteOffset: 2, as: UInt8.self))
+        case 4: return UInt64(UInt32(bigEndian: p.loadUnaligned(as: UInt32.self)))
+        case 8: return UInt64(bigEndian: p.loadUnaligned(as: UInt64.self))
+        default:
+            var v: UInt64 = 0
+            for i in 0..<width { v = v << 8 | UInt64(p.load(fromByteOffset: i, as: UInt8.self)) }
+            return v
+        }
+    }
+
+    /// The byte offset of object `n` (already validated to lie in the object area).
+    @inline(__always)
+    func offset(of n: Int) -> Int {
+        Int(truncatingIfNeeded: Self.loadBigEndian(base + tableOffset + n * offsetSize, width: offsetSize))
+    }
+
+    /// Throws unless `count` bytes starting at `start` lie inside the object area.
+    @inline(__always)
+    func require(_ start: Int, _ count: Int, object n: Int, _ what: StaticString) throws {
+        let (end, overflow) = start.addingReportingOverflow(count)
+        guard !overflow, count >= 0, end <= tableOffset else { try truncatedError(start, n, what) }
+    }
+
+    @inline(never)
+    func truncatedError(_ start: Int, _ n: Int, _ what: StaticString) throws -> Never {
+        throw PropertyListError(.truncated, "bplist: \(what) runs past the end of the object area at \(tableOffset)",
+                          at: .init(byteOffset: start, objectNumber: n))
+    }
+
+    /// The element count of object `n` whose marker (at `offset`) has low nibble `nibble`, and where its
+    /// payload starts. A nibble of 0xF means the count follows as an integer object.
+    @inline(__always)
+    func countAndStart(_ nibble: UInt8, at offset: Int, object n: Int) throws -> (count: Int, start: Int) {
+        if nibble != BinaryPropertyListMarker.extendedCount { return (Int(nibble), offset + 1) }
+        return try extendedCount(at: offset, object: n)
+    }
+
+    /// The count that follows a marker with nibble 0xF: an integer object of 1, 2, 4 or 8 bytes.
+    @inline(never)
+    func extendedCount(at offset: Int, object n: Int) throws -> (count: Int, start: Int) {
+        try require(offset + 1, 1, object: n, "extended length marker")
+        let marker = base.load(fromByteOffset: offset + 1, as: UInt8.self)
+        guard BinaryPropertyListMarker(byte: marker) == .integer, BinaryPropertyListMarker.nibble(marker) <= 3 else {
+            throw PropertyListError(.invalidObject,
+                                    "bplist: extended length must be an integer of 1, 2, 4 or 8 bytes, found marker 0x\(hex(marker))",
+                                    at: .init(byteOffset: offset + 1, objectNumber: n))
+        }
+        let width = 1 << Int(BinaryPropertyListMarker.nibble(marker))
+        try require(offset + 2, width, object: n, "extended length")
+        let raw = Self.loadBigEndian(base + offset + 2, width: width)
+        guard raw <= UInt64(Int.max) else {
+            throw PropertyListError(.invalidObject, "bplist: extended length \(Int64(bitPattern: raw)) is negative",
+                                    at: .init(byteOffset: offset + 2, objectNumber: n))
+        }
+        return (Int(raw), offset + 2 + width)
+    }
+
+    /// `count` elements of `unit` bytes each starting at `start` must fit in the object area.
+    @inline(__always)
+    func requireElements(_ count: Int, of unit: Int, at start: Int, object n: Int, _ what: StaticString) throws {
+        let (bytes, overflow) = count.multipliedReportingOverflow(by: unit)
+        let (end, overflow2) = start.addingReportingOverflow(bytes)
+        guard !overflow, !overflow2, end <= tableOffset else {
+            try elementsError(count, unit, start, n, what)
+        }
+    }
+
+    @inline(never)
+    func elementsError(_ count: Int, _ unit: Int, _ start: Int, _ n: Int, _ what: StaticString) throws -> Never {
+        let (bytes, overflow) = count.multipliedReportingOverflow(by: unit)
+        let need = overflow ? "more bytes than memory holds" : "\(bytes) bytes"
+        throw PropertyListError(.limitExceeded,
+                                 "bplist: \(what) count \(count) needs \(need), more than the \(tableOffset - start) left in the object area",
+                                 at: .init(byteOffset: start, objectNumber: n))
+    }
+
+    /// The object reference at byte `p`, checked against the object count.
+    @inline(__always)
+    func reference(at p: Int, object n: Int) throws -> Int {
+        let r = Self.loadBigEndian(base + p, width: refSize)
+        guard r < UInt64(objectCount) else { try referenceError(r, p, n) }
+        return Int(r)
+    }
+
+    @inline(never)
+    func referenceError(_ r: UInt64, _ p: Int, _ n: Int) throws -> Never {
+        throw PropertyListError(.invalidReference, "bplist: object reference \(r) is not below the object count \(objectCount)",
+                          at: .init(byteOffset: p, objectNumber: n))
+    }
+}
