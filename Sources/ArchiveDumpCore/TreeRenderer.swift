@@ -177,7 +177,7 @@ package struct TreeRenderer {
                 emit(.plist(v), depth: depth)
                 return
             case .classDefinition(let d):
-                let chain = d.classes.map { " (" + $0.map(ValueFormatting.printable).joined(separator: ", ") + ")" } ?? ""
+                let chain = d.chain.isEmpty ? "" : " (" + d.chain.map(ValueFormatting.printable).joined(separator: ", ") + ")"
                 out.write(id + " class " + ValueFormatting.printable(d.name) + chain + "\n")
                 return
             case .string(let s):

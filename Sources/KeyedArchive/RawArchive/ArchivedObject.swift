@@ -28,7 +28,7 @@ public struct ArchivedObject: Hashable, Sendable {
         /// NSString/NSNumber/NSData, or a container some other writer put there (kept intact).
         case value(PropertyListValue)
         /// A class description (`$classname`, `$classes`, `$classhints`) that instances point at.
-        case classDefinition(ArchivedClassDefinition)
+        case classDefinition(ArchivedClass)
         /// An encoded object: a dictionary with `$class` and the coder's keys.
         case instance(ArchivedInstance)
     }
@@ -82,23 +82,6 @@ public struct ArchivedField: Hashable, Sendable {
     public init(_ key: String, _ value: ArchivedValue) {
         self.key = key
         self.value = value
-    }
-}
-
-/// A class description entry of `$objects`.
-public struct ArchivedClassDefinition: Hashable, Sendable {
-    /// `$classname`.
-    public var name: String
-    /// `$classes`: the class and its superclasses, or `nil` when the entry has no `$classes` key.
-    public var classes: [String]?
-    /// `$classhints`, when present.
-    public var hints: [String]?
-
-    /// Creates a class description.
-    public init(name: String, classes: [String]?, hints: [String]? = nil) {
-        self.name = name
-        self.classes = classes
-        self.hints = hints
     }
 }
 

@@ -32,7 +32,7 @@ public struct ResolvedArchivedObject: Hashable, Sendable {
         /// writer stored without `$class`.
         case value(PropertyListValue)
         /// A class description entry.
-        case classDefinition(ArchivedClassDefinition)
+        case classDefinition(ArchivedClass)
         /// NSString or NSMutableString stored as an object (`NS.string`).
         case string(String)
         /// NSData or NSMutableData stored as an object (`NS.data`).

@@ -192,7 +192,7 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
             }
             return .instance(ArchivedInstance(classUID: classUID, archivedClass: archivedClass, fields: fields))
         }
-        if dict["$class"] == nil, let definition = Self.classDefinition(dict) {
+        if dict["$class"] == nil, let definition = Self.classDefinition(dict, uid: UID(UInt64(index))) {
             return .classDefinition(definition)
         }
         return .value(stored)
@@ -200,7 +200,7 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
 
     /// A class description, if `dict` is exactly one: `$classname` string, optional `$classes` and
     /// `$classhints` arrays of strings, nothing else.
-    static func classDefinition(_ dict: PropertyListDictionary) -> ArchivedClassDefinition? {
+    static func classDefinition(_ dict: PropertyListDictionary, uid: UID) -> ArchivedClass? {
         guard case .string(let name)? = dict["$classname"] else { return nil }
         var known = 1
         func strings(_ key: String) -> [String]?? {
@@ -218,7 +218,7 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
         guard let classes = strings("$classes"), let hints = strings("$classhints"), known == dict.count else {
             return nil
         }
-        return ArchivedClassDefinition(name: name, classes: classes, hints: hints)
+        return ArchivedClass(name: name, chain: classes ?? [], hints: hints, uid: uid)
     }
 
     // MARK: - Writing
@@ -254,7 +254,7 @@ extension ArchivedObject {
             return v
         case .classDefinition(let d):
             var dict: PropertyListDictionary = ["$classname": .string(d.name)]
-            if let classes = d.classes { dict["$classes"] = .array(classes.map(PropertyListValue.string)) }
+            if !d.chain.isEmpty { dict["$classes"] = .array(d.chain.map(PropertyListValue.string)) }
             if let hints = d.hints { dict["$classhints"] = .array(hints.map(PropertyListValue.string)) }
             return .dictionary(dict)
         case .instance(let instance):

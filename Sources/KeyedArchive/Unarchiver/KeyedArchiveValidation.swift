@@ -156,9 +156,23 @@ struct KeyedArchiveValidation {
                 chains[classesObject] = chain
             }
         }
-        let archivedClass = ArchivedClass(name: name, chain: chain, uid: UID(classUID))
+        let hints = try storage.lookup(classFields, "$classhints").flatMap(classHints)
+        let archivedClass = ArchivedClass(name: name, chain: chain, hints: hints, uid: UID(classUID))
         classes[classUID] = archivedClass
         return archivedClass
+    }
+
+    /// `$classhints` as strings, or nil when it is not an array of strings (hints are informational:
+    /// no reader acts on them, so a malformed one is ignored, as before they were read).
+    private func classHints(_ hintsObject: Int) throws -> [String]? {
+        guard storage.kind(hintsObject) == .array, let elements = try storage.elements(hintsObject) else { return nil }
+        var hints: [String] = []
+        hints.reserveCapacity(elements.count)
+        for element in elements {
+            guard case .string(let s)? = try storage.plainScalar(element) else { return nil }
+            hints.append(s)
+        }
+        return hints
     }
 
     private func classChain(_ classesObject: Int, name: String, objectUID: UInt64) throws -> [String] {

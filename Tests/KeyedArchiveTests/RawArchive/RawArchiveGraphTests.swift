@@ -36,7 +36,7 @@ import Foundation
 
         #expect(graph.object(UID(0))?.content == .null)
         #expect(graph.object(UID(2))?.content == .value("Shopping"))
-        #expect(graph.object(UID(5))?.content == .classDefinition(ArchivedClassDefinition(name: "NSArray", classes: ["NSArray", "NSObject"])))
+        #expect(graph.object(UID(5))?.content == .classDefinition(ArchivedClass(name: "NSArray", chain: ["NSArray", "NSObject"], uid: UID(5))))
         let array = try #require(graph.object(UID(6))?.instance)
         #expect(array["NS.objects"] == .array([.reference(UID(3)), .reference(UID(4))]))
         #expect(graph.object(UID(8)) == nil)
@@ -59,6 +59,20 @@ import Foundation
         #expect(first.classUID == second.classUID)
     }
 
+    @Test func anInstancesClassEqualsItsClassEntryHintsIncluded() throws {
+        var b = ArchiveBuilder()
+        let thing = b.reserve()                                                          // #1
+        let hinted = b.add(.dictionary(["$classname": "Hinted", "$classes": ["Hinted", "NSObject"],
+                                        "$classhints": ["H1", "H2"]]))                  // #2
+        b.set(thing, .dictionary(["$class": hinted, "n": 1]))
+        let graph = try ArchivedObjectGraph(propertyList: b.archive(root: thing))
+        let instance = try #require(graph.object(UID(1))?.instance)
+        let expected = ArchivedClass(name: "Hinted", chain: ["Hinted", "NSObject"], hints: ["H1", "H2"], uid: UID(2))
+        #expect(instance.archivedClass == expected)
+        #expect(graph.object(UID(2))?.content == .classDefinition(expected))
+        #expect(graph.resolvedObject(UID(1))?.archivedClass == expected)
+    }
+
     @Test func unknownClassesAndOddEntriesAreKeptIntact() throws {
         var b = ArchiveBuilder()
         let blob = b.add(.data(Data([1, 2, 3])))
@@ -79,7 +93,7 @@ import Foundation
                                                    ArchivedField("n", .value(2.5))]))
         #expect(instance["plain"] == .value([1, 2]))
         #expect(graph.object(UID(4))?.content == .value(.array([.ref(1), "loose"])))
-        #expect(graph.object(UID(5))?.content == .classDefinition(ArchivedClassDefinition(name: "Hinted", classes: ["Hinted"], hints: ["H"])))
+        #expect(graph.object(UID(5))?.content == .classDefinition(ArchivedClass(name: "Hinted", chain: ["Hinted"], hints: ["H"], uid: UID(5))))
         #expect(graph.top.map(\.key) == ["root", "extra", "hint"])
         #expect(graph.top[2].value == ArchivedValue(hinted))
 
