@@ -12,14 +12,14 @@ struct ArchivedObjectIdentities {
 
     /// The UID recorded for the instance at `key`, or nil.
     @inline(__always)
-    func uid(for key: UInt) -> Int? {
+    func uid(for key: UInt) -> ArchiveObjectID? {
         let table = slots.base
         let key = UInt64(key)
         let mask = capacity - 1
         var slot = Self.slot(key, mask)
         while true {
             let stored = table[2 * slot]
-            if stored == key { return Int(truncatingIfNeeded: table[2 * slot + 1]) }
+            if stored == key { return ArchiveObjectID(Int(truncatingIfNeeded: table[2 * slot + 1])) }
             if stored == 0 { return nil }
             slot = (slot + 1) & mask
         }
@@ -27,9 +27,9 @@ struct ArchivedObjectIdentities {
 
     /// Records `uid` for the instance at `key` (not 0, not recorded yet).
     @inline(__always)
-    mutating func insert(_ key: UInt, uid: Int) {
+    mutating func insert(_ key: UInt, uid: ArchiveObjectID) {
         if (count + 1) * 2 > capacity { grow() }
-        Self.place(UInt64(key), UInt64(uid), in: slots.base, mask: capacity - 1)
+        Self.place(UInt64(key), UInt64(uid.rawValue), in: slots.base, mask: capacity - 1)
         count += 1
     }
 

@@ -86,7 +86,7 @@ struct KeyedArchiveEmitter {
 
     /// The ref of `UID(uid)`.
     @inline(__always)
-    static func uid(_ uid: Int) -> Ref { uidBit | Ref(truncatingIfNeeded: uid) }
+    static func uid(_ uid: ArchiveObjectID) -> Ref { uidBit | Ref(truncatingIfNeeded: uid.rawValue) }
 
     // MARK: - Field keys
 
@@ -175,43 +175,43 @@ struct KeyedArchiveEmitter {
 
     /// Adds an object to `$objects` and returns its UID.
     @inline(__always)
-    mutating func appendElement(_ ref: Ref) -> Int {
+    mutating func appendElement(_ ref: Ref) -> ArchiveObjectID {
         elements.append(ref)
         if elements.count > Self.limit { tooLarge = true }
-        return elements.count - 1
+        return ArchiveObjectID(elements.count - 1)
     }
 
     /// A new container whose refs are given later with one of the `complete` methods (until then it is
     /// an empty array).
     @inline(__always)
-    mutating func newContainer() -> Int {
+    mutating func newContainer() -> ArchiveContainerID {
         containers.append(Container(start: -1, count: 0, kind: .array))
         if containers.count > Self.limit { tooLarge = true }
-        return containers.count - 1
+        return ArchiveContainerID(containers.count - 1)
     }
 
     /// Adds a container to `$objects` (its refs come later) and returns its UID and container id.
     @inline(__always)
-    mutating func appendContainerElement() -> (uid: Int, container: Int) {
+    mutating func appendContainerElement() -> (uid: ArchiveObjectID, container: ArchiveContainerID) {
         let container = newContainer()
-        return (appendElement(Self.containerBit | Ref(truncatingIfNeeded: container)), container)
+        return (appendElement(Self.ref(container: container)), container)
     }
 
     /// The ref of a container.
     @inline(__always)
-    static func ref(container: Int) -> Ref { containerBit | Ref(truncatingIfNeeded: container) }
+    static func ref(container: ArchiveContainerID) -> Ref { containerBit | Ref(truncatingIfNeeded: container.rawValue) }
 
     /// Completes a dictionary from parallel keys and values.
-    mutating func completeDictionary(_ container: Int, keys: [Ref], values: [Ref]) {
-        containers[container] = Container(start: refs.count, count: keys.count, kind: .dictionary)
+    mutating func completeDictionary(_ container: ArchiveContainerID, keys: [Ref], values: [Ref]) {
+        containers[container.rawValue] = Container(start: refs.count, count: keys.count, kind: .dictionary)
         refs.append(contentsOf: keys)
         refs.append(contentsOf: values)
     }
 
     /// Completes a dictionary of two entries.
     @inline(__always)
-    mutating func completeDictionary(_ container: Int, _ key1: Ref, _ value1: Ref, _ key2: Ref, _ value2: Ref) {
-        containers[container] = Container(start: refs.count, count: 2, kind: .dictionary)
+    mutating func completeDictionary(_ container: ArchiveContainerID, _ key1: Ref, _ value1: Ref, _ key2: Ref, _ value2: Ref) {
+        containers[container.rawValue] = Container(start: refs.count, count: 2, kind: .dictionary)
         refs.append(key1)
         refs.append(key2)
         refs.append(value1)
@@ -219,9 +219,9 @@ struct KeyedArchiveEmitter {
     }
 
     /// Completes a dictionary of three entries.
-    mutating func completeDictionary(_ container: Int, _ key1: Ref, _ value1: Ref, _ key2: Ref, _ value2: Ref,
+    mutating func completeDictionary(_ container: ArchiveContainerID, _ key1: Ref, _ value1: Ref, _ key2: Ref, _ value2: Ref,
                                      _ key3: Ref, _ value3: Ref) {
-        containers[container] = Container(start: refs.count, count: 3, kind: .dictionary)
+        containers[container.rawValue] = Container(start: refs.count, count: 3, kind: .dictionary)
         refs.append(key1)
         refs.append(key2)
         refs.append(key3)
@@ -231,9 +231,9 @@ struct KeyedArchiveEmitter {
     }
 
     /// Completes an array from `elements[from...]`, every `stride`-th ref starting there.
-    mutating func completeArray(_ container: Int, _ source: [Ref], from start: Int, stride: Int = 1) {
+    mutating func completeArray(_ container: ArchiveContainerID, _ source: [Ref], from start: Int, stride: Int = 1) {
         let count = (source.count - start + stride - 1) / stride
-        containers[container] = Container(start: refs.count, count: count, kind: .array)
+        containers[container.rawValue] = Container(start: refs.count, count: count, kind: .array)
         refs.reserveCapacity(refs.count + count)
         var i = start
         while i < source.count {
@@ -243,8 +243,8 @@ struct KeyedArchiveEmitter {
     }
 
     /// Replaces the value of entry `index` of a completed dictionary.
-    mutating func setDictionaryValue(_ container: Int, at index: Int, to value: Ref) {
-        let c = containers[container]
+    mutating func setDictionaryValue(_ container: ArchiveContainerID, at index: Int, to value: Ref) {
+        let c = containers[container.rawValue]
         guard c.start >= 0, c.kind == .dictionary, index < c.count else { return }
         refs[c.start + c.count + index] = value
     }
@@ -255,7 +255,7 @@ struct KeyedArchiveEmitter {
     /// breadth-first (its work queue keeps the stack flat); an unarchiver decodes depth-first (an object's
     /// initializer needs its fields), so in this order it reads the archive front to back instead of
     /// jumping between regions. `$null` stays 0; objects nothing reaches keep their relative order at the end.
-    mutating func renumberDepthFirst(from top: Int) {
+    mutating func renumberDepthFirst(from top: ArchiveContainerID) {
         let count = elements.count
         guard count > 1 else { return }
         var newUID = [UInt32](repeating: .max, count: count)
@@ -271,7 +271,7 @@ struct KeyedArchiveEmitter {
                             newUID[0] = 0
                             order[0] = elements[0]
                             var numbered = 1
-                            if let frame = Self.walk(containers[top]) { frames.append(frame) }
+                            if let frame = Self.walk(containers[top.rawValue]) { frames.append(frame) }
                             while !frames.isEmpty {
                                 let last = frames.count - 1
                                 let next = frames[last].next
@@ -327,7 +327,7 @@ struct KeyedArchiveEmitter {
 
     /// The `$objects` array. An object whose encoding failed (its container never completed) is the string
     /// `"$placeholder"`, as the archiver left it in the tree.
-    mutating func objectsArray() -> Int {
+    mutating func objectsArray() -> ArchiveContainerID {
         var placeholder: Ref?
         for (uid, ref) in elements.enumerated() where ref & Self.containerBit != 0 {
             if containers[Int(ref & ~Self.containerBit)].start < 0 {
@@ -336,7 +336,7 @@ struct KeyedArchiveEmitter {
             }
         }
         let container = newContainer()
-        containers[container] = Container(start: refs.count, count: elements.count, kind: .array)
+        containers[container.rawValue] = Container(start: refs.count, count: elements.count, kind: .array)
         refs.append(contentsOf: elements)
         elementCountAtEnd = elements.count
         elements = []
@@ -350,7 +350,7 @@ struct KeyedArchiveEmitter {
     /// Objects are numbered breadth-first from the root (number 0), a dictionary's keys before its values,
     /// each scalar at its first use: the order ``BinaryPropertyListWriter`` gives the equivalent tree, so the
     /// bytes are the same.
-    mutating func write(root: Int) -> Data {
+    mutating func write(root: ArchiveContainerID) -> Data {
         let scalarCount = pool.count
         let poolBytes = pool.output.count
         // Room for everything without growing (unused room is never touched): scalars, UIDs of up to 4
@@ -362,7 +362,7 @@ struct KeyedArchiveEmitter {
         // The object number of each scalar and UID once it has one (`.max` before).
         var numbers = [UInt32](repeating: .max, count: scalarCount)
         var uidNumbers = [UInt32](repeating: .max, count: elementCountAtEnd)
-        _ = builder.container(root)
+        _ = builder.container(root.rawValue)
         pool.appendEndPosition()
         do {  // `scalarStarts` shares the pool's positions only inside this block
             let scalarStarts = pool.positions
@@ -401,9 +401,9 @@ struct KeyedArchiveEmitter {
     /// The property-list tree of the container `root`: what ``write(root:)`` writes, as values. Dictionaries
     /// keep their keys as the archiver gave them (`$top`'s are distinct as Swift strings, which its
     /// dictionary indexes by). Containers nest at most four deep (root, `$objects`, an object, its array).
-    func tree(root: Int) -> PropertyListValue {
+    func tree(root: ArchiveContainerID) -> PropertyListValue {
         // `$top` is the root's third value ($version, $archiver, $top, $objects).
-        let c = containers[root]
+        let c = containers[root.rawValue]
         let top = c.count == 4 ? refs[c.start + c.count + 2] : 0
         return value(Self.ref(container: root), top: top)
     }

@@ -73,8 +73,8 @@ extension KeyedArchiver {
     }
 
     /// An NSURL object: its base first (recursively), then its relative string, then itself.
-    private func urlObject(_ url: URL) -> Int {
-        let base = url.baseURL.map { urlObject($0) } ?? 0
+    private func urlObject(_ url: URL) -> ArchiveObjectID {
+        let base = url.baseURL.map { urlObject($0) } ?? .null
         let relative = s.emitter.appendElement(s.emitter.string(url.relativeString))
         let cls = classRef(.url)
         let (uid, object) = s.emitter.appendContainerElement()
@@ -125,13 +125,13 @@ extension KeyedArchiver {
                                     "an archived array, set or dictionary cannot hold nil (NSArray cannot); use ArchiveNull",
                                     keyPath: key)
         }
-        setField(key, KeyedArchiveEmitter.uid(0))
+        setField(key, KeyedArchiveEmitter.uid(.null))
     }
 
     public func encodeObject<T: KeyedArchivable>(_ object: T, forKey key: String) throws {
         try checkOpen()
         let asElement = takeCapture()
-        let uid: Int
+        let uid: ArchiveObjectID
         if isClass(T.self) {
             // T is a concrete class type here, so the value is one object reference: its address is the
             // identity (read without retaining the instance; a new one is retained below).
@@ -151,13 +151,13 @@ extension KeyedArchiver {
             s.queue.append((container, object))
         }
         put(reference: uid, asElement: asElement, forKey: key)
-        if s.currentContainer < 0 && !asElement { try drain() }
+        if s.currentContainer == nil && !asElement { try drain() }
     }
 
     public func encodeConditionalObject<T: KeyedArchivable & AnyObject>(_ object: T?, forKey key: String) throws {
         try checkOpen()
         guard let object else {
-            if s.capturing { s.capturing = false; s.captured = 0 } else { setField(key, KeyedArchiveEmitter.uid(0)) }
+            if s.capturing { s.capturing = false; s.captured = .null } else { setField(key, KeyedArchiveEmitter.uid(.null)) }
             return
         }
         if s.capturing {
@@ -168,7 +168,7 @@ extension KeyedArchiver {
         if let known = s.identities.uid(for: UInt(bitPattern: ObjectIdentifier(object))) {
             setField(key, KeyedArchiveEmitter.uid(known))
         } else {
-            let field = setField(key, KeyedArchiveEmitter.uid(0))
+            let field = setField(key, KeyedArchiveEmitter.uid(.null))
             s.pendingConditionals.append((s.currentContainer, field, object))
         }
     }

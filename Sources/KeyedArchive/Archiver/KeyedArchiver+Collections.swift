@@ -36,7 +36,7 @@ extension KeyedArchiver {
         if S.Element.self == FoundationValue.self, let values = elements as? [FoundationValue] {
             let uid = try encodeFoundationLists(values, as: builtin)
             put(reference: uid, asElement: asElement, forKey: key)
-            if s.currentContainer < 0 && !asElement { try drain() }
+            if s.currentContainer == nil && !asElement { try drain() }
             return
         }
         let (uid, object) = s.emitter.appendContainerElement()
@@ -45,7 +45,7 @@ extension KeyedArchiver {
         _ = try appendElementRefs(elements)
         try completeList(uid: uid, object: object, base: base, as: builtin)
         put(reference: uid, asElement: asElement, forKey: key)
-        if s.currentContainer < 0 && !asElement { try drain() }
+        if s.currentContainer == nil && !asElement { try drain() }
     }
 
     /// Writes an `NSArray`/`NSSet`/`NSOrderedSet`/`NSDictionary` of Foundation values whose nested arrays,
@@ -55,13 +55,13 @@ extension KeyedArchiver {
     /// Each collection takes its UID before its elements and writes its reference arrays after them, exactly
     /// as ``encodeList(_:as:forKey:)`` and ``encodeDictionary(_:forKey:)`` do when they recurse, so the bytes
     /// are the same.
-    private func encodeFoundationLists(_ root: [FoundationValue], as builtin: BuiltinClass) throws -> Int {
+    private func encodeFoundationLists(_ root: [FoundationValue], as builtin: BuiltinClass) throws -> ArchiveObjectID {
         struct Frame {
             var elements: [FoundationValue]
             var next: Int
             let builtin: BuiltinClass
-            let uid: Int
-            let object: Int
+            let uid: ArchiveObjectID
+            let object: ArchiveContainerID
             let base: Int
         }
         let outerBase = s.elementRefs.count
@@ -129,7 +129,7 @@ extension KeyedArchiver {
 
     /// Completes dictionary object `object` from the key and value refs interleaved at `base...` of
     /// `elementRefs`: an `NS.keys` array and an `NS.objects` array.
-    private func completeDictionary(object: Int, base: Int) {
+    private func completeDictionary(object: ArchiveContainerID, base: Int) {
         let keys = s.emitter.newContainer()
         s.emitter.completeArray(keys, s.elementRefs, from: base, stride: 2)
         let values = s.emitter.newContainer()
@@ -140,7 +140,7 @@ extension KeyedArchiver {
 
     /// Completes list object `object` from the element refs at `base...` of `elementRefs`.
     @inline(__always)
-    private func completeList(uid: Int, object: Int, base: Int, as builtin: BuiltinClass) throws {
+    private func completeList(uid: ArchiveObjectID, object: ArchiveContainerID, base: Int, as builtin: BuiltinClass) throws {
         if builtin == .orderedSet {
             // Apple's layout: one member per element, `NS.object.<index>` = UID.
             let count = s.elementRefs.count - base
@@ -184,7 +184,7 @@ extension KeyedArchiver {
             let values = unsafeBitCast(dictionary, to: [FoundationValue: FoundationValue].self)
             let uid = try encodeFoundationLists(Self.interleavedEntries(values), as: .dictionary)
             put(reference: uid, asElement: asElement, forKey: key)
-            if s.currentContainer < 0 && !asElement { try drain() }
+            if s.currentContainer == nil && !asElement { try drain() }
             return
         }
         let (uid, object) = s.emitter.appendContainerElement()
@@ -202,6 +202,6 @@ extension KeyedArchiver {
         }
         completeDictionary(object: object, base: base)
         put(reference: uid, asElement: asElement, forKey: key)
-        if s.currentContainer < 0 && !asElement { try drain() }
+        if s.currentContainer == nil && !asElement { try drain() }
     }
 }

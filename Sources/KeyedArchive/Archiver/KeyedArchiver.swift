@@ -59,23 +59,23 @@ public final class KeyedArchiver: ArchiveEncoder {
         var topKeys: [Ref] = []
         var topCanonicalKeys: [Ref] = []
         var topValues: [Ref] = []
-        /// The container of the object whose fields are being written; -1: writing `$top`.
-        var currentContainer: Int = -1
+        /// The container of the object whose fields are being written; nil: writing `$top`.
+        var currentContainer: ArchiveContainerID?
         var identities = ArchivedObjectIdentities()
         var retained: [AnyObject] = []
-        var queue: [(container: Int, value: any KeyedArchivable)] = []
+        var queue: [(container: ArchiveContainerID, value: any KeyedArchivable)] = []
         var queueHead = 0
-        var classUIDsByType: [ObjectIdentifier: Int] = [:]
-        var classUIDsByName: [String: Int] = [:]
+        var classUIDsByType: [ObjectIdentifier: ArchiveObjectID] = [:]
+        var classUIDsByName: [String: ArchiveObjectID] = [:]
         var capturing = false
-        /// The UID written by a collection element's encode (see ``reference(for:)``); -1 when none.
-        var captured = -1
+        /// The UID written by a collection element's encode (see ``reference(for:)``); nil when none.
+        var captured: ArchiveObjectID?
         /// Element refs of the collections being encoded (nested collections stack theirs above).
         var elementRefs: [Ref] = []
         /// Conditional references to objects not (yet) archived: the field to set if they are, at the end.
-        var pendingConditionals: [(owner: Int, field: Int, object: AnyObject)] = []
+        var pendingConditionals: [(owner: ArchiveContainerID?, field: Int, object: AnyObject)] = []
         var isFinished = false
-        var builtinClassUIDs: [Int] = Array(repeating: -1, count: BuiltinClass.allCases.count)
+        var builtinClassUIDs: [ArchiveObjectID?] = Array(repeating: nil, count: BuiltinClass.allCases.count)
         var classKinds: [ObjectIdentifier: Bool] = [:]
         var lastKind: (ObjectIdentifier, Bool)?
         /// Interned `NS.object.0`, `NS.object.1`, ... (an ordered set's member keys), grown on demand.
@@ -93,7 +93,7 @@ public final class KeyedArchiver: ArchiveEncoder {
     var finishedData: Data?
     var finishedTree: PropertyListValue?
     /// The root container once the archive is complete.
-    var finishedRoot: Int?
+    var finishedRoot: ArchiveContainerID?
     /// Interned keys the archiver writes itself.
     let classKey, timeKey, uuidBytesKey, baseKey, relativeKey, objectsKey, keysKey, dictionaryObjectsKey: Ref
 
@@ -228,16 +228,16 @@ public final class KeyedArchiver: ArchiveEncoder {
 
     /// Writes the queued objects, resolves conditional references and completes `$top`, `$objects` and the
     /// root (once); returns the root's container.
-    func finishArchive() throws -> Int {
+    func finishArchive() throws -> ArchiveContainerID {
         if let finishedRoot { return finishedRoot }
         try drain()
         for pending in s.pendingConditionals {
             guard let uid = s.identities.uid(for: UInt(bitPattern: ObjectIdentifier(pending.object))) else { continue }
             let ref = KeyedArchiveEmitter.uid(uid)
-            if pending.owner < 0 {
-                s.topValues[pending.field] = ref
+            if let owner = pending.owner {
+                s.emitter.setDictionaryValue(owner, at: pending.field, to: ref)
             } else {
-                s.emitter.setDictionaryValue(pending.owner, at: pending.field, to: ref)
+                s.topValues[pending.field] = ref
             }
         }
         s.pendingConditionals = []
@@ -311,8 +311,7 @@ public final class KeyedArchiver: ArchiveEncoder {
     /// The UID ref of a Foundation class's class dictionary.
     @inline(__always)
     func classRef(_ builtin: BuiltinClass) -> Ref {
-        let cached = s.builtinClassUIDs[builtin.rawValue]
-        if cached >= 0 { return KeyedArchiveEmitter.uid(cached) }
+        if let cached = s.builtinClassUIDs[builtin.rawValue] { return KeyedArchiveEmitter.uid(cached) }
         let chain = BuiltinClass.chains[builtin.rawValue]
         let uid = classUID(forBuiltin: chain[0], chain: chain)
         s.builtinClassUIDs[builtin.rawValue] = uid
@@ -332,7 +331,7 @@ public final class KeyedArchiver: ArchiveEncoder {
     func put(inline value: Ref, forKey key: String) {
         if takeCapture() {
             s.captured = s.emitter.appendElement(value)
-        } else if s.currentContainer < 0 {
+        } else if s.currentContainer == nil {
             setField(key, KeyedArchiveEmitter.uid(s.emitter.appendElement(value)))
         } else {
             setField(key, value)
@@ -340,7 +339,7 @@ public final class KeyedArchiver: ArchiveEncoder {
     }
 
     @inline(__always)
-    func put(reference uid: Int, asElement: Bool, forKey key: String) {
+    func put(reference uid: ArchiveObjectID, asElement: Bool, forKey key: String) {
         if asElement { s.captured = uid } else { setField(key, KeyedArchiveEmitter.uid(uid)) }
     }
 
@@ -349,7 +348,7 @@ public final class KeyedArchiver: ArchiveEncoder {
     @discardableResult
     func setField(_ key: String, _ value: Ref) -> Int {
         var (exact, canonical) = s.emitter.fieldKey(key)
-        if s.currentContainer < 0 {
+        if s.currentContainer == nil {
             canonical = s.emitter.topKeyClass(key, exact: exact)
             if let i = s.topCanonicalKeys.firstIndex(of: canonical) {
                 s.topValues[i] = value
@@ -376,24 +375,23 @@ public final class KeyedArchiver: ArchiveEncoder {
     }
 
     /// The UID of `value` written as a collection element (a scalar becomes its own object).
-    func reference<T: ArchiveValue>(for value: T) throws -> Int {
+    func reference<T: ArchiveValue>(for value: T) throws -> ArchiveObjectID {
         s.capturing = true
-        s.captured = -1
+        s.captured = nil
         try value.encode(to: self, forKey: "")
         if s.capturing {
             s.capturing = false
             throw KeyedArchiveError(.invalidValue, "\(T.self).encode(to:forKey:) wrote nothing; it must call exactly one encoder method")
         }
-        guard s.captured >= 0 else {
+        guard let result = s.captured else {
             throw KeyedArchiveError(.invalidValue, "\(T.self).encode(to:forKey:) wrote nothing; it must call exactly one encoder method")
         }
-        let result = s.captured
-        s.captured = -1
+        s.captured = nil
         return result
     }
 
     /// The UID of the class dictionary `{"$classname": name, "$classes": chain}`, added on first use.
-    func classUID(forBuiltin name: String, chain: [String]) -> Int {
+    func classUID(forBuiltin name: String, chain: [String]) -> ArchiveObjectID {
         if let uid = s.classUIDsByName[name] { return uid }
         let names = s.emitter.newContainer()
         for c in chain { s.elementRefs.append(s.emitter.string(c)) }
@@ -407,7 +405,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         return uid
     }
 
-    func classUID(for type: any KeyedArchivable.Type) -> Int {
+    func classUID(for type: any KeyedArchivable.Type) -> ArchiveObjectID {
         let id = ObjectIdentifier(type)
         if let uid = s.classUIDsByType[id] { return uid }
         var chain = type.archivedClassChain
