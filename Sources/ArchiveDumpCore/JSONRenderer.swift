@@ -114,8 +114,8 @@ package struct JSONRenderer {
             switch node {
             case .plist(let v):
                 switch v {
-                case .array(let a): open(opener: "[", children: .plistArray(a), depth: depth, closer: "]")
-                case .set(let a): open(opener: "[", children: .plistArray(a), depth: depth, closer: "]")
+                case .array(let a): open(opener: "[", children: .plistArray(a.elements), depth: depth, closer: "]")
+                case .set(let a): open(opener: "[", children: .plistArray(a.elements), depth: depth, closer: "]")
                 case .dictionary(let d):
                     open(opener: "{", children: .plistDictionary(d), depth: depth, closer: "}")
                 case .string(let s): out.writeJSONString(s)

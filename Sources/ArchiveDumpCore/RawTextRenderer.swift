@@ -28,8 +28,8 @@ package struct RawTextRenderer {
         func emit(_ v: PropertyListValue, _ depth: Int) {
             let opener: String, closer: String, children: ChildList, noun: String
             switch v {
-            case .array(let a): (opener, closer, children, noun) = ("[", "]", .plistArray(a), "items")
-            case .set(let a): (opener, closer, children, noun) = ("{(", ")}", .plistArray(a), "items")
+            case .array(let a): (opener, closer, children, noun) = ("[", "]", .plistArray(a.elements), "items")
+            case .set(let a): (opener, closer, children, noun) = ("{(", ")}", .plistArray(a.elements), "items")
             case .dictionary(let d): (opener, closer, children, noun) = ("{", "}", .plistDictionary(d), "entries")
             case .string(let s):
                 out.writeQuoted(s)

@@ -142,8 +142,8 @@ package struct TreeRenderer {
             switch node {
             case .plist(let v):
                 switch v {
-                case .array(let a): open("array " + Self.count(a.count, "item"), .plistArray(a), depth)
-                case .set(let a): open("set " + Self.count(a.count, "item"), .plistArray(a), depth)
+                case .array(let a): open("array " + Self.count(a.count, "item"), .plistArray(a.elements), depth)
+                case .set(let a): open("set " + Self.count(a.count, "item"), .plistArray(a.elements), depth)
                 case .dictionary(let d): open("dictionary " + Self.count(d.count, "entry"), .plistDictionary(d), depth)
                 case .string(let s): out.writeQuoted(s); out.write("\n")
                 default: out.write(ValueFormatting.textScalar(v)); out.write("\n")

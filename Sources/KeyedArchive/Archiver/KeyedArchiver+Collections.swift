@@ -100,10 +100,10 @@ extension KeyedArchiver {
     /// other value.
     private static func nestedCollection(_ value: FoundationValue) -> ([FoundationValue], BuiltinClass)? {
         switch value {
-        case .array(let items): return (items, .array)
-        case .orderedSet(let items): return (items, .orderedSet)
-        case .set(let items): return (distinctElements(items), .set)
-        case .dictionary(let d): return (interleavedEntries(d), .dictionary)
+        case .array(let items): return (items.elements, .array)
+        case .orderedSet(let items): return (items.elements, .orderedSet)
+        case .set(let items): return (distinctElements(items.elements), .set)
+        case .dictionary(let d): return (interleavedEntries(d.dictionary), .dictionary)
         default: return nil
         }
     }

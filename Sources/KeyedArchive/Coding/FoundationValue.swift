@@ -44,10 +44,14 @@ public indirect enum FoundationValue: Hashable, Sendable, ArchiveValue {
     case date(Date)
     case uuid(UUID)
     case url(URL)
-    case array([FoundationValue])
-    case orderedSet([FoundationValue])
-    case set([FoundationValue])
-    case dictionary([FoundationValue: FoundationValue])
+    /// An NSArray. ``array(_:)-swift.type.method`` builds one from a plain `[FoundationValue]`.
+    case array(FoundationValueArray)
+    /// An NSOrderedSet. ``orderedSet(_:)-swift.type.method`` builds one from a plain `[FoundationValue]`.
+    case orderedSet(FoundationValueArray)
+    /// An NSSet, elements in stored order. ``set(_:)-swift.type.method`` builds one from a plain array.
+    case set(FoundationValueArray)
+    /// An NSDictionary. ``dictionary(_:)-swift.type.method`` builds one from a plain Swift dictionary.
+    case dictionary(FoundationValueDictionary)
     /// An NSValue holding a range, point, size, rect or edge insets.
     case specialValue(ArchivedSpecialValue)
     /// An NSIndexSet or NSMutableIndexSet.
@@ -119,10 +123,10 @@ public indirect enum FoundationValue: Hashable, Sendable, ArchiveValue {
         case .date(let d): try encoder.encode(d, forKey: key)
         case .uuid(let u): try encoder.encode(u, forKey: key)
         case .url(let u): try encoder.encode(u, forKey: key)
-        case .array(let a): try encoder.encodeArray(a, forKey: key)
-        case .orderedSet(let a): try encoder.encodeOrderedSet(a, forKey: key)
-        case .set(let a): try encoder.encodeSet(orderedElements: a, forKey: key)
-        case .dictionary(let d): try encoder.encodeDictionary(d, forKey: key)
+        case .array(let a): try encoder.encodeArray(a.elements, forKey: key)
+        case .orderedSet(let a): try encoder.encodeOrderedSet(a.elements, forKey: key)
+        case .set(let a): try encoder.encodeSet(orderedElements: a.elements, forKey: key)
+        case .dictionary(let d): try encoder.encodeDictionary(d.dictionary, forKey: key)
         case .specialValue(let v): try encoder.encodeObject(v, forKey: key)
         case .indexSet(let v): try encoder.encodeObject(v, forKey: key)
         case .indexPath(let v): try encoder.encodeObject(v, forKey: key)

@@ -97,7 +97,7 @@ public struct ArchivedAttributedString: KeyedArchivable, Hashable, Sendable, Cod
         }
         switch try decoder.decodeFoundationValue(forKey: "NSAttributes") {
         case .dictionary(let d):
-            let attributes = try Self.attributes(d, decoder, key: "NSAttributes")
+            let attributes = try Self.attributes(d.dictionary, decoder, key: "NSAttributes")
             runs = length == 0 ? [] : [Run(range: 0 ..< length, attributes: attributes)]
         case .array(let table):
             var dictionaries: [[String: FoundationValue]] = []
@@ -107,7 +107,7 @@ public struct ArchivedAttributedString: KeyedArchivable, Hashable, Sendable, Cod
                     throw foundationTypeError(decoder, className: className, key: "NSAttributes",
                                               "element \(i) is not a dictionary", code: .typeMismatch)
                 }
-                dictionaries.append(try Self.attributes(d, decoder, key: "NSAttributes"))
+                dictionaries.append(try Self.attributes(d.dictionary, decoder, key: "NSAttributes"))
             }
             let info = [UInt8](try decoder.decode(Data.self, forKey: "NSAttributeInfo"))
             var runs: [Run] = []

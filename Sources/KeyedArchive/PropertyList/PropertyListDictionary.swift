@@ -7,29 +7,57 @@
 /// `==` compares the entries, not their order; compare ``keys`` to check the order too.
 /// A key that occurs twice (possible in a hand-made binary file) keeps its first position and its last value,
 /// as Python's plistlib and Foundation do.
+///
+/// The entries live in class-backed storage that frees its values without recursion (see
+/// ``PropertyListArray``), so a dictionary nested a million levels deep can be dropped like any value.
 public struct PropertyListDictionary: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+    /// The entries, copy-on-write; freed through the thread's teardown worklist.
+    var storage: DeepTeardownBox<Entries>
+
+    /// What the box holds: parallel keys and values, and the index once the dictionary is large.
+    struct Entries: DeepTeardownStorage {
+        var keys: [String]
+        var values: [PropertyListValue]
+        /// Key -> position, kept only once `count > PropertyListDictionary.indexThreshold`.
+        var index: [String: Int]?
+
+        init() {
+            keys = []
+            values = []
+            index = nil
+        }
+
+        init(keys: [String], values: [PropertyListValue], index: [String: Int]?) {
+            self.keys = keys
+            self.values = values
+            self.index = index
+        }
+
+        var isEmpty: Bool { values.isEmpty }
+    }
+
     /// The keys, in stored order.
-    public private(set) var keys: [String]
+    public var keys: [String] { storage.storage.keys }
     /// The values, parallel to ``keys``.
-    public private(set) var values: [PropertyListValue]
-    /// Key -> position, kept only once `count > PropertyListDictionary.indexThreshold`.
-    private var index: [String: Int]?
+    public var values: [PropertyListValue] { storage.storage.values }
 
     private static let indexThreshold = 12
 
     /// An empty dictionary.
     public init() {
-        keys = []
-        values = []
-        index = nil
+        storage = DeepTeardownBox(Entries())
+    }
+
+    private init(entries: Entries) {
+        storage = DeepTeardownBox(entries)
     }
 
     /// A dictionary from key-value pairs, in order. A repeated key keeps its first position and last value.
     public init<S: Sequence>(_ pairs: S) where S.Element == (String, PropertyListValue) {
         self.init()
         let estimate = pairs.underestimatedCount
-        keys.reserveCapacity(estimate)
-        values.reserveCapacity(estimate)
+        storage.storage.keys.reserveCapacity(estimate)
+        storage.storage.values.reserveCapacity(estimate)
         for (k, v) in pairs { self[k] = v }
     }
 
@@ -37,7 +65,6 @@ public struct PropertyListDictionary: Sendable, Hashable, Sequence, ExpressibleB
     /// each entry: the fast path for readers. A repeated key keeps its first position and last value, as
     /// ``init(_:)`` does.
     init(keys: [String], values: [PropertyListValue]) {
-        self.init()
         if keys.count <= Self.indexThreshold {
             var unique = true
             check: for i in keys.indices.dropFirst() {
@@ -47,9 +74,7 @@ public struct PropertyListDictionary: Sendable, Hashable, Sequence, ExpressibleB
                 }
             }
             if unique {
-                self.keys = keys
-                self.values = values
-                self.index = nil
+                self.init(entries: Entries(keys: keys, values: values, index: nil))
                 return
             }
         } else {
@@ -60,12 +85,11 @@ public struct PropertyListDictionary: Sendable, Hashable, Sequence, ExpressibleB
                 break
             }
             if unique {
-                self.keys = keys
-                self.values = values
-                self.index = built
+                self.init(entries: Entries(keys: keys, values: values, index: built))
                 return
             }
         }
+        self.init()
         for (k, v) in zip(keys, values) { self[k] = v }
     }
 
@@ -74,49 +98,61 @@ public struct PropertyListDictionary: Sendable, Hashable, Sequence, ExpressibleB
     }
 
     /// The number of entries.
-    public var count: Int { keys.count }
+    public var count: Int { storage.storage.keys.count }
 
     /// Whether the dictionary has no entries.
-    public var isEmpty: Bool { keys.isEmpty }
+    public var isEmpty: Bool { storage.storage.keys.isEmpty }
 
     /// The position of `key` in ``keys``, or `nil`.
     public func position(of key: String) -> Int? {
-        if let index { return index[key] }
-        return keys.firstIndex(of: key)
+        let entries = storage.storage
+        if let index = entries.index { return index[key] }
+        return entries.keys.firstIndex(of: key)
+    }
+
+    /// Makes the storage unique before a mutation (copy-on-write).
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = DeepTeardownBox(storage.storage) }
     }
 
     /// The value stored for `key`; setting `nil` removes the entry, setting a new key appends it.
     public subscript(key: String) -> PropertyListValue? {
-        get { position(of: key).map { values[$0] } }
+        get { position(of: key).map { storage.storage.values[$0] } }
         set {
-            if let i = position(of: key) {
+            let found = position(of: key)
+            makeUnique()
+            if let i = found {
                 if let newValue {
-                    values[i] = newValue
+                    storage.storage.values[i] = newValue
                 } else {
-                    keys.remove(at: i)
-                    values.remove(at: i)
+                    storage.storage.keys.remove(at: i)
+                    storage.storage.values.remove(at: i)
                     rebuildIndex()
                 }
             } else if let newValue {
-                keys.append(key)
-                values.append(newValue)
-                if index != nil {
-                    index?[key] = keys.count - 1
-                } else if keys.count > Self.indexThreshold {
+                storage.storage.keys.append(key)
+                storage.storage.values.append(newValue)
+                let position = storage.storage.keys.count - 1
+                if storage.storage.index != nil {
+                    // (not `index?[key] = keys.count - 1`: the chain would read the storage while modifying it)
+                    storage.storage.index?[key] = position
+                } else if storage.storage.keys.count > Self.indexThreshold {
                     rebuildIndex()
                 }
             }
         }
     }
 
+    /// Rebuilds the index of a uniquely held storage.
     private mutating func rebuildIndex() {
+        let keys = storage.storage.keys
         guard keys.count > Self.indexThreshold else {
-            index = nil
+            storage.storage.index = nil
             return
         }
         var built = [String: Int](minimumCapacity: keys.count)
         for (i, k) in keys.enumerated() { built[k] = i }
-        index = built
+        storage.storage.index = built
     }
 
     /// The entries in stored order.
@@ -126,7 +162,7 @@ public struct PropertyListDictionary: Sendable, Hashable, Sequence, ExpressibleB
 
     /// Whether both hold the same entries, in any order (iterative: any depth).
     public static func == (lhs: PropertyListDictionary, rhs: PropertyListDictionary) -> Bool {
-        PropertyListValue.dictionary(lhs) == PropertyListValue.dictionary(rhs)
+        lhs.storage === rhs.storage || PropertyListValue.dictionary(lhs) == PropertyListValue.dictionary(rhs)
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -140,6 +176,7 @@ public struct PropertyListDictionary: Sendable, Hashable, Sequence, ExpressibleB
         guard levels > 0, count <= budget else { return }
         let share = budget / Swift.max(1, count)
         var combined = 0
+        let values = self.values
         for (i, k) in keys.enumerated() {
             var h = Hasher()
             h.combine(k)
@@ -156,8 +193,6 @@ extension PropertyListDictionary {
     /// No index is built: lookups scan until the dictionary is next mutated (the archiver's output is
     /// written, not searched).
     init(distinctKeys keys: [String], values: [PropertyListValue]) {
-        self.keys = keys
-        self.values = values
-        self.index = nil
+        storage = DeepTeardownBox(Entries(keys: keys, values: values, index: nil))
     }
 }

@@ -30,10 +30,11 @@ public enum PropertyListValue: Sendable {
     case date(Date)
     /// Raw bytes.
     case data(Data)
-    /// An ordered array.
-    case array([PropertyListValue])
+    /// An ordered array. ``array(_:)-swift.type.method`` builds one from a plain `[PropertyListValue]`.
+    case array(PropertyListArray)
     /// A set (binary format only; XML has no set). Elements keep the order they were stored in.
-    case set([PropertyListValue])
+    /// ``set(_:)-swift.type.method`` builds one from a plain `[PropertyListValue]`.
+    case set(PropertyListArray)
     /// A dictionary with string keys, in stored order.
     case dictionary(PropertyListDictionary)
     /// A keyed-archive object reference (`CF$UID`).
@@ -79,7 +80,7 @@ extension PropertyListValue {
 
     /// The elements, if this is an array.
     public var arrayValue: [PropertyListValue]? {
-        if case .array(let a) = self { return a }
+        if case .array(let a) = self { return a.elements }
         return nil
     }
 
@@ -143,7 +144,7 @@ extension PropertyListValue: Hashable {
             switch (a, b) {
             case (.array(let x), .array(let y)), (.set(let x), .set(let y)):
                 guard x.count == y.count else { return false }
-                if sameStorage(x, y) || alreadyCompared([address(x), address(y)]) { continue }
+                if x.box === y.box || alreadyCompared([address(x.elements), address(y.elements)]) { continue }
                 for (u, v) in zip(x, y) {
                     switch (u, v) {
                     case (.array, .array), (.set, .set), (.dictionary, .dictionary): pending.append((u, v))
@@ -152,7 +153,7 @@ extension PropertyListValue: Hashable {
                 }
             case (.dictionary(let x), .dictionary(let y)):
                 guard x.count == y.count else { return false }
-                if sameStorage(x.values, y.values) && address(x.keys) == address(y.keys) { continue }
+                if x.storage === y.storage { continue }
                 if alreadyCompared([address(x.keys), address(x.values), address(y.keys), address(y.values)]) { continue }
                 for (i, k) in x.keys.enumerated() {
                     guard let j = y.position(of: k) else { return false }
@@ -167,12 +168,6 @@ extension PropertyListValue: Hashable {
             }
         }
         return true
-    }
-
-    /// Whether two arrays share their storage (so are equal without looking at their elements).
-    @inline(__always)
-    private static func sameStorage(_ x: [PropertyListValue], _ y: [PropertyListValue]) -> Bool {
-        x.withUnsafeBufferPointer { a in y.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
     }
 
     /// The address of an array's storage: its identity while the array is alive.
@@ -378,7 +373,7 @@ extension PropertyListValue: CustomStringConvertible {
                 case .data(let d): out += "Data(\(d.count) bytes)"
                 case .uid(let u): out += u.description
                 case .array(let a), .set(let a):
-                    guard budget.visit(a) else { return out + Self.elidedMarker }
+                    guard budget.visit(a.elements) else { return out + Self.elidedMarker }
                     if case .set = v { out += "set" }
                     out += "["
                     pending.append(.text("]"))
@@ -413,34 +408,19 @@ extension PropertyListValue: CustomStringConvertible {
 // MARK: - Freeing deep values
 
 extension PropertyListValue {
-    /// Frees `value` without recursion: the way to let go of a value nested tens of thousands of levels deep.
+    /// Frees `value`: kept for compatibility, since dropping the last reference is now enough at any depth.
     ///
-    /// Swift frees a nested enum of arrays recursively, one call per level, so dropping the last reference
-    /// to a value nested deeper than about 30,000 levels can exhaust an 8 MiB stack (fewer levels on a
-    /// secondary thread's smaller stack). The readers never build such a value with the default
-    /// ``PropertyListReadingOptions/maximumDepth`` of 512. A program that raises the limit, or builds deep
-    /// values itself, passes the last reference here: containers are taken apart with an explicit stack,
-    /// children first moved out of their parent, so no level is freed from inside another.
-    ///
-    /// Sub-trees that something else still references are left alone (only a reference is dropped).
-    /// - Parameter value: the value to free; the caller must hold no other reference for it to help.
+    /// Swift frees a nested enum of arrays recursively, one call per level, which would exhaust an 8 MiB stack
+    /// about 40,000 levels down. The containers' storage (``PropertyListArray``, ``PropertyListDictionary``)
+    /// frees its elements through a per-thread worklist instead, so every value, however deep, is freed with
+    /// a constant amount of stack wherever its last reference goes; this function only drops `value`.
+    /// - Parameter value: the value to free.
     public static func dismantle(_ value: consuming PropertyListValue) {
-        var pending = [consume value]
-        dismantle(all: &pending)
+        _ = consume value
     }
 
-    /// Empties `pending`, freeing each of its values without recursion (see ``dismantle(_:)``).
+    /// Empties `pending` (its values are freed without recursion, as any value is).
     static func dismantle(all pending: inout [PropertyListValue]) {
-        while let v = pending.popLast() {
-            switch v {
-            case .array(let elements), .set(let elements):
-                pending.append(contentsOf: elements)
-            case .dictionary(let d):
-                pending.append(contentsOf: d.values)
-            default:
-                break
-            }
-            // `v` and its container are released here; their children are still held by `pending`.
-        }
+        pending = []
     }
 }

@@ -156,8 +156,8 @@ private struct ArchivedValueInterpreter {
 
     private static func identity(of container: PropertyListValue) -> Identity? {
         switch container {
-        case .array(let items): return Identity(kind: 0, keys: nil, values: address(items))
-        case .set(let items): return Identity(kind: 1, keys: nil, values: address(items))
+        case .array(let items): return Identity(kind: 0, keys: nil, values: address(items.elements))
+        case .set(let items): return Identity(kind: 1, keys: nil, values: address(items.elements))
         case .dictionary(let d): return Identity(kind: 2, keys: address(d.keys), values: address(d.values))
         default: return nil
         }

@@ -53,7 +53,7 @@ struct KeyedArchiveEnvelope: Sendable {
         self.archiverName = archiverName
         self.version = version
         self.top = top
-        self.objects = objects
+        self.objects = objects.elements
     }
 
     /// Whether `data` looks like a keyed archive (a dictionary with `$archiver` and `$objects`).

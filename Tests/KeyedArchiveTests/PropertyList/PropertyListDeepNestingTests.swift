@@ -210,6 +210,148 @@ import Testing
     }
 }
 
+// MARK: - Freeing by dropping the last reference
+
+/// Dropping the last reference to a value frees it without recursion (the containers' storage hands its
+/// elements to a per-thread worklist), whatever its depth and kind, on any thread.
+@Suite struct PropertyListTeardownTests {
+    static let million = PropertyListDeepNestingTests.million
+
+    enum Kind: String, CaseIterable, Sendable { case array, set, dictionary }
+
+    /// `levels` containers of `kind`, each holding the next, around `leaf`.
+    static func chain(_ kind: Kind, _ levels: Int, leaf: PropertyListValue = "leaf") -> PropertyListValue {
+        var value = leaf
+        for i in 0 ..< levels {
+            switch kind {
+            case .array: value = [value]
+            case .set: value = .set([value, .integer(PropertyListInteger(Int64(i)))])
+            case .dictionary: value = ["k": value]
+            }
+        }
+        return value
+    }
+
+    /// How many containers deep `value` goes along first elements, and the value found there.
+    static func walk(_ value: PropertyListValue) -> (levels: Int, leaf: PropertyListValue) {
+        var v = value
+        var levels = 0
+        while true {
+            switch v {
+            case .array(let a) where !a.isEmpty: v = a[0]
+            case .set(let a) where !a.isEmpty: v = a[0]
+            case .dictionary(let d) where !d.isEmpty: v = d.values[0]
+            default: return (levels, v)
+            }
+            levels += 1
+        }
+    }
+
+    @Test(arguments: Kind.allCases)
+    func droppingTheLastReferenceFreesAMillionLevelsOnAnEightMiBStack(kind: Kind) throws {
+        let freed = try onThread(stackSize: PropertyListDeepNestingTests.mainThreadStack) {
+            var value: PropertyListValue? = Self.chain(kind, Self.million)
+            let (levels, leaf) = Self.walk(value!)
+            value = nil  // the last reference: Swift's own deinitialisation would recurse a million times
+            return (levels, leaf, value == nil)
+        }
+        #expect(freed.0 == Self.million)
+        #expect(freed.1 == "leaf")
+        #expect(freed.2)
+    }
+
+    @Test func aMixedMillionLevelValueDecodedFromBinaryIsFreedByDroppingIt() throws {
+        try onThread(stackSize: PropertyListDeepNestingTests.mainThreadStack) {
+            var value: PropertyListValue = "leaf"
+            for i in 0 ..< Self.million {
+                switch i % 3 {
+                case 0: value = [value]
+                case 1: value = .set([value])
+                default: value = ["k": value]
+                }
+            }
+            let bytes = BinaryPropertyListWriter().write(value)
+            value = 0
+            var read: PropertyListValue? = try BinaryPropertyListReader(options: PropertyListDeepNestingTests.raised)
+                .read(bytes)
+            #expect(Self.walk(read!).levels == Self.million)
+            read = nil
+            #expect(read == nil)
+        }
+    }
+
+    /// Two threads free million-level values at the same time: each runs its own worklist.
+    @Test func twoThreadsFreeDeepValuesAtTheSameTime() throws {
+        let results = ConcurrentResults()
+        let built = DispatchGroup()
+        let done = DispatchGroup()
+        for (index, kind) in [Kind.array, .dictionary].enumerated() {
+            built.enter()
+            done.enter()
+            Thread {
+                let outcome = Result {
+                    try onThread(stackSize: PropertyListDeepNestingTests.mainThreadStack) {
+                        var value: PropertyListValue? = Self.chain(kind, Self.million, leaf: .integer(PropertyListInteger(Int64(index))))
+                        let (levels, leaf) = Self.walk(value!)
+                        built.leave()
+                        built.wait()  // both built: they are freed together
+                        value = nil
+                        return levels == Self.million && leaf == .integer(PropertyListInteger(Int64(index))) && value == nil
+                    }
+                }
+                results.record(index, (try? outcome.get()) == true)
+                done.leave()
+            }.start()
+        }
+        done.wait()
+        #expect(results.all == [0: true, 1: true])
+    }
+
+    /// A sub-tree shared by two values survives, whole, when one of them is freed.
+    @Test func freeingOneValueLeavesASharedSubtreeIntact() throws {
+        try onThread(stackSize: PropertyListDeepNestingTests.mainThreadStack) {
+            var shared: PropertyListValue? = Self.chain(.dictionary, Self.million)
+            let wide: PropertyListValue = .array((0 ..< 1_000).map { ["n": .integer(PropertyListInteger(Int64($0))), "s": .set(["x"])] })
+            var first: PropertyListValue? = [shared!, wide, .set([shared!])]
+            let second: PropertyListValue = ["deep": shared!, "wide": wide]
+            shared = nil
+            first = nil  // frees `first`'s own containers only
+            #expect(first == nil)
+
+            let survivor = try #require(second.dictionaryValue)
+            let (levels, leaf) = Self.walk(try #require(survivor["deep"]))
+            #expect(levels == Self.million)
+            #expect(leaf == "leaf")
+            let elements = try #require(survivor["wide"]?.arrayValue)
+            #expect(elements.count == 1_000)
+            for (i, element) in elements.enumerated() {
+                #expect(element == ["n": .integer(PropertyListInteger(Int64(i))), "s": .set(["x"])])
+            }
+            let rebuilt = Self.chain(.dictionary, Self.million)
+            let equal = survivor["deep"] == rebuilt  // a Bool, so that a failure does not print a million levels
+            #expect(equal)
+        }
+    }
+}
+
+/// Results recorded by several threads.
+final class ConcurrentResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Int: Bool] = [:]
+
+    func record(_ index: Int, _ result: Bool) {
+        lock.lock()
+        results[index] = result
+        lock.unlock()
+    }
+
+    var all: [Int: Bool] {
+        lock.lock()
+        defer { lock.unlock() }
+        return results
+    }
+}
+
 extension Array where Element == UInt8 {
     /// The last range where `pattern` occurs.
     fileprivate func lastRange(of pattern: [UInt8]) -> Range<Int>? {

@@ -276,7 +276,7 @@ enum ArchiveStructure {
                 case (.uid(let x), .uid(let y)):
                     pending.append((Int(x.value), Int(y.value), memberPath))
                 case (.array(let xs), .array(let ys)):
-                    let (ex, ay) = (uids(xs), uids(ys))
+                    let (ex, ay) = (uids(xs.elements), uids(ys.elements))
                     let unordered: Bool
                     switch family {
                     case .set?: unordered = true
@@ -287,7 +287,7 @@ enum ArchiveStructure {
                     } else if case .dictionary? = family, key == "NS.objects",
                               case .array(let ek)? = ed["NS.keys"], case .array(let ak)? = ad["NS.keys"] {
                         // Values follow their keys' order.
-                        let eOrder = order(uids(ek), in: expected), aOrder = order(uids(ak), in: actual)
+                        let eOrder = order(uids(ek.elements), in: expected), aOrder = order(uids(ak.elements), in: actual)
                         guard eOrder.count == ex.count, aOrder.count == ay.count else { continue }
                         for (i, (x, y)) in zip(eOrder.map { ex[$0] }, aOrder.map { ay[$0] }).enumerated() {
                             pending.append((x, y, "\(memberPath)[\(i)]"))

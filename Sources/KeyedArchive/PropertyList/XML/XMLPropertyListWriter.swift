@@ -165,9 +165,9 @@ struct XMLPropertyListOutput {
             if elements.isEmpty {
                 append("<array/>\n")
             } else {
-                try spend(elements, keys: nil)
+                try spend(elements.elements, keys: nil)
                 append("<array>\n")
-                stack.append(Frame(values: elements, keys: nil, depth: depth))
+                stack.append(Frame(values: elements.elements, keys: nil, depth: depth))
             }
         case .dictionary(let dictionary):
             if dictionary.isEmpty {

@@ -1,0 +1,145 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension FoundationValue {
+    /// Whether two values are equal: the same case with equal payloads, collections element by element
+    /// (arrays, ordered sets and sets in stored order, dictionaries by entry).
+    ///
+    /// Iterative: the pairs of collections still to compare wait on an explicit stack, so values of any
+    /// depth compare without exhausting the call stack. Collections that share their storage are equal
+    /// without a look. (A dictionary lookup compares keys with `==` too, so only keys that are themselves
+    /// dictionaries keyed by dictionaries, nested deeply, add call depth.)
+    public static func == (lhs: FoundationValue, rhs: FoundationValue) -> Bool {
+        var pending: [(FoundationValue, FoundationValue)] = [(lhs, rhs)]
+        while let (a, b) = pending.popLast() {
+            switch (a, b) {
+            case (.array(let x), .array(let y)), (.orderedSet(let x), .orderedSet(let y)), (.set(let x), .set(let y)):
+                guard x.count == y.count else { return false }
+                if x.box === y.box { continue }
+                for (u, v) in zip(x, y) {
+                    if u.isCollection || v.isCollection {
+                        pending.append((u, v))
+                    } else if !leavesEqual(u, v) {
+                        return false
+                    }
+                }
+            case (.dictionary(let x), .dictionary(let y)):
+                guard x.count == y.count else { return false }
+                if x.box === y.box { continue }
+                let other = y.dictionary
+                for (key, u) in x {
+                    guard let v = other[key] else { return false }
+                    if u.isCollection || v.isCollection {
+                        pending.append((u, v))
+                    } else if !leavesEqual(u, v) {
+                        return false
+                    }
+                }
+            default:
+                if !leavesEqual(a, b) { return false }
+            }
+        }
+        return true
+    }
+
+    /// Whether this is an array, ordered set, set or dictionary.
+    @inline(__always)
+    private var isCollection: Bool {
+        switch self {
+        case .array, .orderedSet, .set, .dictionary: return true
+        default: return false
+        }
+    }
+
+    /// `==` for two values that are not both collections of the same kind.
+    private static func leavesEqual(_ lhs: FoundationValue, _ rhs: FoundationValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.integer(let a), .integer(let b)): return a == b
+        case (.real(let a), .real(let b)): return a == b
+        case (.string(let a), .string(let b)): return a == b
+        case (.data(let a), .data(let b)): return a == b
+        case (.date(let a), .date(let b)): return a == b
+        case (.uuid(let a), .uuid(let b)): return a == b
+        case (.url(let a), .url(let b)): return a == b
+        case (.specialValue(let a), .specialValue(let b)): return a == b
+        case (.indexSet(let a), .indexSet(let b)): return a == b
+        case (.indexPath(let a), .indexPath(let b)): return a == b
+        case (.countedSet(let a), .countedSet(let b)): return a == b
+        case (.measurement(let a), .measurement(let b)): return a == b
+        case (.timeZone(let a), .timeZone(let b)): return a == b
+        case (.locale(let a), .locale(let b)): return a == b
+        case (.attributedString(let a), .attributedString(let b)): return a == b
+        case (.color(let a), .color(let b)): return a == b
+        case (.font(let a), .font(let b)): return a == b
+        default: return false  // different cases (two collections of the same kind never get here)
+        }
+    }
+
+    /// How many levels of collections ``hash(into:)`` looks into; below that only kinds and counts count,
+    /// so equal values still hash equally and the call stack stays bounded whatever the depth.
+    static let hashedDepth = 8
+
+    /// How many values ``hash(into:)`` looks at, at most, per level (shared among a collection's elements,
+    /// as ``PropertyListValue`` does), so a value whose collections share sub-trees hashes fast.
+    static let hashedValues = 1 << 16
+
+    /// Hashes the case and payload; collections a bounded number of levels deep, dictionaries
+    /// independently of their order.
+    public func hash(into hasher: inout Hasher) {
+        hash(into: &hasher, levels: Self.hashedDepth, budget: Self.hashedValues)
+    }
+
+    /// Hashes this value, looking at most `levels` collections deep and about `budget` values per level.
+    private func hash(into hasher: inout Hasher, levels: Int, budget: Int) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let v): hasher.combine(1); hasher.combine(v)
+        case .integer(let v): hasher.combine(2); hasher.combine(v)
+        case .real(let v): hasher.combine(3); hasher.combine(v)
+        case .string(let v): hasher.combine(4); hasher.combine(v)
+        case .data(let v): hasher.combine(5); hasher.combine(v)
+        case .date(let v): hasher.combine(6); hasher.combine(v)
+        case .uuid(let v): hasher.combine(7); hasher.combine(v)
+        case .url(let v): hasher.combine(8); hasher.combine(v)
+        case .array(let a): hasher.combine(9); Self.hash(a, into: &hasher, levels: levels, budget: budget)
+        case .orderedSet(let a): hasher.combine(10); Self.hash(a, into: &hasher, levels: levels, budget: budget)
+        case .set(let a): hasher.combine(11); Self.hash(a, into: &hasher, levels: levels, budget: budget)
+        case .dictionary(let d):
+            hasher.combine(12)
+            hasher.combine(d.count)
+            guard levels > 0, d.count <= budget else { return }
+            let share = budget / Swift.max(1, d.count)
+            var combined = 0
+            for (key, value) in d {
+                var h = Hasher()
+                key.hash(into: &h, levels: levels - 1, budget: share)
+                value.hash(into: &h, levels: levels - 1, budget: share)
+                combined ^= h.finalize()
+            }
+            hasher.combine(combined)
+        case .specialValue(let v): hasher.combine(13); hasher.combine(v)
+        case .indexSet(let v): hasher.combine(14); hasher.combine(v)
+        case .indexPath(let v): hasher.combine(15); hasher.combine(v)
+        case .countedSet(let v): hasher.combine(16); hasher.combine(v)
+        case .measurement(let v): hasher.combine(17); hasher.combine(v)
+        case .timeZone(let v): hasher.combine(18); hasher.combine(v)
+        case .locale(let v): hasher.combine(19); hasher.combine(v)
+        case .attributedString(let v): hasher.combine(20); hasher.combine(v)
+        case .color(let v): hasher.combine(21); hasher.combine(v)
+        case .font(let v): hasher.combine(22); hasher.combine(v)
+        }
+    }
+
+    /// Hashes a collection's count and its first elements, sharing `budget` among them.
+    private static func hash(_ a: FoundationValueArray, into hasher: inout Hasher, levels: Int, budget: Int) {
+        hasher.combine(a.count)
+        guard levels > 0 else { return }
+        let share = Swift.max(1, budget / Swift.max(1, a.count))
+        for element in a.prefix(budget) { element.hash(into: &hasher, levels: levels - 1, budget: share) }
+    }
+}
