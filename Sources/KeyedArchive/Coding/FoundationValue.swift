@@ -20,10 +20,10 @@ import Foundation
 /// | ``string(_:)`` | NSString, NSMutableString | NSString (inline) |
 /// | ``data(_:)`` | NSData, NSMutableData | NSData (inline) |
 /// | ``date(_:)``, ``uuid(_:)``, ``url(_:)`` | NSDate, NSUUID, NSURL | the same |
-/// | ``array(_:)`` | NSArray, NSMutableArray | NSArray |
-/// | ``orderedSet(_:)`` | NSOrderedSet, NSMutableOrderedSet | NSOrderedSet |
-/// | ``set(_:)`` | NSSet, NSMutableSet (elements in stored order) | NSSet |
-/// | ``dictionary(_:)`` | NSDictionary, NSMutableDictionary | NSDictionary |
+/// | ``array(_:)-swift.enum.case`` | NSArray, NSMutableArray | NSArray |
+/// | ``orderedSet(_:)-swift.enum.case`` | NSOrderedSet, NSMutableOrderedSet | NSOrderedSet |
+/// | ``set(_:)-swift.enum.case`` | NSSet, NSMutableSet (elements in stored order) | NSSet |
+/// | ``dictionary(_:)-swift.enum.case`` | NSDictionary, NSMutableDictionary | NSDictionary |
 /// | ``specialValue(_:)`` | NSValue (range, point, size, rect, edge insets) | NSValue (``ArchivedSpecialValue``) |
 /// | ``indexSet(_:)`` | NSIndexSet, NSMutableIndexSet | NSIndexSet (``ArchivedIndexSet``) |
 /// | ``indexPath(_:)`` | NSIndexPath | NSIndexPath (``ArchivedIndexPath``) |

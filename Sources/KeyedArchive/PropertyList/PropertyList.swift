@@ -27,7 +27,7 @@ public struct PropertyListReadingOptions: Sendable, Hashable {
     ///   table must still end before the trailer);
     /// - an object-reference size too small to address every object, or an offset size too small to reach
     ///   the offset table;
-    /// - UTF-8 strings (marker `0x7n`) and ordered sets (`0xBn`, read as ``PropertyListValue/set(_:)``);
+    /// - UTF-8 strings (marker `0x7n`) and ordered sets (`0xBn`, read as ``PropertyListValue/set(_:)-swift.enum.case``);
     /// - UIDs above `UInt32.max`.
     ///
     /// Nothing that could make the reader misread memory, loop or recurse without bound is relaxed:

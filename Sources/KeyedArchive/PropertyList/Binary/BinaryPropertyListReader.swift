@@ -45,7 +45,7 @@ import Foundation
 /// - **UTF-16 strings (`0x6n`)** with an unpaired surrogate are rejected (``PropertyListError/Code/invalidString``).
 /// - **UTF-8 strings (`0x7n`)**, a marker no Apple reader decodes, are accepted only when lenient, and
 ///   only when the bytes are valid UTF-8; the count is in bytes.
-/// - **Sets (`0xCn`)**, and when lenient ordered sets (`0xBn`), read as ``PropertyListValue/set(_:)``.
+/// - **Sets (`0xCn`)**, and when lenient ordered sets (`0xBn`), read as ``PropertyListValue/set(_:)-swift.enum.case``.
 /// - **Dictionary keys** must be strings; a UID or any other key is ``PropertyListError/Code/invalidKey``.
 /// - **Cycles**: a container that contains itself, directly or through others, is
 ///   ``PropertyListError/Code/cycle`` (`plistlib` builds a self-referencing list); shared sub-trees are fine.
