@@ -325,7 +325,7 @@ func checkFoundationValue(_ data: Data) {
 /// The heterogeneous allow-list: a fuzz model (a class and a struct), catalogue types and plain values.
 let heterogeneousTypes: [any ArchiveValue.Type] = [
     Book.self, Tag.self, ArchivedSpecialValue.self, ArchivedIndexSet.self, ArchivedIndexPath.self,
-    ArchivedCountedSet.self, ArchivedMeasurement.self, ArchivedTimeZone.self, ArchivedLocale.self,
+    ArchivedCountedSet.self, ArchivedMeasurement.self, ArchivedTimeZone.self, ArchivedLocale.self, ArchivedISO8601DateFormatter.self,
     ArchivedAttributedString.self, ArchivedColor.self, ArchivedFont.self, String.self, Int.self, Double.self,
     Data.self,
 ]

@@ -93,10 +93,19 @@ private struct DumpTestRange: KeyedArchivable, Encodable, CustomStringConvertibl
             guard let graph = try? ArchivedObjectGraph(data: Data(contentsOf: url)) else { continue }
             let tree = rendered { TreeRenderer().render(graph: graph, to: $0) }
             let json = rendered { JSONRenderer().render(graph: graph, to: $0) }
+            // A value type's member that is itself a value type (NSISO8601DateFormatter's NSTimeZone) is shown
+            // inside the outer value, not on a line of its own.
+            var insideValues = Set<UID>()
+            for uid in graph.uids {
+                guard case .decoded? = graph.resolvedObject(uid)?.kind, let fields = graph.object(uid)?.instance?.fields else { continue }
+                for field in fields { if case .reference(let member) = field.value { insideValues.insert(member) } }
+            }
             for uid in graph.uids {
                 guard let object = graph.resolvedObject(uid), let name = object.archivedClass?.name,
                       valueTypeNames.contains(name) else { continue }
                 switch object.kind {
+                case .decoded where insideValues.contains(uid):
+                    shown.insert(name)
                 case .decoded(_, let description, let valueJSON):
                     shown.insert(name)
                     let text = ValueFormatting.printable(ValueFormatting.decodedValueText(description, className: name))
@@ -117,7 +126,7 @@ private struct DumpTestRange: KeyedArchivable, Encodable, CustomStringConvertibl
             }
         }
         #expect(shown.isSuperset(of: ["NSValue", "NSIndexSet", "NSMutableIndexSet", "NSIndexPath", "NSCountedSet", "NSMeasurement",
-                                      "NSTimeZone", "NSLocale", "NSAttributedString", "NSMutableAttributedString"]),
+                                      "NSTimeZone", "NSLocale", "NSAttributedString", "NSMutableAttributedString", "NSISO8601DateFormatter"]),
                 "shown: \(shown.sorted())")
         // Only the ConcreteValueTest fixture holds the $0/$1 layout.
         #expect(unsupported.allSatisfy { $0.contains("ConcreteValue") }, "\(unsupported)")

@@ -207,6 +207,7 @@ struct FoundationClassCatalogue: Sendable {
         FoundationClass(archivable: ArchivedMeasurement.self),       // NSMeasurement
         FoundationClass(archivable: ArchivedTimeZone.self),          // NSTimeZone
         FoundationClass(archivable: ArchivedLocale.self),            // NSLocale
+        FoundationClass(archivable: ArchivedISO8601DateFormatter.self),  // NSISO8601DateFormatter
         FoundationClass(archivable: ArchivedAttributedString.self),  // NSAttributedString, NSMutableAttributedString
         FoundationClass(archivable: ArchivedColor.self),             // NSColor
         FoundationClass(archivable: ArchivedFont.self),              // NSFont

@@ -31,6 +31,7 @@ import Foundation
 /// | ``measurement(_:)`` | NSMeasurement | NSMeasurement (``ArchivedMeasurement``) |
 /// | ``timeZone(_:)`` | NSTimeZone | NSTimeZone (``ArchivedTimeZone``) |
 /// | ``locale(_:)`` | NSLocale | NSLocale (``ArchivedLocale``) |
+/// | ``iso8601DateFormatter(_:)`` | NSISO8601DateFormatter | NSISO8601DateFormatter (``ArchivedISO8601DateFormatter``) |
 /// | ``attributedString(_:)`` | NSAttributedString, NSMutableAttributedString | NSAttributedString (``ArchivedAttributedString``) |
 /// | ``color(_:)`` | NSColor | NSColor (``ArchivedColor``) |
 /// | ``font(_:)`` | NSFont | NSFont (``ArchivedFont``) |
@@ -66,6 +67,8 @@ public indirect enum FoundationValue: Hashable, Sendable, ArchiveValue {
     case timeZone(ArchivedTimeZone)
     /// An NSLocale.
     case locale(ArchivedLocale)
+    /// An NSISO8601DateFormatter's settings.
+    case iso8601DateFormatter(ArchivedISO8601DateFormatter)
     /// An NSAttributedString or NSMutableAttributedString.
     case attributedString(ArchivedAttributedString)
     /// An AppKit NSColor.
@@ -84,6 +87,7 @@ public indirect enum FoundationValue: Hashable, Sendable, ArchiveValue {
         case let v as ArchivedMeasurement: self = .measurement(v)
         case let v as ArchivedTimeZone: self = .timeZone(v)
         case let v as ArchivedLocale: self = .locale(v)
+        case let v as ArchivedISO8601DateFormatter: self = .iso8601DateFormatter(v)
         case let v as ArchivedAttributedString: self = .attributedString(v)
         case let v as ArchivedColor: self = .color(v)
         case let v as ArchivedFont: self = .font(v)
@@ -102,6 +106,7 @@ public indirect enum FoundationValue: Hashable, Sendable, ArchiveValue {
         case .measurement(let v): return v
         case .timeZone(let v): return v
         case .locale(let v): return v
+        case .iso8601DateFormatter(let v): return v
         case .attributedString(let v): return v
         case .color(let v): return v
         case .font(let v): return v
@@ -134,6 +139,7 @@ public indirect enum FoundationValue: Hashable, Sendable, ArchiveValue {
         case .measurement(let v): try encoder.encodeObject(v, forKey: key)
         case .timeZone(let v): try encoder.encodeObject(v, forKey: key)
         case .locale(let v): try encoder.encodeObject(v, forKey: key)
+        case .iso8601DateFormatter(let v): try encoder.encodeObject(v, forKey: key)
         case .attributedString(let v): try encoder.encodeObject(v, forKey: key)
         case .color(let v): try encoder.encodeObject(v, forKey: key)
         case .font(let v): try encoder.encodeObject(v, forKey: key)

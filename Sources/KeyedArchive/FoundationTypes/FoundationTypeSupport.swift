@@ -97,7 +97,7 @@ struct CodableFoundationValue: Codable, Hashable {
 
     private enum CodingKeys: String, CodingKey {
         case null, bool, integer, unsignedInteger, real, string, data, date, uuid, url, array, orderedSet, set, dictionary
-        case specialValue, indexSet, indexPath, countedSet, measurement, timeZone, locale, attributedString, color, font
+        case specialValue, indexSet, indexPath, countedSet, measurement, timeZone, locale, iso8601DateFormatter, attributedString, color, font
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -125,6 +125,7 @@ struct CodableFoundationValue: Codable, Hashable {
         case .measurement(let v): try c.encode(v, forKey: .measurement)
         case .timeZone(let v): try c.encode(v, forKey: .timeZone)
         case .locale(let v): try c.encode(v, forKey: .locale)
+        case .iso8601DateFormatter(let v): try c.encode(v, forKey: .iso8601DateFormatter)
         case .attributedString(let v): try c.encode(v, forKey: .attributedString)
         case .color(let v): try c.encode(v, forKey: .color)
         case .font(let v): try c.encode(v, forKey: .font)
@@ -167,6 +168,7 @@ struct CodableFoundationValue: Codable, Hashable {
         case .measurement: value = .measurement(try c.decode(ArchivedMeasurement.self, forKey: key))
         case .timeZone: value = .timeZone(try c.decode(ArchivedTimeZone.self, forKey: key))
         case .locale: value = .locale(try c.decode(ArchivedLocale.self, forKey: key))
+        case .iso8601DateFormatter: value = .iso8601DateFormatter(try c.decode(ArchivedISO8601DateFormatter.self, forKey: key))
         case .attributedString: value = .attributedString(try c.decode(ArchivedAttributedString.self, forKey: key))
         case .color: value = .color(try c.decode(ArchivedColor.self, forKey: key))
         case .font: value = .font(try c.decode(ArchivedFont.self, forKey: key))
@@ -190,7 +192,7 @@ func foundationValueSummary(_ value: FoundationValue) -> String {
     case .orderedSet(let a): return "ordered set of \(a.count)"
     case .set(let a): return "set of \(a.count)"
     case .dictionary(let d): return "{\(d.count) entries}"
-    case .specialValue, .indexSet, .indexPath, .countedSet, .measurement, .timeZone, .locale, .attributedString, .color, .font:
+    case .specialValue, .indexSet, .indexPath, .countedSet, .measurement, .timeZone, .locale, .iso8601DateFormatter, .attributedString, .color, .font:
         return value.cataloguedValue.map { String(describing: $0) } ?? ""
     }
 }

@@ -88,6 +88,8 @@ private final class CatalogueTestNote: KeyedArchivable {
             .countedSet(ArchivedCountedSet([.string("a"), .string("a"), .integer(3)])),
             .timeZone(ArchivedTimeZone(identifier: "Europe/Paris")),
             .locale(ArchivedLocale(identifier: "fr_FR")),
+            .iso8601DateFormatter(ArchivedISO8601DateFormatter(formatOptions: 1366, timeZone: ArchivedTimeZone(identifier: "Europe/Paris"))),
+            .iso8601DateFormatter(ArchivedISO8601DateFormatter(timeZone: nil)),
             .attributedString(Self.styled),
             .color(Self.red),
             .font(ArchivedFont(name: "Helvetica", size: 12)),

@@ -215,7 +215,8 @@ struct CatalogueTestOpaque: KeyedArchivable, CustomStringConvertible {
         let expected: [(String, any KeyedArchivable.Type)] = [
             ("NSValue", ArchivedSpecialValue.self), ("NSIndexSet", ArchivedIndexSet.self), ("NSMutableIndexSet", ArchivedIndexSet.self),
             ("NSIndexPath", ArchivedIndexPath.self), ("NSCountedSet", ArchivedCountedSet.self), ("NSMeasurement", ArchivedMeasurement.self),
-            ("NSTimeZone", ArchivedTimeZone.self), ("NSLocale", ArchivedLocale.self), ("NSAttributedString", ArchivedAttributedString.self),
+            ("NSTimeZone", ArchivedTimeZone.self), ("NSLocale", ArchivedLocale.self),
+            ("NSISO8601DateFormatter", ArchivedISO8601DateFormatter.self), ("NSAttributedString", ArchivedAttributedString.self),
             ("NSMutableAttributedString", ArchivedAttributedString.self), ("NSColor", ArchivedColor.self), ("NSFont", ArchivedFont.self),
         ]
         for (name, type) in expected {
@@ -227,9 +228,10 @@ struct CatalogueTestOpaque: KeyedArchivable, CustomStringConvertible {
             // The entry holds no members: the type is the one place its keys are written.
             #expect(catalogue.entry(named: name)?.members.isEmpty == true, "\(name)")
         }
+        #expect(catalogue.entry(named: "NSISO8601DateFormatter")?.chain(for: "NSISO8601DateFormatter") == ["NSISO8601DateFormatter", "NSFormatter", "NSObject"])
         #expect(catalogue.entry(named: "NSCountedSet")?.chain(for: "NSCountedSet") == ["NSCountedSet", "NSMutableSet", "NSSet", "NSObject"])
         #expect(catalogue.entry(named: "NSMutableIndexSet")?.chain(for: "NSMutableIndexSet") == ["NSMutableIndexSet", "NSIndexSet", "NSObject"])
-        #expect(FoundationClassCatalogue.valueTypes.count == 10)
+        #expect(FoundationClassCatalogue.valueTypes.count == 11)
     }
 
     @Test func oneObjectIsDecodedFromTheObjectsItReachesOnly() throws {

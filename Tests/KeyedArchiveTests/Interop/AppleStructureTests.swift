@@ -68,7 +68,7 @@ import Testing
                                      "NSMutableOrderedSet", "NSCountedSet", "NSDate", "NSUUID", "NSURL", "NSNull",
                                      "NSMutableData", "NSMutableString", "NSValue", "NSIndexSet", "NSMutableIndexSet",
                                      "NSIndexPath", "NSMeasurement", "NSTimeZone", "NSLocale", "NSAttributedString",
-                                     "NSMutableAttributedString"]), "seen: \(seen.sorted())")
+                                     "NSMutableAttributedString", "NSISO8601DateFormatter"]), "seen: \(seen.sorted())")
     }
 
     /// Apple archives (or one object inside them) whose value decodes as a ``FoundationValue``.
