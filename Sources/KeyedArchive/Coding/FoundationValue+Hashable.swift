@@ -76,6 +76,7 @@ extension FoundationValue {
         case (.attributedString(let a), .attributedString(let b)): return a == b
         case (.color(let a), .color(let b)): return a == b
         case (.font(let a), .font(let b)): return a == b
+        case (.iso8601DateFormatter(let a), .iso8601DateFormatter(let b)): return a == b
         default: return false  // different cases (two collections of the same kind never get here)
         }
     }
@@ -132,6 +133,7 @@ extension FoundationValue {
         case .attributedString(let v): hasher.combine(20); hasher.combine(v)
         case .color(let v): hasher.combine(21); hasher.combine(v)
         case .font(let v): hasher.combine(22); hasher.combine(v)
+        case .iso8601DateFormatter(let v): hasher.combine(23); hasher.combine(v)
         }
     }
 
