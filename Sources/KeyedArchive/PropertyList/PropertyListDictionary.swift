@@ -160,4 +160,12 @@ extension PropertyListDictionary {
         self.values = values
         self.index = nil
     }
+
+    /// A dictionary with `template`'s keys (and index) and `values` in their place, sharing their storage:
+    /// the binary reader's fast path for dictionaries whose key objects are the same. Internal;
+    /// `template`'s keys are distinct and `values.count` equals `template.count`.
+    init(keysOf template: PropertyListDictionary, values: [PropertyListValue]) {
+        self = template
+        self.values = values
+    }
 }
