@@ -23,7 +23,7 @@ extension BinaryPropertyListScanner {
         if Self.decodesWithoutAllocating(marker) { return try scalar(n, at: offset, marker: marker) }
         let st = state[n]
         if st & Self.onPath != 0 { try cycleError(n) }
-        if st >> Self.slotShift != 0 { return memo[Int(st >> Self.slotShift) - 1] }
+        if st & Self.memoized != 0 { return memo[Int(slots[n])] }
         switch BinaryPropertyListMarker(byte: marker) {
         case .orderedSet? where !isLenient: try unsupportedMarker(marker, offset, n)
         case .array?, .orderedSet?, .set?: return try array(n, at: offset, marker: marker, depth: depth)
@@ -71,8 +71,8 @@ extension BinaryPropertyListScanner {
                 var v: PropertyListValue
                 let st = state[n]
                 if st & Self.onPath != 0 { try cycleError(n) }
-                if st >> Self.slotShift != 0 {
-                    v = memo[Int(st >> Self.slotShift) - 1]
+                if st & Self.memoized != 0 {
+                    v = memo[Int(slots[n])]
                 } else {
                     let offset = offset(of: n)
                     let marker = base.load(fromByteOffset: offset, as: UInt8.self)
@@ -210,8 +210,10 @@ extension BinaryPropertyListScanner {
     mutating func memoize(_ n: Int, _ v: PropertyListValue) {
         let st = state[n]
         if st & 3 >= Self.shared, memo.count < Self.slotLimit {
+            if slots.isEmpty { slots = Array(repeating: 0, count: objectCount) }
+            slots[n] = UInt32(memo.count)
             memo.append(v)
-            state[n] = st | UInt32(memo.count) << Self.slotShift
+            state[n] = st | Self.memoized
         }
     }
 

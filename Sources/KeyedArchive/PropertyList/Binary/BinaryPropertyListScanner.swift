@@ -30,10 +30,11 @@ struct BinaryPropertyListScanner {
     let isLenient: Bool
 
     /// Per object: how many references to it the file's containers hold (bits 0-1, saturating at 2),
-    /// whether it is being decoded, i.e. on the current path (bit 2), and once a shared object (referenced
-    /// twice or more) is memoized, its index in `memo` plus one (bits 3 and up).
-    var state: [UInt32]
-    /// Decoded objects that are referenced more than once, in the order they were decoded (see `state`), so
+    /// whether it is being decoded, i.e. on the current path (bit 2), and whether it is memoized (bit 3).
+    var state: [UInt8]
+    /// Per object, once the first object is memoized (empty until then): a memoized object's index in `memo`.
+    var slots: [UInt32] = []
+    /// Decoded objects that are referenced more than once, in the order they were decoded (see `slots`), so
     /// each is decoded once and shared: an array, not a hash table keyed by object number, so a look-up is
     /// one indexed load. Scalars that decode without allocating are not kept (decoding is cheaper).
     var memo: [PropertyListValue] = []
@@ -47,12 +48,11 @@ struct BinaryPropertyListScanner {
     /// The `Data` whose bytes `base` points at, when the caller has one: data values are then slices of
     /// it that share its storage (no copy); without it they are copied.
     var source: Data?
-    static let onPath: UInt32 = 4
-    static let shared: UInt32 = 2
-    /// `state[n] >> slotShift` is shared object `n`'s slot in `memo`.
-    static let slotShift: UInt32 = 3
-    /// Past 2^29 - 1 memoized objects (a file of gigabytes) the rest are decoded per reference.
-    static let slotLimit = 1 << 29 - 1
+    static let onPath: UInt8 = 4
+    static let shared: UInt8 = 2
+    static let memoized: UInt8 = 8
+    /// Past 2^32 - 1 memoized objects (a file of many gigabytes) the rest are decoded per reference.
+    static let slotLimit = Int(UInt32.max)
 
     /// The size of the fixed trailer at the end of the file.
     static let trailerSize = 32
