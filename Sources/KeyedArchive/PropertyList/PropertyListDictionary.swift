@@ -195,4 +195,12 @@ extension PropertyListDictionary {
     init(distinctKeys keys: [String], values: [PropertyListValue]) {
         storage = DeepTeardownBox(Entries(keys: keys, values: values, index: nil))
     }
+
+    /// A dictionary with `template`'s keys (and index) and `values` in their place, sharing their storage:
+    /// the binary reader's fast path for dictionaries whose key objects are the same. Internal;
+    /// `template`'s keys are distinct and `values.count` equals `template.count`.
+    init(keysOf template: PropertyListDictionary, values: [PropertyListValue]) {
+        self = template
+        self.values = values
+    }
 }

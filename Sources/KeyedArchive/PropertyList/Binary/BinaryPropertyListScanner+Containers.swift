@@ -17,18 +17,20 @@ extension BinaryPropertyListScanner {
     @inline(never)
     mutating func value(_ n: Int, depth: Int) throws -> PropertyListValue {
         if depth >= Self.recursionLimit { return try deepValue(n, depth: depth) }
-        let st = state[n]
-        if st & Self.onPath != 0 { try cycleError(n) }
-        if st & 3 >= Self.shared, let v = memo[n] { return v }
         let offset = offset(of: n)
         let marker = base.load(fromByteOffset: offset, as: UInt8.self)
+        // Cheaper to decode again than to look up (and never on the path, never exponential).
+        if Self.decodesWithoutAllocating(marker) { return try scalar(n, at: offset, marker: marker) }
+        let st = state[n]
+        if st & Self.onPath != 0 { try cycleError(n) }
+        if st & Self.memoized != 0 { return memo[Int(slots[n])] }
         switch BinaryPropertyListMarker(byte: marker) {
         case .orderedSet? where !isLenient: try unsupportedMarker(marker, offset, n)
         case .array?, .orderedSet?, .set?: return try array(n, at: offset, marker: marker, depth: depth)
         case .dictionary?: return try dictionary(n, at: offset, marker: marker, depth: depth)
         default:
             let v = try scalar(n, at: offset, marker: marker)
-            if st & 3 >= Self.shared { memo[n] = v }
+            memoize(n, v)
             return v
         }
     }
@@ -69,8 +71,8 @@ extension BinaryPropertyListScanner {
                 var v: PropertyListValue
                 let st = state[n]
                 if st & Self.onPath != 0 { try cycleError(n) }
-                if st & 3 >= Self.shared, let memoized = memo[n] {
-                    v = memoized
+                if st & Self.memoized != 0 {
+                    v = memo[Int(slots[n])]
                 } else {
                     let offset = offset(of: n)
                     let marker = base.load(fromByteOffset: offset, as: UInt8.self)
@@ -94,7 +96,7 @@ extension BinaryPropertyListScanner {
                         v = close(frame)
                     } else {
                         v = try scalar(n, at: offset, marker: marker)
-                        if st & 3 >= Self.shared { memo[n] = v }
+                        memoize(n, v)
                     }
                 }
                 // Hand v to the open containers, closing each one that is complete.
@@ -199,8 +201,57 @@ extension BinaryPropertyListScanner {
         default: v = .set(frame.elements)
         }
         state[frame.n] &= ~Self.onPath
-        if state[frame.n] & 3 >= Self.shared { memo[frame.n] = v }
+        memoize(frame.n, v)
         return v
+    }
+
+    /// Keeps decoded object `n` for its next reference when it is shared.
+    @inline(__always)
+    mutating func memoize(_ n: Int, _ v: PropertyListValue) {
+        let st = state[n]
+        if st & 3 >= Self.shared, memo.count < Self.slotLimit {
+            if slots.isEmpty { slots = Array(repeating: 0, count: objectCount) }
+            slots[n] = UInt32(memo.count)
+            memo.append(v)
+            state[n] = st | Self.memoized
+        }
+    }
+
+    /// Whether an object with `marker` decodes without allocating (booleans, numbers, dates, UIDs, ASCII
+    /// strings of up to 14 bytes, which Swift keeps inline): such objects are decoded at every reference
+    /// instead of being memoized.
+    @inline(__always)
+    static func decodesWithoutAllocating(_ marker: UInt8) -> Bool {
+        switch marker >> 4 {
+        case 0x0, 0x1, 0x2, 0x3, 0x8: return true
+        case 0x5: return marker & 0x0F != BinaryPropertyListMarker.extendedCount
+        default: return false
+        }
+    }
+
+    /// The index in `keySets` of a recent dictionary whose keys are the same objects as the `count` key
+    /// references at `start` (so the same strings, all distinct), or nil.
+    @inline(__always)
+    func keySet(at start: Int, count: Int) -> Int? {
+        let bytes = count * refSize
+        for j in keySetCounts.indices where keySetCounts[j] == count && bytesEqual(start, keySetStarts[j], count: bytes) {
+            return j
+        }
+        return nil
+    }
+
+    /// Remembers `d`, whose key references are at `start`, for ``keySet(at:count:)`` (the last 4).
+    mutating func rememberKeySet(_ d: PropertyListDictionary, at start: Int) {
+        if keySets.count < 4 {
+            keySets.append(d)
+            keySetStarts.append(start)
+            keySetCounts.append(d.count)
+        } else {
+            keySets[nextKeySet] = d
+            keySetStarts[nextKeySet] = start
+            keySetCounts[nextKeySet] = d.count
+            nextKeySet = (nextKeySet + 1) & 3
+        }
     }
 
     @inline(never)
@@ -235,7 +286,7 @@ extension BinaryPropertyListScanner {
         }
         let v: PropertyListValue = isArray ? .array(elements) : .set(elements)
         state[n] &= ~Self.onPath
-        if state[n] & 3 >= Self.shared { memo[n] = v }
+        memoize(n, v)
         return v
     }
 
@@ -247,37 +298,57 @@ extension BinaryPropertyListScanner {
         try requireElements(overflow ? Int.max : twice, of: refSize, at: start, object: n, "dictionary reference")
         guard depth < maximumDepth else { try tooDeep(n, offset) }
         state[n] |= Self.onPath
+        // Dictionaries whose keys are the same objects as a recent one's share its keys (and index).
+        // (A copy: decoding the values below may replace the cache's entries.)
+        let template = count > 0 ? keySet(at: start, count: count).map { keySets[$0] } : nil
         var keys: [String] = []
         var values: [PropertyListValue] = []
-        keys.reserveCapacity(count)  // bounded: 2 * count * refSize bytes fit in the file
+        if template == nil { keys.reserveCapacity(count) }  // bounded: 2 * count * refSize bytes fit in the file
         values.reserveCapacity(count)
         let valuesStart = start + count * refSize
         var i = 0
         var key: String?
         do {
-            while i < count {
-                key = nil
-                let kp = start + i * refSize
-                let kr = try reference(at: kp, object: n)
-                let keyValue = try value(kr, depth: depth + 1)
-                guard case .string(let k) = keyValue else {
-                    let kind = keyValue.kindName
-                    PropertyListValue.dismantle(consume keyValue)  // a container key may be deep
-                    try Self.keyKindError(kind, kp, n)
+            if let template {
+                // The keys were read (as distinct strings) for that dictionary: only the values are new.
+                let known = template.keys
+                while i < count {
+                    key = known[i]
+                    let vr = try reference(at: valuesStart + i * refSize, object: n)
+                    values.append(try value(vr, depth: depth + 1))
+                    i += 1
                 }
-                key = k
-                let vr = try reference(at: valuesStart + i * refSize, object: n)
-                values.append(try value(vr, depth: depth + 1))
-                keys.append(k)
-                i += 1
+            } else {
+                while i < count {
+                    key = nil
+                    let kp = start + i * refSize
+                    let kr = try reference(at: kp, object: n)
+                    let keyValue = try value(kr, depth: depth + 1)
+                    guard case .string(let k) = keyValue else {
+                        let kind = keyValue.kindName
+                        PropertyListValue.dismantle(consume keyValue)  // a container key may be deep
+                        try Self.keyKindError(kind, kp, n)
+                    }
+                    key = k
+                    let vr = try reference(at: valuesStart + i * refSize, object: n)
+                    values.append(try value(vr, depth: depth + 1))
+                    keys.append(k)
+                    i += 1
+                }
             }
         } catch {
             PropertyListValue.dismantle(all: &values)  // a finished value may be deep
             try Self.rethrow(error, key: key, index: i)
         }
-        let v = Self.makeDictionary(keys, values)
+        let v: PropertyListValue
+        if let template {
+            v = .dictionary(PropertyListDictionary(keysOf: template, values: values))
+        } else {
+            v = Self.makeDictionary(keys, values)
+            if count > 0, case .dictionary(let d) = v, d.count == count { rememberKeySet(d, at: start) }
+        }
         state[n] &= ~Self.onPath
-        if state[n] & 3 >= Self.shared { memo[n] = v }
+        memoize(n, v)
         return v
     }
 

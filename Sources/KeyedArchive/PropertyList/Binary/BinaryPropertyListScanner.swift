@@ -30,15 +30,29 @@ struct BinaryPropertyListScanner {
     let isLenient: Bool
 
     /// Per object: how many references to it the file's containers hold (bits 0-1, saturating at 2),
-    /// and whether it is being decoded, i.e. on the current path (bit 2).
+    /// whether it is being decoded, i.e. on the current path (bit 2), and whether it is memoized (bit 3).
     var state: [UInt8]
-    /// Decoded objects that are referenced more than once, so each is decoded once and shared.
-    var memo: [Int: PropertyListValue] = [:]
+    /// Per object, once the first object is memoized (empty until then): a memoized object's index in `memo`.
+    var slots: [UInt32] = []
+    /// Decoded objects that are referenced more than once, in the order they were decoded (see `slots`), so
+    /// each is decoded once and shared: an array, not a hash table keyed by object number, so a look-up is
+    /// one indexed load. Scalars that decode without allocating are not kept (decoding is cheaper).
+    var memo: [PropertyListValue] = []
+    /// The last dictionaries read (with where their key references start, and their counts), so that
+    /// dictionaries with the same key objects (every object of one class in an archive) share one key
+    /// array and index instead of reading the keys and building them again (see `keySet(at:count:)`).
+    var keySets: [PropertyListDictionary] = []
+    var keySetStarts: [Int] = []
+    var keySetCounts: [Int] = []
+    var nextKeySet = 0
     /// The `Data` whose bytes `base` points at, when the caller has one: data values are then slices of
     /// it that share its storage (no copy); without it they are copied.
     var source: Data?
     static let onPath: UInt8 = 4
     static let shared: UInt8 = 2
+    static let memoized: UInt8 = 8
+    /// Past 2^32 - 1 memoized objects (a file of many gigabytes) the rest are decoded per reference.
+    static let slotLimit = Int(UInt32.max)
 
     /// The size of the fixed trailer at the end of the file.
     static let trailerSize = 32
@@ -49,7 +63,7 @@ struct BinaryPropertyListScanner {
     ///
     /// - Parameter countingReferences: count the references to each object so that `value(_:depth:)`
     ///   decodes shared sub-trees once (a whole-file read wants this; a reader that looks at a few
-    ///   objects on demand does not).
+    ///   objects on demand does not, and must not call `value(_:depth:)`, which needs the counts).
     init(_ raw: UnsafeRawBufferPointer, options: PropertyListReadingOptions, countingReferences: Bool = true) throws {
         let size = raw.count
         let magic = Array("bplist0".utf8)
@@ -149,8 +163,12 @@ struct BinaryPropertyListScanner {
             }
             entry += offsetSize
         }
-        state = Array(repeating: 0, count: objectCount)
-        if countingReferences { countReferences() }
+        if countingReferences {
+            state = Array(repeating: 0, count: objectCount)
+            countReferences()
+        } else {
+            state = []
+        }
     }
 
     /// Counts, for every object, the references to it (saturating at 2), so that only shared objects are
@@ -177,8 +195,9 @@ struct BinaryPropertyListScanner {
 
     /// Frees the memoized shared objects without recursion (after a failed read, nothing else holds them).
     mutating func releaseMemo() {
-        var values = Array(memo.values)
-        memo = [:]
+        var values = memo
+        memo = []
+        keySets = []
         PropertyListValue.dismantle(all: &values)
     }
 
@@ -188,8 +207,8 @@ struct BinaryPropertyListScanner {
     }
 
     /// How deep ``value(_:depth:)`` recurses before it hands a sub-tree to ``deepValue(_:depth:)``:
-    /// 128 levels of its small frames fit easily in a 512 KiB secondary-thread stack.
-    static let recursionLimit = 128
+    /// 64 levels of its frames fit easily in a 512 KiB secondary-thread stack, also unoptimised.
+    static let recursionLimit = 64
 
     // MARK: - Primitive loads
 

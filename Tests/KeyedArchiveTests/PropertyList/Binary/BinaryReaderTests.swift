@@ -151,6 +151,51 @@ func readError(_ data: Data, options: PropertyListReadingOptions = .init()) -> P
         #expect(d["kb"] == 1)
     }
 
+    @Test func dictionariesWithTheSameKeyObjectsReadTheirOwnValues() throws {
+        // 30 dictionaries of 14 entries (above the index threshold) whose keys are the same 14 objects.
+        let keys = (0 ..< 14).map { "key\($0)" }
+        let original = PropertyListValue.array((0 ..< 30).map { i in
+            .dictionary(PropertyListDictionary(keys.enumerated().map { (j, k) in (k, PropertyListValue.integer(PropertyListInteger(Int64(100 * i + j)))) }))
+        })
+        let back = try BinaryPropertyListReader().read(BinaryPropertyListWriter().write(original))
+        #expect(back == original)
+        let dictionaries = try #require(back.arrayValue)
+        #expect(dictionaries.count == 30)
+        for (i, d) in dictionaries.enumerated() {
+            #expect(d.dictionaryValue?.keys == keys)
+            #expect(d.dictionaryValue?["key13"] == .integer(PropertyListInteger(Int64(100 * i + 13))))
+        }
+    }
+
+    @Test func dictionaryWithRepeatedKeysAfterOneWithTheSameKeyObjectsKeepsItsOwnEntries() throws {
+        let value = try BinaryPropertyListReader().read(bplist([
+            [0xA2, 1, 2],  // 0: array [obj 1, obj 2]
+            [0xD3, 3, 4, 3, 5, 6, 7],  // 1: dict {obj 3: obj 5, obj 4: obj 6, obj 3: obj 7}
+            [0xD3, 3, 4, 3, 7, 6, 5],  // 2: dict {obj 3: obj 7, obj 4: obj 6, obj 3: obj 5}
+            [0x51, 0x61],  // 3: "a"
+            [0x51, 0x62],  // 4: "b"
+            [0x10, 0x01],  // 5: 1
+            [0x10, 0x02],  // 6: 2
+            [0x10, 0x03],  // 7: 3
+        ]))
+        let dictionaries = try #require(value.arrayValue)
+        #expect(dictionaries[0].dictionaryValue?.keys == ["a", "b"])
+        #expect(dictionaries[0].dictionaryValue?["a"] == 3)
+        #expect(dictionaries[1].dictionaryValue?.keys == ["a", "b"])
+        #expect(dictionaries[1].dictionaryValue?["a"] == 1)
+    }
+
+    @Test func valuesWithManyOtherKeySetsDoNotMixUpTheKeysOfTheDictionaryHoldingThem() throws {
+        // The second dictionary's keys are the first one's; its value holds dictionaries of 6 other key sets.
+        var inner: PropertyListValue = 1
+        for k in ["g", "f", "e", "d", "c", "b"] { inner = .dictionary([k: inner, k + "2": 2]) }
+        let original = PropertyListValue.array([.dictionary(["a": 1, "z": 2]), .dictionary(["a": inner, "z": 3])])
+        let back = try BinaryPropertyListReader().read(BinaryPropertyListWriter().write(original))
+        #expect(back == original)
+        #expect(back.arrayValue?[1].dictionaryValue?["z"] == 3)
+        #expect(back.arrayValue?[1].dictionaryValue?["a"]?.dictionaryValue?.keys == ["b", "b2"])
+    }
+
     @Test func headerBplist01IsAccepted() throws {
         var data = bplist([[0x10, 0x01]])  // 0: int 1
         data[7] = UInt8(ascii: "1")  // "bplist01", which CF also reads
