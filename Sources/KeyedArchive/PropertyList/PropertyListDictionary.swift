@@ -200,7 +200,6 @@ extension PropertyListDictionary {
     /// the binary reader's fast path for dictionaries whose key objects are the same. Internal;
     /// `template`'s keys are distinct and `values.count` equals `template.count`.
     init(keysOf template: PropertyListDictionary, values: [PropertyListValue]) {
-        self = template
-        self.values = values
+        self.init(entries: Entries(keys: template.keys, values: values, index: template.storage.storage.index))
     }
 }
