@@ -369,8 +369,10 @@ struct KeyedArchiveEmitter {
             let poolBase = UnsafeRawPointer(pool.output.base)
             while let (id, number) = builder.nextContainer() {
                 let c = containers[id]
-                let n = c.kind.referenceCount(entries: c.count)
-                for r in refs[max(c.start, 0) ..< max(c.start, 0) + n] {
+                let start = max(c.start, 0)
+                // Indices, not a slice of `refs`: a slice would retain and release the array per container.
+                for i in start ..< start + c.kind.referenceCount(entries: c.count) {
+                    let r = refs[i]
                     if r & Self.containerBit != 0 {
                         builder.reference(builder.container(Int(r & ~Self.containerBit)))
                     } else if r & Self.uidBit != 0 {

@@ -134,7 +134,7 @@ extension KeyedArchiver {
         let uid: ArchiveObjectID
         if isClass(T.self) {
             // T is a concrete class type here, so the value is one object reference: its address is the
-            // identity (read without retaining the instance; a new one is retained below).
+            // identity (read without retaining the instance; the queue keeps a new one alive).
             let address = withUnsafeBytes(of: object) { $0.load(as: UInt.self) }
             if let known = s.identities.uid(for: address) {
                 uid = known
@@ -142,7 +142,6 @@ extension KeyedArchiver {
                 let (newUID, container) = s.emitter.appendContainerElement()
                 uid = newUID
                 s.identities.insert(address, uid: uid)
-                s.retained.append(unsafeBitCast(object, to: AnyObject.self))
                 s.queue.append((container, object))
             }
         } else {

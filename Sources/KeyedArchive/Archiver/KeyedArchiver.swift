@@ -62,7 +62,10 @@ public final class KeyedArchiver: ArchiveEncoder {
         /// The container of the object whose fields are being written; nil: writing `$top`.
         var currentContainer: ArchiveContainerID?
         var identities = ArchivedObjectIdentities()
-        var retained: [AnyObject] = []
+        /// Every object queued so far, with its container; ``drain()`` writes the fields of those from
+        /// `queueHead` on. Entries stay until the archive is finished: they keep the archived instances
+        /// alive, so that no address in `identities` is reused for another object (one reference per
+        /// instance, not a second array of them that would be retained and released again).
         var queue: [(container: ArchiveContainerID, value: any KeyedArchivable)] = []
         var queueHead = 0
         var classUIDsByType: [ObjectIdentifier: ArchiveObjectID] = [:]
@@ -255,8 +258,8 @@ public final class KeyedArchiver: ArchiveEncoder {
                                               KeyedArchiveEmitter.ref(container: top),
                                               KeyedArchiveEmitter.ref(container: objects)])
         s.identities = ArchivedObjectIdentities()
-        s.retained = []
         s.queue = []
+        s.queueHead = 0
         s.topKeys = []
         s.topCanonicalKeys = []
         s.topValues = []
@@ -440,8 +443,6 @@ public final class KeyedArchiver: ArchiveEncoder {
             try value.encode(to: self)
             s.emitter.completeDictionary(container, keys: s.fieldKeys, values: s.fieldValues)
         }
-        s.queue.removeAll(keepingCapacity: false)
-        s.queueHead = 0
     }
 
     /// Whether `type` is a class (cached: a dynamic cast per object is costly).

@@ -40,6 +40,25 @@ import KeyedArchive
         #expect(try archiver.encodedData() == first)
     }
 
+    /// A class instance whose only reference is the one passed to `encode`.
+    private final class Temporary: KeyedArchivable {
+        let number: Int
+        init(_ number: Int) { self.number = number }
+        init(from decoder: any ArchiveDecoder) throws { number = try decoder.decode(Int.self, forKey: "number") }
+        func encode(to encoder: any ArchiveEncoder) throws { try encoder.encode(number, forKey: "number") }
+    }
+
+    /// The archiver keeps every archived instance alive until the archive is finished: otherwise a freed
+    /// instance's address, reused by the next one, would make the next one look already archived.
+    @Test func instancesDroppedByTheCallerBetweenEncodesStayDistinct() throws {
+        let archiver = KeyedArchiver()
+        for i in 0 ..< 200 { try archiver.encode(Temporary(i), forKey: "k\(i)") }
+        let numbers = try KeyedUnarchiver().withTopLevelDecoder(archiver.encodedData()) { top in
+            try (0 ..< 200).map { try top.decode(Temporary.self, forKey: "k\($0)").number }
+        }
+        #expect(numbers == Array(0 ..< 200))
+    }
+
     @Test func encodedPropertyListIsTheTreeOfTheEncodedBytes() throws {
         let archiver = try Self.filledArchiver()
         try archiver.finishEncoding()
