@@ -28,8 +28,8 @@ struct BinaryPropertyListBuilder<Pending> {
     private var objects: BinaryPropertyListScalarPool
     /// Containers in the order they were filled in (object-number order), with references in `references`.
     private var containers: [Container] = []
-    /// The references of all containers, one after another.
-    private var references: [UInt32] = []
+    /// The references of all containers, one after another (freed by ``finish()``).
+    private var references: BinaryPropertyListReferences
     /// Containers numbered but not yet filled in, breadth-first; `head` is the next.
     private var queue: [(Pending, ObjectNumber)] = []
     private var head = 0
@@ -53,7 +53,7 @@ struct BinaryPropertyListBuilder<Pending> {
         objects.reserveCapacity(objectCount)
         containers.reserveCapacity(containerCount)
         queue.reserveCapacity(containerCount)
-        references.reserveCapacity(referenceCount)
+        references = BinaryPropertyListReferences(capacity: referenceCount)
     }
 
     // MARK: - Numbering
@@ -117,18 +117,15 @@ struct BinaryPropertyListBuilder<Pending> {
         var containerBytes = references.count * refSize
         for c in containers { containerBytes += BinaryPropertyListOutput.headerSize(c.count) }
         let containers = self.containers
-        let references = self.references
+        let references = self.references.buffer
         self.containers = []
-        self.references = []
         objects.withOutput { out, positions in
             out.reserve(containerBytes)
-            references.withUnsafeBufferPointer { references in
-                for c in containers {
-                    positions[c.number.index] = out.count
-                    out.appendHeader(c.kind, count: c.count)
-                    let n = c.kind.referenceCount(entries: c.count)
-                    out.appendBigEndian(UnsafeBufferPointer(rebasing: references[c.start ..< c.start + n]), width: refSize)
-                }
+            for c in containers {
+                positions[c.number.index] = out.count
+                out.appendHeader(c.kind, count: c.count)
+                let n = c.kind.referenceCount(entries: c.count)
+                out.appendBigEndian(UnsafeBufferPointer(rebasing: references[c.start ..< c.start + n]), width: refSize)
             }
             let tableOffset = out.count
             let offsetSize = BinaryPropertyListOutput.bytesNeeded(UInt64(tableOffset))
@@ -142,6 +139,7 @@ struct BinaryPropertyListBuilder<Pending> {
             out.appendBigEndian(0, width: 8)
             out.appendBigEndian(UInt64(tableOffset), width: 8)
         }
+        self.references.deallocate()
         return objects.takeData()
     }
 }

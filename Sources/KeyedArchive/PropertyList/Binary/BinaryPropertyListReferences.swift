@@ -1,0 +1,51 @@
+/// The object references of a file's containers, one after another, for ``BinaryPropertyListBuilder``.
+///
+/// A growable buffer of `UInt32` in ``LargeMemory``: one append per reference is the builder's hottest
+/// step, and an `Array` in a mutable struct checks on every append that its storage is not shared. This
+/// buffer is never shared, so an append is a capacity check and a store. Like
+/// ``BinaryPropertyListOutput``, it is a plain value holding a pointer: its owner frees it once, with
+/// ``deallocate()``.
+struct BinaryPropertyListReferences {
+    private var base: UnsafeMutablePointer<UInt32>
+    private var capacity: Int
+    /// The number of references appended.
+    private(set) var count = 0
+
+    /// A buffer with room for `capacity` references before it grows.
+    init(capacity: Int) {
+        self.capacity = max(capacity, 64)
+        base = Self.allocate(self.capacity)
+    }
+
+    private static func allocate(_ count: Int) -> UnsafeMutablePointer<UInt32> {
+        LargeMemory.allocate(byteCount: count * MemoryLayout<UInt32>.stride).bindMemory(to: UInt32.self, capacity: count)
+    }
+
+    /// Appends a reference (doubling the room when it is full, so appends are amortised O(1)).
+    @inline(__always)
+    mutating func append(_ reference: UInt32) {
+        if count == capacity { grow() }
+        // In bounds: count < capacity, checked just above.
+        base[count] = reference
+        count += 1
+    }
+
+    @inline(never)
+    private mutating func grow() {
+        let bigger = Self.allocate(2 * capacity)
+        bigger.update(from: base, count: count)
+        LargeMemory.deallocate(UnsafeMutableRawPointer(base))
+        base = bigger
+        capacity *= 2
+    }
+
+    /// The references appended so far (valid until the next append or ``deallocate()``).
+    var buffer: UnsafeBufferPointer<UInt32> { UnsafeBufferPointer(start: base, count: count) }
+
+    /// Frees the memory; the buffer must not be used afterwards.
+    mutating func deallocate() {
+        LargeMemory.deallocate(UnsafeMutableRawPointer(base))
+        capacity = 0
+        count = 0
+    }
+}
