@@ -215,9 +215,15 @@ struct BinaryPropertyListOutput {
                 p.storeBytes(of: UInt16(truncatingIfNeeded: v).bigEndian, toByteOffset: 2 * i, as: UInt16.self)
             }
         case 3:
-            for (i, v) in values.enumerated() {
-                p.storeBytes(of: UInt16(truncatingIfNeeded: v >> 8).bigEndian, toByteOffset: 3 * i, as: UInt16.self)
-                p.storeBytes(of: UInt8(truncatingIfNeeded: v), toByteOffset: 3 * i + 2, as: UInt8.self)
+            // Each value as 4 big-endian bytes whose last (zero) byte the next value overwrites; the last
+            // value's 3 bytes are stored alone, so nothing is written past the reserved room.
+            if let last = values.last {
+                for i in 0 ..< values.count - 1 {
+                    p.storeBytes(of: (UInt32(truncatingIfNeeded: values[i]) << 8).bigEndian, toByteOffset: 3 * i, as: UInt32.self)
+                }
+                let end = 3 * (values.count - 1)
+                p.storeBytes(of: UInt16(truncatingIfNeeded: last >> 8).bigEndian, toByteOffset: end, as: UInt16.self)
+                p.storeBytes(of: UInt8(truncatingIfNeeded: last), toByteOffset: end + 2, as: UInt8.self)
             }
         case 4:
             for (i, v) in values.enumerated() {

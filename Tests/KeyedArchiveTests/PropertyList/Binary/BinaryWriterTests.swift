@@ -157,6 +157,12 @@ enum SampleValues {
         let bigBytes = [UInt8](BinaryPropertyListWriter().write(big))
         #expect(bigBytes[bigBytes.count - 32 + 6] == 3)
         #expect(try BinaryPropertyListReader().read(Data(bigBytes)) == big)
+        // 3-byte references (more than 65,535 objects), in containers of 0, 1, 2 and 70,000 entries.
+        let wide: PropertyListValue = .array((0 ..< 70_000).map { .integer(PropertyListInteger(Int64($0))) }
+                                             + [.array([]), .array(["one"]), .dictionary(["k": "v"])])
+        let wideBytes = [UInt8](BinaryPropertyListWriter().write(wide))
+        #expect(wideBytes[wideBytes.count - 32 + 7] == 3)  // reference size
+        #expect(try BinaryPropertyListReader().read(Data(wideBytes)) == wide)
     }
 
     @Test func deeplyNestedValueIsWrittenWithoutRecursion() throws {
