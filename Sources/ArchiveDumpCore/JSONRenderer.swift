@@ -175,7 +175,9 @@ package struct JSONRenderer {
                 } else {
                     fields = [ArchivedField("$keys", .array(keys)), ArchivedField("$values", .array(values))]
                 }
-            case .url, .nsNull, .object:
+            case .object(let instance):
+                fields = instance.fields
+            case .url, .nsNull:
                 fields = graph.object(uid)?.instance?.fields ?? []
             }
             if shown[index] || onPath[index] {

@@ -6,15 +6,18 @@ import Foundation
 
 /// A keyed archive opened without reading it: each object is read and checked when it is asked for.
 ///
-/// Opening checks only what every read stands on: the binary property list's header, trailer and offset
-/// table, and the archive's envelope (`$archiver` "NSKeyedArchiver", `$version` 100000, `$top` values UIDs
-/// in range, `$objects[0]` "$null"). ``object(_:)`` then decodes one entry of `$objects` (never the
-/// objects it refers to) and checks it by the rules ``ArchivedObjectGraph`` checks for every entry (every
-/// UID in range, `$class` a valid class description, no container inside itself, nesting within
-/// ``PropertyListReadingOptions/maximumDepth``), throwing the same kind of ``KeyedArchiveError``. So one
-/// object of a gigabyte archive is read in about the time its offset table takes to check, with memory
-/// for the pages it touches rather than the file. An object that is never read is never checked:
-/// ``loadGraph()`` checks and reads everything, as ``ArchivedObjectGraph/init(data:options:)`` does.
+/// Opening checks only what every read stands on: the binary property list's header and trailer, and the
+/// archive's envelope (`$archiver` "NSKeyedArchiver", `$version` 100000, `$top` values UIDs in range,
+/// `$objects[0]` "$null"); its cost does not grow with the file. ``object(_:)`` then decodes one entry of
+/// `$objects` (never the objects it refers to) and checks it by the rules ``ArchivedObjectGraph`` checks
+/// for every entry (each offset-table entry it uses, every UID in range, `$class` a valid class
+/// description, no container inside itself, nesting within ``PropertyListReadingOptions/maximumDepth``),
+/// throwing the same kind of ``KeyedArchiveError``. So one object of a gigabyte archive is read in a
+/// fraction of a millisecond once the file is in the page cache, with memory for the few pages it touches
+/// rather than the file. An object that is never read is never checked: ``loadGraph()`` checks and reads
+/// everything, as ``ArchivedObjectGraph/init(data:options:)`` does. The object-count limit
+/// (``PropertyListReadingOptions/maximumObjectCount``, 2^24 by default) still applies: raise it for
+/// trusted archives of more objects.
 ///
 /// **Lifetime.** The graph keeps the archive's bytes: for ``init(contentsOfFile:options:fileOptions:)``
 /// the read-only mapping ``FileReader`` makes of a large file, unmapped when the graph and every data
@@ -46,7 +49,7 @@ public struct LazyArchivedObjectGraph: Sendable {
     ///   - data: the bytes of a property list whose root is a keyed archive.
     ///   - options: limits for the property-list reader.
     /// - Throws: ``KeyedArchiveError``: ``KeyedArchiveError/Code/invalidPropertyList`` (with the underlying
-    ///   ``PropertyListError``) when the header, trailer or offset table is broken, otherwise the envelope's
+    ///   ``PropertyListError``) when the header or trailer (or an object the envelope uses) is broken, otherwise the envelope's
     ///   first fault (``KeyedArchiveError/Code/invalidArchive``, ``KeyedArchiveError/Code/invalidReference``).
     public init(data: Data, options: PropertyListReadingOptions = .init()) throws {
         var bytes = data

@@ -11,8 +11,9 @@ import Foundation
 /// decodes only the entry asked for and what that entry contains, never the objects it refers to. Data
 /// values are slices of the bytes (zero-copy), so they keep the mapping alive after the archive is gone.
 ///
-/// Opening checks the header, the trailer, every offset-table entry and the envelope (rules 1-3 of
-/// ``KeyedArchiveValidation``); rules 4-6 are checked per entry when it is read.
+/// Opening checks the header, the trailer and the envelope (rules 1-3 of ``KeyedArchiveValidation``);
+/// each offset-table entry is checked when its object is first used, and rules 4-6 per entry when it is
+/// read, so opening costs the same for any size of file.
 final class MappedArchive: Sendable {
     /// The archive's bytes; never mutated, so the scanner's view of them stays valid in each access.
     let data: Data
@@ -33,7 +34,9 @@ final class MappedArchive: Sendable {
         self.data = data
         let (layout, objects, root) = try Self.wrapping {
             try data.withUnsafeBytes { raw in
-                let scanner = try BinaryPropertyListScanner(raw, options: options, countingReferences: false)
+                // The offset table is not checked as a whole: each entry is checked when its object is read.
+                let scanner = try BinaryPropertyListScanner(raw, options: options, countingReferences: false, checkingOffsets: false)
+                try scanner.requireValidOffset(scanner.topObject)
                 return (scanner.layout, try Self.objectsArray(scanner), try Self.envelopeWithoutObjects(scanner))
             }
         }
@@ -77,8 +80,9 @@ final class MappedArchive: Sendable {
 
     /// `$objects` of the root dictionary when it is an array: its count and where its references start.
     private static func objectsArray(_ scanner: BinaryPropertyListScanner) throws -> (count: Int, start: Int)? {
-        guard let n = try member("$objects", of: scanner.topObject, scanner), let c = try scanner.container(n),
-              c.kind == .array else { return nil }
+        guard let n = try member("$objects", of: scanner.topObject, scanner) else { return nil }
+        try scanner.requireValidOffset(n)
+        guard let c = try scanner.container(n), c.kind == .array else { return nil }
         return (c.count, c.start)
     }
 
@@ -98,6 +102,7 @@ final class MappedArchive: Sendable {
         for i in 0 ..< c.count {
             let keyAt = c.start + i * scanner.refSize
             let keyObject = try scanner.reference(at: keyAt, object: root)
+            try scanner.requireValidOffset(keyObject)
             if let kind = scanner.kind(of: keyObject), kind.isContainer {
                 try BinaryPropertyListScanner.containerKeyError(kind, keyAt, root)
             }
@@ -105,6 +110,7 @@ final class MappedArchive: Sendable {
             guard case .string(let key) = keyValue else { try BinaryPropertyListScanner.keyError(keyValue, keyAt, root) }
             guard ["$archiver", "$version", "$top", "$objects"].contains(key) else { continue }
             let n = try scanner.reference(at: c.start + (c.count + i) * scanner.refSize, object: root)
+            try scanner.requireValidOffset(n)
             if key == "$objects", let list = try scanner.container(n), list.kind == .array, list.count > 0 {
                 values.append(.array([.string("$null")]))
             } else {
@@ -122,6 +128,7 @@ final class MappedArchive: Sendable {
         return try key.withUTF8 { utf8 in
             for i in (0 ..< c.count).reversed() {
                 let k = try scanner.reference(at: c.start + i * scanner.refSize, object: n)
+                try scanner.requireValidOffset(k)
                 if try scanner.string(k, equals: utf8) == true {
                     return try scanner.reference(at: c.start + (c.count + i) * scanner.refSize, object: n)
                 }

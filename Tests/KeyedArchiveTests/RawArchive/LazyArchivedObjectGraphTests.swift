@@ -138,6 +138,27 @@ import KeyedArchiveTestSupport
         #expect { try LazyArchivedObjectGraph(data: Data(truncated)) } throws: { ($0 as? KeyedArchiveError)?.code == .invalidPropertyList }
     }
 
+    @Test func aBrokenOffsetTableEntryThrowsWhenItsObjectIsRead() throws {
+        var bytes = [UInt8](try KeyedArchiver.archivedData(withRootObject: ["alpha", "beta"]))
+        let trailer = bytes.count - 32
+        let offsetSize = Int(bytes[trailer + 6])
+        let count = bytes[(trailer + 8) ..< (trailer + 16)].reduce(0) { $0 << 8 | Int($1) }
+        let table = bytes[(trailer + 24) ..< (trailer + 32)].reduce(0) { $0 << 8 | Int($1) }
+        // Every object's entry in turn points past the object area: reading the archive must fail, lazily too.
+        for n in 0 ..< count {
+            var broken = bytes
+            for i in 0 ..< offsetSize { broken[table + n * offsetSize + i] = 0xFF }
+            let data = Data(broken)
+            #expect(throws: KeyedArchiveError.self) { try ArchivedObjectGraph(data: data) }
+            let error = try #require(lazyFault(data), "entry \(n)")
+            #expect(error.code == .invalidPropertyList, "entry \(n)")
+            #expect(error.underlying?.code == .invalidReference, "entry \(n)")
+            #expect(error.underlying?.location.objectNumber == n, "entry \(n)")
+        }
+        bytes[0] = 0  // and a broken header fails at once
+        #expect { try LazyArchivedObjectGraph(data: Data(bytes)) } throws: { ($0 as? KeyedArchiveError)?.code == .invalidPropertyList }
+    }
+
     /// Hand-made bytes: object 2 is an array whose only element is itself.
     @Test func aContainerInsideItselfThrowsACycleWithItsObject() throws {
         let bytes: [UInt8] = Array("bplist00".utf8) + [

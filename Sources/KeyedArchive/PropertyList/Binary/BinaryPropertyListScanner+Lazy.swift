@@ -48,6 +48,18 @@ extension BinaryPropertyListScanner {
         self.source = source
     }
 
+    /// Throws unless the offset-table entry of object `n` (below ``objectCount``) points into the object
+    /// area, as the initializer checks every entry: what a scanner made with `checkingOffsets: false`
+    /// must call before it uses object `n`.
+    @inline(__always)
+    func requireValidOffset(_ n: Int) throws {
+        let offset = Self.loadBigEndian(base + tableOffset + n * offsetSize, width: offsetSize)
+        guard offset >= UInt64(Self.headerSize), offset < UInt64(tableOffset) else {
+            throw PropertyListError(.invalidReference, "bplist: offset-table entry \(offset) is outside the object area 8..<\(tableOffset)",
+                                    at: .init(byteOffset: tableOffset + n * offsetSize, objectNumber: n))
+        }
+    }
+
     /// A UID at or above the limit given to ``subtree(_:depth:uidLimit:)``, with where it was found.
     struct UIDOutOfRange: Error {
         let value: UInt64
@@ -68,7 +80,8 @@ extension BinaryPropertyListScanner {
 
     /// Decodes object `root`, which sits `depth` containers below the file's root, and everything below it.
     ///
-    /// Needs no per-file state, so its cost is the sub-tree's, not the file's: a container the sub-tree
+    /// Needs no per-file state (and checks each object's offset-table entry before it reads the object,
+    /// so the scanner may skip checking the table), so its cost is the sub-tree's, not the file's: a container the sub-tree
     /// shares is decoded once (memoized by object number for this call), a container on the current path
     /// met again is a cycle, nesting is checked against ``PropertyListReadingOptions/maximumDepth`` as a
     /// whole-file read checks it, and the walk keeps its path on the heap (any depth is safe). Faults are
@@ -85,6 +98,7 @@ extension BinaryPropertyListScanner {
                 if !done.isEmpty, let known = done[n] {
                     v = known
                 } else {
+                    try requireValidOffset(n)
                     let offset = offset(of: n)
                     let marker = base.load(fromByteOffset: offset, as: UInt8.self)
                     if let kind = BinaryPropertyListMarker(byte: marker), kind.isContainer {
