@@ -66,18 +66,6 @@ extension BinaryPropertyListScanner {
         let keyPath: String
     }
 
-    /// A container of ``subtree(_:depth:uidLimit:)`` being decoded.
-    private struct SubtreeFrame {
-        let n: Int
-        let kind: BinaryPropertyListMarker
-        let count: Int
-        let start: Int
-        var i = 0
-        var key: String?
-        var keys: [String] = []
-        var elements: [PropertyListValue] = []
-    }
-
     /// Decodes object `root`, which sits `depth` containers below the file's root, and everything below it.
     ///
     /// Needs no per-file state (and checks each object's offset-table entry before it reads the object,
@@ -90,7 +78,7 @@ extension BinaryPropertyListScanner {
     func subtree(_ root: Int, depth: Int, uidLimit: UInt64 = .max) throws -> PropertyListValue {
         var done: [Int: PropertyListValue] = [:]
         var onPath = Set<Int>()
-        var stack: [SubtreeFrame] = []
+        var stack: [Frame] = []
         var n = root
         do {
             descend: while true {
@@ -110,7 +98,7 @@ extension BinaryPropertyListScanner {
                         if n == root ? !stack.isEmpty : onPath.contains(n) { try cycleError(n) }
                         guard let c = try container(n) else { try unknownMarker(marker, offset, n) }
                         guard depth + stack.count < maximumDepth else { try tooDeep(n, offset) }
-                        var frame = SubtreeFrame(n: n, kind: c.kind, count: c.count, start: c.start)
+                        var frame = Frame(n: n, kind: c.kind, count: c.count, start: c.start)
                         if c.count > 0 {
                             // Bounded: the count's references fit in the file.
                             frame.elements.reserveCapacity(c.count)
@@ -163,7 +151,7 @@ extension BinaryPropertyListScanner {
     }
 
     /// The value of a complete container.
-    private static func closed(_ frame: SubtreeFrame) -> PropertyListValue {
+    private static func closed(_ frame: Frame) -> PropertyListValue {
         switch frame.kind {
         case .array: return .array(frame.elements)
         case .dictionary: return makeDictionary(frame.keys, frame.elements)
@@ -173,7 +161,7 @@ extension BinaryPropertyListScanner {
 
     /// The key path of the open containers: `[i]` for an element, the key (or `<key i>` while the key
     /// itself is read) for a dictionary entry.
-    private static func keyPath(_ stack: [SubtreeFrame]) -> String {
+    private static func keyPath(_ stack: [Frame]) -> String {
         var path = ""
         for frame in stack {
             let part = frame.kind == .dictionary ? frame.key ?? "<key \(frame.i)>" : "[\(frame.i)]"
