@@ -249,7 +249,7 @@ package enum ArchiveDumpCommand {
         let budget = nodeBudget(inputByteCount: data.count)
         let root: PropertyListValue
         let graph: ArchivedObjectGraph?
-        if [.tree, .json, .classes].contains(options.mode),
+        if [.tree, .json, .classes, .validate].contains(options.mode),
            let onDemand = ArchivedObjectGraph.onDemandIfValid(data, options: .init(), expandedValueBudget: budget) {
             // A binary keyed archive that passes every check below: its objects are read from the bytes as
             // they are shown, and the decoded tree never exists as a whole (memory: the file and a few

@@ -35,11 +35,10 @@ extension ArchivedObjectGraph {
     package static func onDemandIfValid(_ data: Data, options: PropertyListReadingOptions,
                                         expandedValueBudget: Int) -> ArchivedObjectGraph? {
         guard PropertyListValue.detectFormat(of: data) == .binary else { return nil }
-        let budget = max(0, min(expandedValueBudget, Int.max - 1))
         let shape = try? data.withUnsafeBytes { raw in
-            try BinaryPropertyListScanner(raw, options: options, countingReferences: false).checkedShape(budget: budget)
+            try BinaryPropertyListScanner(raw, options: options, countingReferences: false).checkedShape()
         }
-        guard let shape = shape ?? nil, shape.expandedCount <= budget,
+        guard let shape = shape ?? nil, shape.expandedCount <= expandedValueBudget,
               let classes = try? ArchiveStorage.reading(data, options: options, { $0.classes }),
               let archive = try? MappedArchive(binary: data, options: options) else { return nil }
         return ArchivedObjectGraph(mapped: archive, classes: classes)

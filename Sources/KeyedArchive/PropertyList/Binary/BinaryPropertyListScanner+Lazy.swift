@@ -170,7 +170,7 @@ extension BinaryPropertyListScanner {
         return path
     }
 
-    /// What ``checkedShape(budget:)`` found: the values a full read would hold counted as the outputs show
+    /// What ``checkedShape()`` found: the values a full read would hold counted as the outputs show
     /// them (a shared container once per reference), and the most containers on one path from the root.
     struct Shape {
         let expandedCount: Int
@@ -183,12 +183,13 @@ extension BinaryPropertyListScanner {
     /// depth is checked on the longest path, not the first one met), so a `nil` result means only "not
     /// shown here": the caller reads the file the usual way to find the fault.
     ///
-    /// Memory: 13 bytes per object of the file, freed on return.
-    /// - Parameter budget: the expanded count stops growing just above it.
-    /// - Returns: the shape, or nil when a whole-file read might fail.
-    func checkedShape(budget: Int) -> Shape? {
+    /// Memory: 9 bytes per object of the file, freed on return.
+    /// - Returns: the shape, or nil when a whole-file read might fail (or the expanded count passes
+    ///   `UInt32.max - 1`: the caller's whole read then counts it exactly).
+    func checkedShape() -> Shape? {
         var state = [UInt8](repeating: 0, count: objectCount)  // 0 new, 1 on the path, 2 done
-        var expanded = [Int](repeating: 0, count: objectCount)
+        // Saturating at UInt32.max, which counts as over any budget (a whole read then finds out).
+        var expanded = [UInt32](repeating: 0, count: objectCount)
         var height = [UInt32](repeating: 0, count: objectCount)
         // Open containers: object, kind, count, where its references start, next element.
         var stack: [(n: Int, isDictionary: Bool, count: Int, start: Int, i: Int)] = []
@@ -205,7 +206,7 @@ extension BinaryPropertyListScanner {
                     guard let c = try? container(n) else { return nil }
                     state[n] = 1
                     stack.append((n, kind == .dictionary, c.count, c.start, 0))
-                    expanded[n] = 1 + (kind == .dictionary ? c.count : 0)
+                    expanded[n] = UInt32(clamping: 1 + (kind == .dictionary ? c.count : 0))
                     height[n] = 1
                 } else {
                     guard (try? scalar(n, at: offset, marker: marker)) != nil else { return nil }
@@ -217,7 +218,8 @@ extension BinaryPropertyListScanner {
             while let last = stack.indices.last {
                 let frame = stack[last]
                 if state[n] == 2, n != frame.n {
-                    expanded[frame.n] = min(budget + 1, expanded[frame.n] + expanded[n])
+                    let (sum, overflow) = expanded[frame.n].addingReportingOverflow(expanded[n])
+                    expanded[frame.n] = overflow ? .max : sum
                     height[frame.n] = max(height[frame.n], height[n] + 1)
                 }
                 let count = frame.isDictionary ? 2 * frame.count : frame.count
@@ -241,8 +243,8 @@ extension BinaryPropertyListScanner {
                 n = frame.n
                 if stack.isEmpty { break }
             }
-            guard Int(height[topObject]) <= maximumDepth else { return nil }
-            return Shape(expandedCount: expanded[topObject], height: Int(height[topObject]))
+            guard Int(height[topObject]) <= maximumDepth, expanded[topObject] < .max else { return nil }
+            return Shape(expandedCount: Int(expanded[topObject]), height: Int(height[topObject]))
         }
     }
 }
