@@ -138,6 +138,28 @@ import KeyedArchiveTestSupport
         #expect { try LazyArchivedObjectGraph(data: Data(truncated)) } throws: { ($0 as? KeyedArchiveError)?.code == .invalidPropertyList }
     }
 
+    @Test func nestingDeeperThanTheLimitThrowsTooDeepAsTheWholeReadDoes() throws {
+        var deep: PropertyListValue = "bottom"
+        for _ in 0 ..< 600 { deep = .array([deep]) }
+        let data = try archive(["$null", deep])
+        let eager = try #require(throws: KeyedArchiveError.self) { try ArchivedObjectGraph(data: data) }
+        #expect(eager.code == .invalidPropertyList)
+        #expect(eager.underlying?.code == .tooDeep)
+        // The on-demand graph cannot clear it and reads the whole file: the very same error.
+        let onDemand = try #require(throws: KeyedArchiveError.self) { try ArchivedObjectGraph(onDemand: data) }
+        #expect(onDemand.description == eager.description)
+        let lazy = try LazyArchivedObjectGraph(data: data)
+        let error = try #require(throws: KeyedArchiveError.self) { try lazy.object(UID(1)) }
+        #expect(error.code == .invalidPropertyList)
+        #expect(error.underlying?.code == .tooDeep)
+        #expect(error.objectUID == 1)
+        // Within a raised limit both read it, to the same objects.
+        var options = PropertyListReadingOptions()
+        options.maximumDepth = 1_000
+        let raised = try LazyArchivedObjectGraph(data: data, options: options)
+        #expect(try raised.object(UID(1)) == ArchivedObjectGraph(data: data, options: options).object(UID(1)))
+    }
+
     @Test func aBrokenOffsetTableEntryThrowsWhenItsObjectIsRead() throws {
         var bytes = [UInt8](try KeyedArchiver.archivedData(withRootObject: ["alpha", "beta"]))
         let trailer = bytes.count - 32

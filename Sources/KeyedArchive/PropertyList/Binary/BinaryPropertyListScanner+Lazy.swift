@@ -183,7 +183,8 @@ extension BinaryPropertyListScanner {
     /// depth is checked on the longest path, not the first one met), so a `nil` result means only "not
     /// shown here": the caller reads the file the usual way to find the fault.
     ///
-    /// Memory: 9 bytes per object of the file, freed on return.
+    /// Needs a scanner that checked every offset-table entry (the default). Memory: 9 bytes per object of
+    /// the file, freed on return.
     /// - Returns: the shape, or nil when a whole-file read might fail (or the expanded count passes
     ///   `UInt32.max - 1`: the caller's whole read then counts it exactly).
     func checkedShape() -> Shape? {
@@ -203,7 +204,8 @@ extension BinaryPropertyListScanner {
                 let marker = base.load(fromByteOffset: offset, as: UInt8.self)
                 guard let kind = BinaryPropertyListMarker(byte: marker) else { return nil }
                 if kind.isContainer {
-                    guard let c = try? container(n) else { return nil }
+                    // Deeper than the limit on this path already: a whole read fails (and the stack stays bounded).
+                    guard stack.count < maximumDepth, let c = try? container(n) else { return nil }
                     state[n] = 1
                     stack.append((n, kind == .dictionary, c.count, c.start, 0))
                     expanded[n] = UInt32(clamping: 1 + (kind == .dictionary ? c.count : 0))
