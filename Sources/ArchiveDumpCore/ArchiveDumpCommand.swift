@@ -249,7 +249,14 @@ package enum ArchiveDumpCommand {
         let budget = nodeBudget(inputByteCount: data.count)
         let root: PropertyListValue
         let graph: ArchivedObjectGraph?
-        if [.tree, .json, .classes, .validate].contains(options.mode),
+        var mapped: MappedPropertyList?
+        if [.raw, .rawJSON].contains(options.mode), let plist = MappedPropertyList(data, expandedValueBudget: budget) {
+            // The property list as stored, of a binary file that passes every check below: its containers
+            // are read from the bytes as they are shown (memory: the file and, while checking, 9 bytes per object).
+            root = .dictionary([:])
+            graph = nil
+            mapped = plist
+        } else if [.tree, .json, .classes, .validate].contains(options.mode),
            let onDemand = ArchivedObjectGraph.onDemandIfValid(data, options: .init(), expandedValueBudget: budget) {
             // A binary keyed archive that passes every check below: its objects are read from the bytes as
             // they are shown, and the decoded tree never exists as a whole (memory: the file and a few
@@ -297,9 +304,17 @@ package enum ArchiveDumpCommand {
                     TreeRenderer(maxDepth: options.maxDepth).render(propertyList: root, to: out)
                 }
             case .raw:
-                RawTextRenderer(maxDepth: options.maxDepth).render(root, to: out)
+                if let mapped {
+                    RawTextRenderer(maxDepth: options.maxDepth).render(mapped: mapped, to: out)
+                } else {
+                    RawTextRenderer(maxDepth: options.maxDepth).render(root, to: out)
+                }
             case .rawJSON:
-                JSONRenderer(maxDepth: options.maxDepth).render(propertyList: root, to: out)
+                if let mapped {
+                    JSONRenderer(maxDepth: options.maxDepth).render(mapped: mapped, to: out)
+                } else {
+                    JSONRenderer(maxDepth: options.maxDepth).render(propertyList: root, to: out)
+                }
             case .json:
                 if let graph {
                     JSONRenderer(maxDepth: options.maxDepth).render(graph: graph, to: out)
