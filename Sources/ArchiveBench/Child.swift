@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Workload {
     /// The prefix of this workload's result keys (`@time <prefix>.<operation id> ...`).
@@ -21,8 +24,10 @@ func format(_ seconds: Double) -> String {
 /// Runs one workload in this process (`--child`): a human-readable line per operation, and for each
 /// operation with an id a line the driver reads, `@time <prefix>.<id> <median CPU seconds>`.
 func runChild(_ workload: any Workload, runs: Int, warmups: Int) throws {
+    keepFreedMemory()
     print("== \(workload.name): \(workload.summary)")
-    print("(medians of \(runs) runs after \(warmups) warm-ups unless noted, CPU time of this process and wall-clock time)")
+    print("(medians of at least \(runs) runs (more for fast operations, up to \(minimumTimedSeconds) s of runs) after \(warmups) warm-ups "
+          + "unless noted, CPU time of this process and wall-clock time)")
     let environment = ProcessInfo.processInfo.environment
     let groupFilter = environment["ARCHIVE_BENCH_GROUP"]
     let oursOnly = environment["ARCHIVE_BENCH_OURS_ONLY"] != nil
@@ -50,4 +55,22 @@ func runChild(_ workload: any Workload, runs: Int, warmups: Int) throws {
             fflush(nil)  // show progress when stdout is a file or a pipe
         }
     }
+}
+
+/// Keeps memory the process frees for its next allocations (timing children only, not the memory probes):
+/// glibc otherwise serves every allocation above its mmap threshold (an archive's bytes, a 64 MiB blob)
+/// with fresh pages and gives freed memory back at once, so every timed run paid its output's page
+/// faults (the kernel zeroing pages), whose cost swings with the machine's load. After the warm-up
+/// runs, an operation now reuses pages the process already touched, for ours and Foundation's alike:
+/// what a long-running program sees, and the same for every process.
+func keepFreedMemory() {
+    #if canImport(Glibc)
+    // <malloc.h> is not in Swift's Glibc module: mallopt is looked up, with its constants' values.
+    typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
+    let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
+    let trimThreshold: Int32 = -1, mmapMaximum: Int32 = -4  // M_TRIM_THRESHOLD, M_MMAP_MAX
+    _ = mallopt(mmapMaximum, 0)  // every block from the heap, reused after free
+    _ = mallopt(trimThreshold, Int32.max)  // and the heap's top never given back
+    #endif
 }

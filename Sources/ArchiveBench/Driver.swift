@@ -14,6 +14,10 @@ struct DriverSettings {
     var verbose = false
     /// `--from-log`: earlier runs' output to report from, instead of measuring.
     var logs: [String] = []
+    /// The size of the archive `archive-dump`'s peak memory is measured on (`--dump-size`, in MB).
+    var dumpSize = 100_000_000
+    /// The size of the archive opened lazily (`--lazy-size`, in MB).
+    var lazySize = 1_024_000_000
 }
 
 /// Runs every workload in child processes, `processes` times each (round-robin, so that a busy moment of a
@@ -24,6 +28,8 @@ struct Driver {
     private var times: [String: [Double]] = [:]
     private var sizes: [String: Int] = [:]
     private var memory: [String: (peak: Int, kept: Int)] = [:]
+    /// `@note` lines: what was skipped and why.
+    private var notes: [String] = []
 
     init(settings: DriverSettings) { self.settings = settings }
 
@@ -35,7 +41,7 @@ struct Driver {
             settings.processes = times.values.map(\.count).max() ?? 0
             settings.foundationMaximum = settings.sizes.filter { times["archiver.\($0).foundation-archive"] != nil }.max() ?? 0
             print("archive-bench: report from \(settings.logs.joined(separator: ", ")) (up to \(settings.processes) processes per figure)")
-            Report(times: times, sizes: sizes, memory: memory, settings: settings, libplistNote: "").print()
+            Report(times: times, sizes: sizes, memory: memory, settings: settings, libplistNote: "", notes: notes).print()
             return
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("archive-bench-\(getpid())").path
@@ -73,6 +79,21 @@ struct Driver {
             }
             try collect(runSelf(["--memory", "blob-read"]))
         }
+        // The large archives: made once each (in a process of its own), then measured in fresh processes.
+        for (name, size, kind, rounds) in [("dump-memory", settings.dumpSize, "dump", 1), ("lazy-open", settings.lazySize, "lazy-open", processes)]
+            where settings.only.contains(name) || settings.only.isEmpty {
+            let file = "\(directory)/\(name)-\(size).bplist"
+            print("  \(name): writing a \(size.formatted())-byte archive")
+            fflush(nil)
+            try collect(runSelf(["--large", "make-archive", "--file", file, "--bytes", "\(size)"]))
+            guard FileManager.default.fileExists(atPath: file) else { continue }
+            for round in 1 ... rounds {
+                print("  process \(round)/\(rounds): \(name)")
+                fflush(nil)
+                try collect(runSelf(["--large", kind, "--file", file]))
+            }
+            try? FileManager.default.removeItem(atPath: file)
+        }
         let libplist = settings.libplist ?? "Benchmarks/.build/release/libplist-bench"
         var libplistNote = ""
         if wants("libplist") {
@@ -88,7 +109,7 @@ struct Driver {
                 libplistNote = "libplist: not measured (build it: swift build -c release --package-path Benchmarks)"
             }
         }
-        Report(times: times, sizes: sizes, memory: memory, settings: settings, libplistNote: libplistNote).print()
+        Report(times: times, sizes: sizes, memory: memory, settings: settings, libplistNote: libplistNote, notes: notes).print()
     }
 
     /// Runs this executable again with `arguments`: `/proc/self/exe` itself, not the path it names, so that
@@ -120,6 +141,9 @@ struct Driver {
     }
 
     private mutating func collect(_ output: String) throws {
+        for line in output.split(separator: "\n") where line.hasPrefix("@note ") {
+            notes.append(String(line.dropFirst(6)))
+        }
         for line in output.split(separator: "\n") where line.hasPrefix("@time ") || line.hasPrefix("@size ") || line.hasPrefix("@mem ") {
             let fields = line.split(separator: " ").map(String.init)
             switch fields.first {

@@ -8,6 +8,8 @@ struct Report {
     var memory: [String: (peak: Int, kept: Int)]
     var settings: DriverSettings
     var libplistNote: String
+    /// What the children skipped and why (`@note` lines).
+    var notes: [String] = []
 
     /// The median over processes of `key`'s per-process medians.
     func median(_ key: String) -> Double? {
@@ -80,6 +82,8 @@ struct Report {
         if let r = median("data-blob.read") {
             Swift.print("  64 MiB blob read: \(time(r)) (target < 1 ms: \(verdict(r < 0.001)))")
         }
+        for line in largeArchiveLines { Swift.print("  " + line) }
+        for note in notes { Swift.print("  " + note) }
         if let a = ratio("codable.codable-archive", "codable.hand-archive"), let u = ratio("codable.codable-unarchive", "codable.hand-unarchive") {
             Swift.print("  ArchivableCodable model vs hand-written: archive \(x(a)), unarchive \(x(u)) the time")
         }
@@ -131,6 +135,21 @@ struct Report {
                         + "NSKeyedArchiver would take about 10 minutes a run).")
         }
         if settings.markdown { Swift.print("\n" + markdown()) }
+    }
+
+    /// archive-dump's peak RSS against the file, and the lazy open of the large archive (issue #18, goal 4).
+    var largeArchiveLines: [String] {
+        var lines: [String] = []
+        if let m = memory["memory.dump"], m.kept > 0 {
+            let r = Double(m.peak) / Double(m.kept)
+            lines.append("archive-dump of a \(megabytes(m.kept)) archive: peak RSS \(megabytes(m.peak)) = \(x(r)) the file (target < 2x: \(verdict(r < 2)))")
+        }
+        if let m = memory["memory.lazy-open"], let t = median("large.lazy-open") {
+            let ok = t < 0.1 && m.peak < m.kept / 10
+            lines.append("lazy open of a \(megabytes(m.kept)) archive and one object: \(figure("large.lazy-open")), peak RSS \(megabytes(m.peak)) "
+                         + "(target: milliseconds (< 100 ms) and < 1/10 of the file: \(verdict(ok)))")
+        }
+        return lines
     }
 
     var libplistStems: [String] {
@@ -185,6 +204,12 @@ struct Report {
             let f = memory["memory.\(size).foundation-unarchive"].map { "NSKeyedUnarchiver \(megabytes($0.peak))" } ?? ""
             row("peak memory, unarchiving \(size.formatted()) objects (\(megabytes(a)) archive)",
                 "\(megabytes(m.peak)) (graph \(megabytes(max(0, m.kept - a))))", f)
+        }
+        if let m = memory["memory.dump"], m.kept > 0 {
+            row("archive-dump of a \(megabytes(m.kept)) archive: peak memory", "\(megabytes(m.peak)) (\(x(Double(m.peak) / Double(m.kept))) the file)", "")
+        }
+        if let m = memory["memory.lazy-open"], median("large.lazy-open") != nil {
+            row("open a \(megabytes(m.kept)) archive lazily and read one object", "\(figure("large.lazy-open")), peak memory \(megabytes(m.peak))", "")
         }
         if let a = sizes["archiver.20000.archive"], let f = sizes["archiver.20000.foundation-archive"] {
             row("archive size, 20,000 objects", megabytes(a), megabytes(f))

@@ -85,11 +85,16 @@ func processCPUSeconds() -> Double {
     return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
 }
 
+/// The least total CPU time of an operation's timed runs (more runs are made until it is reached).
+let minimumTimedSeconds = 0.5
+/// The most timed runs of one operation.
+let maximumRuns = 60
+
 /// Whether every run's CPU time is printed (`ARCHIVE_BENCH_SAMPLES`), to see the spread behind a median.
 let printsSamples = ProcessInfo.processInfo.environment["ARCHIVE_BENCH_SAMPLES"] != nil
 
-/// Runs `operation` `warmups` times untimed, then `runs` times, and returns the median wall-clock and CPU
-/// durations of the timed runs.
+/// Runs `operation` `warmups` times untimed, then at least `runs` times (until ``minimumTimedSeconds`` of
+/// CPU time, at most ``maximumRuns``), and returns the median wall-clock and CPU durations of the timed runs.
 ///
 /// CPU time is what the ratios use: on a shared machine other processes stretch wall-clock time but not
 /// the CPU time this process spends (every operation here runs on one thread at a time). The warm-up
@@ -102,7 +107,11 @@ func medianTiming(of operation: Operation, runs: Int, warmups: Int) throws -> Ti
     }
     var walls: [Double] = []
     var cpus: [Double] = []
-    for _ in 0 ..< max(1, runs) {
+    // Fast operations run more often (the command line's count is a minimum): a median of 5 runs of a
+    // 5 ms operation moves with every hiccup of a shared machine, one of 50 much less. Operations with
+    // their own run counts (the slow peers) keep them.
+    let minimumTime = operation.runs == nil ? minimumTimedSeconds : 0
+    while cpus.count < max(1, runs) || (cpus.reduce(0, +) < minimumTime && cpus.count < maximumRuns) {
         operation.beforeEachRun?()
         let wallStart = DispatchTime.now().uptimeNanoseconds
         let cpuStart = processCPUSeconds()

@@ -19,6 +19,8 @@ import Glibc
 #endif
 
 let workloadNames = ["small-dictionaries", "data-blob", "archiver", "codable"]
+/// `--only` names of the large-archive measurements (LargeArchiveProbe.swift), run by the driver itself.
+let largeNames = ["dump-memory", "lazy-open"]
 
 /// The workload `name` for a child process.
 @MainActor func makeWorkload(_ name: String, count: Int?, directory: String?) -> any Workload {
@@ -46,7 +48,11 @@ let workloadNames = ["small-dictionaries", "data-blob", "archiver", "codable"]
       --foundation-max <n>  The largest size Foundation's archiver is timed at (default: 200000).
       --runs <n>      Timed runs per operation in each process (default: 5; fewer for the slow ones).
       --warmup <n>    Untimed runs before them (default: 3).
-      --only <name>   Run only this workload (repeatable): \(workloadNames.joined(separator: ", ")), memory, libplist
+      --only <name>   Run only this workload (repeatable): \(workloadNames.joined(separator: ", ")), memory, libplist,
+                      \(largeNames.joined(separator: ", "))
+      --dump-size <MB>  The archive archive-dump's peak memory is measured on (default: 100 MB).
+      --lazy-size <MB>  The archive opened lazily to read one object (default: 1024 MB; skipped with a note
+                      when the disk has not that much room).
       --libplist <path>  The libplist comparison (default: Benchmarks/.build/release/libplist-bench, when built
                       with `swift build -c release --package-path Benchmarks`).
       --markdown      Also print the README's performance table from this run's figures.
@@ -58,6 +64,7 @@ let workloadNames = ["small-dictionaries", "data-blob", "archiver", "codable"]
     INTERNAL (what the driver runs):
       --child <name> [--count <n>] [--dir <path>]   one workload in this process
       --memory <kind> --count <n> --dir <path>       peak memory of one operation (see MemoryProbe.swift)
+      --large <kind> --file <path> [--bytes <n>]     a large-archive measurement (see LargeArchiveProbe.swift)
 
     Build with optimisations: swift run -c release archive-bench
     """)
@@ -76,6 +83,9 @@ func usageError(_ message: String) -> Never {
 var settings = DriverSettings()
 var child: String?
 var memoryKind: String?
+var largeKind: String?
+var file: String?
+var bytes = 100_000_000
 var count: Int?
 var directory: String?
 var arguments = CommandLine.arguments.dropFirst()
@@ -98,8 +108,8 @@ while let argument = arguments.popFirst() {
         guard !sizes.isEmpty, sizes.allSatisfy({ $0 > 0 }) else { usageError("--sizes needs positive integers separated by commas") }
         settings.sizes = sizes
     case "--only":
-        guard let name = arguments.popFirst(), workloadNames.contains(name) || name == "memory" || name == "libplist" else {
-            usageError("--only needs one of \(workloadNames.joined(separator: ", ")), memory, libplist")
+        guard let name = arguments.popFirst(), workloadNames.contains(name) || largeNames.contains(name) || name == "memory" || name == "libplist" else {
+            usageError("--only needs one of \(workloadNames.joined(separator: ", ")), memory, libplist, \(largeNames.joined(separator: ", "))")
         }
         settings.only.insert(name)
     case "--child":
@@ -110,6 +120,17 @@ while let argument = arguments.popFirst() {
             usageError("--memory needs one of \(MemoryProbe.kinds.joined(separator: ", "))")
         }
         memoryKind = kind
+    case "--large":
+        guard let kind = arguments.popFirst(), LargeArchiveProbe.kinds.contains(kind) else {
+            usageError("--large needs one of \(LargeArchiveProbe.kinds.joined(separator: ", "))")
+        }
+        largeKind = kind
+    case "--file":
+        guard let path = arguments.popFirst() else { usageError("--file needs a path") }
+        file = path
+    case "--bytes": bytes = positive(argument)
+    case "--dump-size": settings.dumpSize = positive(argument) * 1_000_000
+    case "--lazy-size": settings.lazySize = positive(argument) * 1_000_000
     case "--dir":
         guard let path = arguments.popFirst() else { usageError("--dir needs a path") }
         directory = path
@@ -132,7 +153,10 @@ print("warning: this is a debug build; use `swift run -c release archive-bench` 
 #endif
 
 do {
-    if let memoryKind {
+    if let largeKind {
+        guard let file else { usageError("--large needs --file <path>") }
+        try LargeArchiveProbe(kind: largeKind, file: file, bytes: bytes).run()
+    } else if let memoryKind {
         try MemoryProbe(kind: memoryKind, count: count ?? 20_000, directory: directory ?? ".").run()
     } else if let child {
         try runChild(makeWorkload(child, count: count, directory: directory), runs: settings.runs, warmups: settings.warmups)

@@ -244,128 +244,164 @@ package enum ArchiveDumpCommand {
         } catch {
             return fail("\(error)")
         }
-        let root: PropertyListValue
-        do {
-            root = try PropertyListValue(propertyListData: data)
-        } catch {
-            // --validate: say whether only the strict (CoreFoundation's) rules reject it.
-            var lenient = PropertyListReadingOptions()
-            lenient.isLenient = true
-            if options.mode == .validate, (try? PropertyListValue(propertyListData: data, options: lenient)) != nil {
-                return fail("\(error) (rejected as CoreFoundation rejects it; PropertyListReadingOptions.isLenient would read it)")
-            }
-            return fail("\(error)")
-        }
         // A few hundred bytes whose containers share sub-trees can stand for 2^40 values: every output
         // shows them in full, so the work is capped before any of it starts.
         let budget = nodeBudget(inputByteCount: data.count)
-        guard expandedNodeCount(root, atMost: budget) <= budget else {
-            return fail("the property list shares containers and, shown in full, has more than \(budget) values "
-                        + "(archive-dump's limit: 4 per input byte + \(nodeBudgetConstant)); nothing was shown")
-        }
+        let root: PropertyListValue
         let graph: ArchivedObjectGraph?
-        if isKeyedArchive(root) {
-            do {
-                graph = try ArchivedObjectGraph(data: data)
-            } catch {
-                if options.mode == .raw || options.mode == .rawJSON || options.mode == .xml || options.mode == .binary {
-                    graph = nil  // these show the property list as stored; the archive need not be valid
-                } else {
-                    return fail("\(error)" + (options.mode == .validate ? "" : " (use --raw to see the property list as stored)"))
-                }
-            }
-        } else {
+        var mapped: MappedPropertyList?
+        if [.raw, .rawJSON].contains(options.mode), let plist = MappedPropertyList(data, expandedValueBudget: budget) {
+            // The property list as stored, of a binary file that passes every check below: its containers
+            // are read from the bytes as they are shown (memory: the file and, while checking, 9 bytes per object).
+            root = .dictionary([:])
             graph = nil
+            mapped = plist
+        } else if [.tree, .json, .classes, .validate].contains(options.mode),
+           let onDemand = ArchivedObjectGraph.onDemandIfValid(data, options: .init(), expandedValueBudget: budget) {
+            // A binary keyed archive that passes every check below: its objects are read from the bytes as
+            // they are shown, and the decoded tree never exists as a whole (memory: the file and a few
+            // bytes per object). Anything else, faults included, takes the path below.
+            root = .dictionary([:])
+            graph = onDemand
+        } else {
+            do {
+                root = try PropertyListValue(propertyListData: data)
+            } catch {
+                // --validate: say whether only the strict (CoreFoundation's) rules reject it.
+                var lenient = PropertyListReadingOptions()
+                lenient.isLenient = true
+                if options.mode == .validate, (try? PropertyListValue(propertyListData: data, options: lenient)) != nil {
+                    return fail("\(error) (rejected as CoreFoundation rejects it; PropertyListReadingOptions.isLenient would read it)")
+                }
+                return fail("\(error)")
+            }
+            guard expandedNodeCount(root, atMost: budget) <= budget else {
+                return fail("the property list shares containers and, shown in full, has more than \(budget) values "
+                            + "(archive-dump's limit: 4 per input byte + \(nodeBudgetConstant)); nothing was shown")
+            }
+            if isKeyedArchive(root) {
+                do {
+                    graph = try ArchivedObjectGraph(data: data)
+                } catch {
+                    if options.mode == .raw || options.mode == .rawJSON || options.mode == .xml || options.mode == .binary {
+                        graph = nil  // these show the property list as stored; the archive need not be valid
+                    } else {
+                        return fail("\(error)" + (options.mode == .validate ? "" : " (use --raw to see the property list as stored)"))
+                    }
+                }
+            } else {
+                graph = nil
+            }
         }
 
-        // Where the output goes. A regular file (new or existing) is replaced with AtomicFileWriter once the
-        // output is complete, so a failure leaves the old file as it was; a device or FIFO that exists
-        // (`-o /dev/stdout`) cannot be replaced atomically and is written directly, as standard output is.
-        var file: Int32 = -1
-        var pending: OutputBuffer?
-        let out: DumpOutput
-        if let path = options.output, isExistingSpecialFile(path) {
-            file = open(path, O_WRONLY | O_TRUNC)
+        /// Writes the chosen output to `out`; returns the exit status of a failure (its message written).
+        func render(to out: DumpOutput) -> Int32? {
+            switch options.mode {
+            case .tree:
+                if let graph {
+                    TreeRenderer(maxDepth: options.maxDepth).render(graph: graph, to: out)
+                } else {
+                    TreeRenderer(maxDepth: options.maxDepth).render(propertyList: root, to: out)
+                }
+            case .raw:
+                if let mapped {
+                    RawTextRenderer(maxDepth: options.maxDepth).render(mapped: mapped, to: out)
+                } else {
+                    RawTextRenderer(maxDepth: options.maxDepth).render(root, to: out)
+                }
+            case .rawJSON:
+                if let mapped {
+                    JSONRenderer(maxDepth: options.maxDepth).render(mapped: mapped, to: out)
+                } else {
+                    JSONRenderer(maxDepth: options.maxDepth).render(propertyList: root, to: out)
+                }
+            case .json:
+                if let graph {
+                    JSONRenderer(maxDepth: options.maxDepth).render(graph: graph, to: out)
+                } else {
+                    JSONRenderer(maxDepth: options.maxDepth).render(propertyList: root, to: out)
+                }
+            case .xml, .binary:
+                if options.mode == .binary, options.output == nil, outputIsTerminal {
+                    errors.write("Error: refusing to write binary data to a terminal; use -o <file> or redirect the output\n")
+                    return exitFailure
+                }
+                do {
+                    out.write(bytes: try root.propertyListData(format: options.mode == .xml ? .xml : .binary))
+                } catch {
+                    return fail("\(error)")
+                }
+            case .validate:
+                out.write("OK\n")
+            case .classes:
+                guard let graph else { return fail("not a keyed archive: it has no $archiver and $objects") }
+                let counts = graph.instanceCounts().sorted { a, b in a.value != b.value ? a.value > b.value : a.key < b.key }
+                let width = String(counts.first?.value ?? 0).count
+                for (name, count) in counts {
+                    let n = String(count)
+                    out.write(String(repeating: " ", count: width - n.count) + n + "  " + ValueFormatting.printable(name) + "\n")
+                }
+            }
+            out.flush()
+            if let failure = out.failure {
+                // A reader that went away (`archive-dump big.plist | head`) is not worth a message.
+                if !failure.isBrokenPipe { errors.write("Error: \(failure.message)\n") }
+                return exitFailure
+            }
+            return nil
+        }
+
+        // Where the output goes. A regular file (new or existing) is replaced with AtomicFileWriter: the
+        // output streams into a temporary file beside it, renamed over it once complete, so a failure
+        // leaves the old file as it was. A device or FIFO that exists (`-o /dev/stdout`) cannot be
+        // replaced atomically and is written directly, as standard output is.
+        guard let path = options.output else { return render(to: output) ?? exitSuccess }
+        if isExistingSpecialFile(path) {
+            let file = open(path, O_WRONLY | O_TRUNC)
             guard file >= 0 else {
                 let reason = String(cString: strerror(errno))
                 errors.write("Error: \(ValueFormatting.printable(path)): cannot open for writing: \(reason)\n")
                 return exitFailure
             }
-            out = DumpOutput.fileDescriptor(file)
-        } else if options.output != nil {
-            let buffer = OutputBuffer()
-            pending = buffer
-            out = DumpOutput { chunk in
-                buffer.bytes.append(contentsOf: chunk)
-                return 0
-            }
-        } else {
-            out = output
+            defer { close(file) }
+            return render(to: DumpOutput.fileDescriptor(file)) ?? exitSuccess
         }
-        defer { if file >= 0 { close(file) } }
-
-        switch options.mode {
-        case .tree:
-            if let graph {
-                TreeRenderer(maxDepth: options.maxDepth).render(graph: graph, to: out)
-            } else {
-                TreeRenderer(maxDepth: options.maxDepth).render(propertyList: root, to: out)
-            }
-        case .raw:
-            RawTextRenderer(maxDepth: options.maxDepth).render(root, to: out)
-        case .rawJSON:
-            JSONRenderer(maxDepth: options.maxDepth).render(propertyList: root, to: out)
-        case .json:
-            if let graph {
-                JSONRenderer(maxDepth: options.maxDepth).render(graph: graph, to: out)
-            } else {
-                JSONRenderer(maxDepth: options.maxDepth).render(propertyList: root, to: out)
-            }
-        case .xml, .binary:
-            if options.mode == .binary, options.output == nil, outputIsTerminal {
-                errors.write("Error: refusing to write binary data to a terminal; use -o <file> or redirect the output\n")
-                return exitFailure
-            }
-            do {
-                out.write(bytes: try root.propertyListData(format: options.mode == .xml ? .xml : .binary))
-            } catch {
-                return fail("\(error)")
-            }
-        case .validate:
-            out.write("OK\n")
-        case .classes:
-            guard let graph else { return fail("not a keyed archive: it has no $archiver and $objects") }
-            let counts = graph.instanceCounts().sorted { a, b in a.value != b.value ? a.value > b.value : a.key < b.key }
-            let width = String(counts.first?.value ?? 0).count
-            for (name, count) in counts {
-                let n = String(count)
-                out.write(String(repeating: " ", count: width - n.count) + n + "  " + ValueFormatting.printable(name) + "\n")
-            }
-        }
-        out.flush()
-        if let failure = out.failure {
-            // A reader that went away (`archive-dump big.plist | head`) is not worth a message.
-            if !failure.isBrokenPipe { errors.write("Error: \(failure.message)\n") }
+        do {
+            try AtomicFileWriter(newFilePermissions: 0o644).write(toPath: path) { write in try withoutActuallyEscaping(write) { write in
+                var writeError: FileIOError?
+                let out = DumpOutput { chunk in
+                    do {
+                        try chunk.withUnsafeBytes { try write($0) }
+                        return 0
+                    } catch {
+                        writeError = error as? FileIOError
+                        return writeError?.errno ?? EIO
+                    }
+                }
+                let failure = render(to: out)
+                if let writeError { throw writeError }
+                if let failure { throw DumpFailed(status: failure) }
+            } }
+        } catch let failed as DumpFailed {
+            return failed.status  // reported; the old file is kept
+        } catch let error as FileIOError where error.step == .synchronizeDirectory {
+            // The new contents are in place; only the directory entry's durability is in doubt.
+        } catch let error as FileIOError {
+            let opening: [FileIOError.Step] = [.validatePath, .resolveSymbolicLink, .openDirectory, .createTemporaryFile]
+            let what = opening.contains(error.step) ? "cannot open for writing" : "cannot write the output"
+            errors.write("Error: \(ValueFormatting.printable(path)): \(what): \(error.reason)\n")
             return exitFailure
-        }
-        if let pending, let path = options.output {
-            do {
-                try AtomicFileWriter(newFilePermissions: 0o644).write(pending.bytes, toPath: path)
-            } catch where error.step == .synchronizeDirectory {
-                // The new contents are in place; only the directory entry's durability is in doubt.
-            } catch {
-                let opening: [FileIOError.Step] = [.validatePath, .resolveSymbolicLink, .openDirectory, .createTemporaryFile]
-                let what = opening.contains(error.step) ? "cannot open for writing" : "cannot write the output"
-                errors.write("Error: \(ValueFormatting.printable(path)): \(what): \(error.reason)\n")
-                return exitFailure
-            }
+        } catch {
+            errors.write("Error: \(ValueFormatting.printable(path)): cannot write the output: \(error)\n")
+            return exitFailure
         }
         return exitSuccess
     }
 
-    /// The `-o` output collected in memory, written to the file in one atomic step at the end.
-    private final class OutputBuffer {
-        var bytes: [UInt8] = []
+    /// A dump that failed after the output file was opened (its message already written): the atomic
+    /// write is abandoned, so the old file stays.
+    private struct DumpFailed: Error {
+        let status: Int32
     }
 
     /// Whether `path` names an existing file that is neither a regular file nor a directory (a device,

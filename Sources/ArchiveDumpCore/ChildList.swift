@@ -4,6 +4,8 @@ import KeyedArchive
 enum DumpNode {
     case plist(PropertyListValue)
     case archived(ArchivedValue)
+    /// Object `n` of a property list read container by container (`--raw` of a large binary file).
+    case mapped(MappedPropertyList, Int)
 }
 
 /// How a child is introduced: by position, by key, or by an archived key object (NSDictionary keys).
@@ -22,6 +24,8 @@ enum ChildList {
     case archivedArray([ArchivedValue])
     case fields([ArchivedField])
     case pairs(keys: [ArchivedValue], values: [ArchivedValue])
+    case mappedArray(MappedPropertyList, [Int])
+    case mappedDictionary(MappedPropertyList, keys: [String], values: [Int])
 
     var count: Int {
         switch self {
@@ -30,6 +34,8 @@ enum ChildList {
         case .archivedArray(let a): return a.count
         case .fields(let f): return f.count
         case .pairs(let k, _): return k.count
+        case .mappedArray(_, let a): return a.count
+        case .mappedDictionary(_, let k, _): return k.count
         }
     }
 
@@ -40,6 +46,8 @@ enum ChildList {
         case .archivedArray(let a): return (.index(i), .archived(a[i]))
         case .fields(let f): return (.key(f[i].key), .archived(f[i].value))
         case .pairs(let k, let v): return (.archivedKey(k[i]), .archived(v[i]))
+        case .mappedArray(let p, let a): return (.index(i), .mapped(p, a[i]))
+        case .mappedDictionary(let p, let k, let v): return (.key(k[i]), .mapped(p, v[i]))
         }
     }
 }
@@ -63,5 +71,18 @@ struct Indentation {
 
     func callAsFunction(_ depth: Int) -> String {
         depth < cache.count ? cache[depth] : deepMargin + "<\(depth)> "
+    }
+}
+
+extension MappedPropertyList {
+    /// Object `n` as a renderer shows it: a value, or a container's kind (`array`, `set`, `dictionary`)
+    /// and its children.
+    func shown(_ n: Int) -> (value: PropertyListValue?, kind: String, children: ChildList) {
+        switch node(n) {
+        case .value(let v): return (v, "", .mappedArray(self, []))
+        case .array(let items): return (nil, "array", .mappedArray(self, items))
+        case .set(let items): return (nil, "set", .mappedArray(self, items))
+        case .dictionary(let keys, let values): return (nil, "dictionary", .mappedDictionary(self, keys: keys, values: values))
+        }
     }
 }

@@ -44,6 +44,12 @@ package struct JSONRenderer {
         walk.run(root: .plist(value), header: "", closer: "")
     }
 
+    /// Writes a property list read container by container, as ``render(propertyList:to:)`` writes the decoded one.
+    package func render(mapped plist: MappedPropertyList, to out: DumpOutput) {
+        var walk = Walk(renderer: self, graph: nil, out: out)
+        walk.run(root: .mapped(plist, plist.root), header: "", closer: "")
+    }
+
     /// Writes the resolved object graph: `{"$archiver":…, "$version":…, "$top": {"root": {…}}}` and a newline.
     package func render(graph: ArchivedObjectGraph, to out: DumpOutput) {
         var walk = Walk(renderer: self, graph: graph, out: out)
@@ -131,6 +137,15 @@ package struct JSONRenderer {
                     open(opener: "{", children: .fields(fields), depth: depth, closer: "}")
                 case .reference(let uid): emitObject(uid, depth: depth)
                 }
+            case .mapped(let plist, let n):
+                let shown = plist.shown(n)
+                if let v = shown.value {
+                    emit(.plist(v), depth: depth)
+                } else if shown.kind == "dictionary" {
+                    open(opener: "{", children: shown.children, depth: depth, closer: "}")
+                } else {
+                    open(opener: "[", children: shown.children, depth: depth, closer: "]")
+                }
             }
         }
 
@@ -175,7 +190,9 @@ package struct JSONRenderer {
                 } else {
                     fields = [ArchivedField("$keys", .array(keys)), ArchivedField("$values", .array(values))]
                 }
-            case .url, .nsNull, .object:
+            case .object(let instance):
+                fields = instance.fields
+            case .url, .nsNull:
                 fields = graph.object(uid)?.instance?.fields ?? []
             }
             if shown[index] || onPath[index] {

@@ -21,16 +21,39 @@ package struct RawTextRenderer {
 
     /// Writes `value` and a final newline.
     package func render(_ value: PropertyListValue, to out: DumpOutput) {
+        render(.plist(value), to: out)
+    }
+
+    /// Writes a property list read container by container, as ``render(_:to:)`` writes the decoded one.
+    package func render(mapped plist: MappedPropertyList, to out: DumpOutput) {
+        render(.mapped(plist, plist.root), to: out)
+    }
+
+    private func render(_ root: DumpNode, to out: DumpOutput) {
         let indent = Indentation()
         var stack: [DumpFrame] = []
 
-        /// Writes `v` after its label (already written).
-        func emit(_ v: PropertyListValue, _ depth: Int) {
-            let opener: String, closer: String, children: ChildList, noun: String
+        /// Writes `node` after its label (already written).
+        func emit(_ node: DumpNode, _ depth: Int) {
+            let v: PropertyListValue
+            switch node {
+            case .plist(let value): v = value
+            case .mapped(let plist, let n):
+                let shown = plist.shown(n)
+                if let value = shown.value {
+                    v = value
+                } else {
+                    let sets = shown.kind == "set", dictionary = shown.kind == "dictionary"
+                    open(dictionary ? "{" : sets ? "{(" : "[", dictionary ? "}" : sets ? ")}" : "]", shown.children,
+                         dictionary ? "entries" : "items", depth)
+                    return
+                }
+            case .archived: return
+            }
             switch v {
-            case .array(let a): (opener, closer, children, noun) = ("[", "]", .plistArray(a.elements), "items")
-            case .set(let a): (opener, closer, children, noun) = ("{(", ")}", .plistArray(a.elements), "items")
-            case .dictionary(let d): (opener, closer, children, noun) = ("{", "}", .plistDictionary(d), "entries")
+            case .array(let a): open("[", "]", .plistArray(a.elements), "items", depth)
+            case .set(let a): open("{(", ")}", .plistArray(a.elements), "items", depth)
+            case .dictionary(let d): open("{", "}", .plistDictionary(d), "entries", depth)
             case .string(let s):
                 out.writeQuoted(s)
                 out.write("\n")
@@ -38,8 +61,10 @@ package struct RawTextRenderer {
             default:
                 out.write(ValueFormatting.textScalar(v))
                 out.write("\n")
-                return
             }
+        }
+
+        func open(_ opener: String, _ closer: String, _ children: ChildList, _ noun: String, _ depth: Int) {
             if children.count == 0 {
                 out.write(opener + closer + "\n")
             } else if let maxDepth, depth >= maxDepth {
@@ -50,7 +75,7 @@ package struct RawTextRenderer {
             }
         }
 
-        emit(value, 0)
+        emit(root, 0)
         while let top = stack.indices.last, !out.hasFailed {
             if stack[top].next < stack[top].children.count {
                 let i = stack[top].next
@@ -63,7 +88,7 @@ package struct RawTextRenderer {
                 case .key(let k): out.writeQuoted(k); out.write(" => ")
                 case .archivedKey, .none: break
                 }
-                if case .plist(let v) = node { emit(v, depth) }
+                emit(node, depth)
             } else {
                 out.write(stack.removeLast().closer)
             }

@@ -157,6 +157,8 @@ package struct TreeRenderer {
                 case .dictionary(let f): open("dictionary " + Self.count(f.count, "entry"), .fields(f), depth)
                 case .reference(let uid): emitObject(uid, depth: depth)
                 }
+            case .mapped:
+                break  // the tree is drawn from decoded values or the object graph
             }
         }
 

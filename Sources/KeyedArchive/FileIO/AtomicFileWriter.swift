@@ -103,6 +103,52 @@ public struct AtomicFileWriter: Sendable {
     /// - Throws: ``FileIOError`` naming the failed step, the path and the system's reason; the old file
     ///   is then untouched (except after ``FileIOError/Step/synchronizeDirectory``, see the type's notes).
     public func write<Bytes: DataProtocol>(_ bytes: Bytes, toPath path: String) throws(FileIOError) {
+        do {
+            try replace(path) { fd in Self.writeAll(bytes, to: fd) }
+        } catch let error as FileIOError {
+            throw error
+        } catch {
+            // Only `fill` throws other errors, and this one does not throw.
+            throw FileIOError(step: .write, path: path, errno: EIO, detail: "\(error)", isWrite: true)
+        }
+    }
+
+    /// Atomically replaces (or creates) the file at `path` with the bytes `produce` passes to `write`, which
+    /// go to the temporary file as they come, so contents of any size are written without being held in
+    /// memory. The steps and guarantees are those of ``write(_:toPath:)``: until `produce` returns and the
+    /// file is flushed and renamed, the destination is untouched.
+    ///
+    /// - Parameters:
+    ///   - path: the destination; relative paths are relative to the current directory.
+    ///   - produce: writes the contents by calling `write` any number of times. If `write` fails it throws
+    ///     a ``FileIOError`` (step ``FileIOError/Step/write``) and every later call throws too; if
+    ///     `produce` throws, or returns after a failed `write`, the temporary file is removed and the
+    ///     destination is kept as it was.
+    /// - Throws: ``FileIOError`` naming the failed step, the path and the system's reason, or the error
+    ///   `produce` threw.
+    public func write(toPath path: String,
+                      streaming produce: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        try replace(path) { fd in
+            var failure: (Int32, String?)?
+            var written = 0
+            try produce { chunk in
+                if let (code, _) = failure {
+                    throw FileIOError(step: .write, path: path, errno: code, detail: "after an earlier failed write", isWrite: true)
+                }
+                if let (code, extra) = Self.writeAll(chunk, to: fd) {
+                    failure = (code, "after \(written) bytes" + (extra.map { " and \($0)" } ?? ""))
+                    throw FileIOError(step: .write, path: path, errno: code, detail: failure?.1, isWrite: true)
+                }
+                written += chunk.count
+            }
+            return failure
+        }
+    }
+
+    /// The steps of an atomic write (see the type's notes); `fill` writes the contents to the temporary
+    /// file's descriptor and returns the errno (and a note) of a failed write, or nil. An error `fill`
+    /// throws removes the temporary file and is rethrown.
+    private func replace(_ path: String, fill: (Int32) throws -> (Int32, String?)?) throws {
         try FilePath.validate(path, step: .validatePath, isWrite: true)
         let noReplace = options.contains(.withoutOverwriting)
 
@@ -180,7 +226,14 @@ public struct AtomicFileWriter: Sendable {
             }
         }
 
-        if let (code, extra) = Self.writeAll(bytes, to: fd) {
+        let written: (Int32, String?)?
+        do {
+            written = try fill(fd)
+        } catch {
+            _ = fail(.write, 0)  // closes and removes the temporary file
+            throw error
+        }
+        if let (code, extra) = written {
             throw fail(.write, code, extra)
         }
         guard Self.retryingEINTR({ SystemCalls.fsync(fd) }) == 0 else {

@@ -25,8 +25,8 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
     public let version: PropertyListInteger
     /// `$top`: the top-level keys in stored order, each usually a reference.
     public let top: [ArchivedField]
-    /// `$objects`, as stored and validated.
-    let storage: [PropertyListValue]
+    /// `$objects`, as stored and validated (decoded, or read from the bytes on demand).
+    let storage: ArchivedObjectStorage
     /// The class of every class description an instance points at, by its UID (found while validating).
     let classes: [UInt64: ArchivedClass]
 
@@ -101,7 +101,16 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
         self.archiverName = envelope.archiverName
         self.version = envelope.version
         self.top = top
-        self.storage = envelope.objects
+        self.storage = ArchivedObjectStorage(envelope.objects)
+    }
+
+    /// A graph whose entries are read from `archive`'s bytes on demand (checked in full by the caller).
+    init(mapped archive: MappedArchive, classes: [UInt64: ArchivedClass]) {
+        self.classes = classes
+        self.archiverName = archive.archiverName
+        self.version = archive.version
+        self.top = archive.top.map { ArchivedField($0.key, ArchivedValue($0.value)) }
+        self.storage = ArchivedObjectStorage(mapped: archive)
     }
 
     /// Builds a graph from objects, for writing an archive by hand.
@@ -180,10 +189,15 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
     }
 
     func content(of stored: PropertyListValue, at index: Int) -> ArchivedObject.Content {
+        Self.content(of: stored, at: index) { classes[$0] }
+    }
+
+    /// Entry `index` as the raw model shows it; `classNamed` gives the checked class of a `$class` UID.
+    static func content(of stored: PropertyListValue, at index: Int, classNamed: (UInt64) -> ArchivedClass?) -> ArchivedObject.Content {
         if index == 0, case .string("$null") = stored { return .null }
         guard case .dictionary(let dict) = stored else { return .value(stored) }
         if let classPosition = dict.position(of: "$class"), case .uid(let classUID) = dict.values[classPosition],
-           let archivedClass = classes[classUID.value] {
+           let archivedClass = classNamed(classUID.value) {
             var fields: [ArchivedField] = []
             fields.reserveCapacity(dict.count - 1)
             let keys = dict.keys, values = dict.values
@@ -229,7 +243,7 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
             "$version": .integer(version),
             "$archiver": .string(archiverName),
             "$top": .dictionary(PropertyListDictionary(top.map { ($0.key, $0.value.storedValue) })),
-            "$objects": .array(storage),
+            "$objects": .array(Array(storage)),
         ])
     }
 

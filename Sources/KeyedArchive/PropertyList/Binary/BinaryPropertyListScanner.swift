@@ -64,7 +64,11 @@ struct BinaryPropertyListScanner {
     /// - Parameter countingReferences: count the references to each object so that `value(_:depth:)`
     ///   decodes shared sub-trees once (a whole-file read wants this; a reader that looks at a few
     ///   objects on demand does not, and must not call `value(_:depth:)`, which needs the counts).
-    init(_ raw: UnsafeRawBufferPointer, options: PropertyListReadingOptions, countingReferences: Bool = true) throws {
+    /// - Parameter checkingOffsets: check every offset-table entry now (a reader that checks each entry
+    ///   before it uses it, ``requireValidOffset(_:)``, passes false: opening a large file then costs nothing
+    ///   per object).
+    init(_ raw: UnsafeRawBufferPointer, options: PropertyListReadingOptions, countingReferences: Bool = true,
+         checkingOffsets: Bool = true) throws {
         let size = raw.count
         let magic = Array("bplist0".utf8)
         guard size >= 7, let base = raw.baseAddress else {
@@ -154,7 +158,7 @@ struct BinaryPropertyListScanner {
 
         // Every offset-table entry must point into the object area.
         var entry = base + tableOffset
-        for n in 0..<objectCount {
+        for n in 0..<(checkingOffsets ? objectCount : 0) {
             let offset = Self.loadBigEndian(entry, width: offsetSize)
             guard offset >= UInt64(Self.headerSize), offset < UInt64(tableOffset) else {
                 throw PropertyListError(.invalidReference,
