@@ -24,10 +24,11 @@ extension BinaryPropertyListScanner {
         let st = state[n]
         if st & Self.onPath != 0 { try cycleError(n) }
         if st & Self.memoized != 0 { return memo[Int(slots[n])] }
-        switch BinaryPropertyListMarker(byte: marker) {
-        case .orderedSet? where !isLenient: try unsupportedMarker(marker, offset, n)
-        case .array?, .orderedSet?, .set?: return try array(n, at: offset, marker: marker, depth: depth)
-        case .dictionary?: return try dictionary(n, at: offset, marker: marker, depth: depth)
+        switch marker >> 4 {
+        case BinaryPropertyListMarker.dictionary.rawValue: return try dictionary(n, at: offset, marker: marker, depth: depth)
+        case BinaryPropertyListMarker.orderedSet.rawValue where !isLenient: try unsupportedMarker(marker, offset, n)
+        case BinaryPropertyListMarker.array.rawValue ... BinaryPropertyListMarker.set.rawValue:
+            return try array(n, at: offset, marker: marker, depth: depth)
         default:
             let v = try scalar(n, at: offset, marker: marker)
             memoize(n, v)
@@ -229,15 +230,52 @@ extension BinaryPropertyListScanner {
         }
     }
 
-    /// The index in `keySets` of a recent dictionary whose keys are the same objects as the `count` key
-    /// references at `start` (so the same strings, all distinct), or nil.
+    /// The index in `keySets` of a recent dictionary whose keys are the same strings as the `count` key
+    /// references at `start` (so all distinct), or nil: the same key objects (an archive's writer shares
+    /// them), or short string objects stored with the same bytes (Foundation's writer stores every
+    /// dictionary's keys again). Only what is inside the object area is compared; a reference or key that
+    /// does not match is decoded (and checked) the ordinary way.
     @inline(__always)
     func keySet(at start: Int, count: Int) -> Int? {
-        let bytes = count * refSize
-        for j in keySetCounts.indices where keySetCounts[j] == count && bytesEqual(start, keySetStarts[j], count: bytes) {
+        for j in keySetCounts.indices where keySetCounts[j] == count && sameKeys(start, keySetStarts[j], count: count) {
             return j
         }
         return nil
+    }
+
+    /// Whether the `count` key references at `a` name the same strings as those at `b`, a dictionary
+    /// whose keys were read (its references are valid and its keys are strings).
+    @inline(__always)
+    func sameKeys(_ a: Int, _ b: Int, count: Int) -> Bool {
+        if bytesEqual(a, b, count: count * refSize) { return true }
+        for i in 0 ..< count {
+            let ra = Self.loadBigEndian(base + a + i * refSize, width: refSize)
+            let rb = Self.loadBigEndian(base + b + i * refSize, width: refSize)
+            if ra == rb { continue }
+            guard ra < UInt64(objectCount), sameShortString(Int(ra), as: Int(rb)) else { return false }
+        }
+        return true
+    }
+
+    /// Whether object `x` is an ASCII or UTF-16 string of at most 14 units stored with the same marker
+    /// and bytes as `y`, a string already decoded (so its bytes are inside the object area; `x`'s are
+    /// checked here). Equal bytes decode to equal strings.
+    @inline(__always)
+    func sameShortString(_ x: Int, as y: Int) -> Bool {
+        let ox = offset(of: x), oy = offset(of: y)
+        let marker = base.load(fromByteOffset: ox, as: UInt8.self)
+        guard marker == base.load(fromByteOffset: oy, as: UInt8.self) else { return false }
+        let units = Int(BinaryPropertyListMarker.nibble(marker))
+        guard units != Int(BinaryPropertyListMarker.extendedCount) else { return false }
+        let length: Int
+        switch marker >> 4 {
+        case BinaryPropertyListMarker.asciiString.rawValue: length = units
+        case BinaryPropertyListMarker.utf16String.rawValue: length = 2 * units
+        default: return false
+        }
+        // Bounds: x's marker and bytes must end inside the object area (ox < tableOffset, length <= 28).
+        guard ox + 1 + length <= tableOffset else { return false }
+        return bytesEqual(ox + 1, oy + 1, count: length)
     }
 
     /// Remembers `d`, whose key references are at `start`, for ``keySet(at:count:)`` (the last 4).

@@ -173,23 +173,53 @@ struct BinaryPropertyListScanner {
 
     /// Counts, for every object, the references to it (saturating at 2), so that only shared objects are
     /// memoized. Containers whose header or references do not fit are skipped here: decoding one throws.
+    ///
+    /// One pass over every object of the file, so it is kept tight: the counts are updated through a
+    /// buffer pointer (bounded by the `r < objectCount` check beside each store) and the reference loop is
+    /// specialised for the file's reference width.
     mutating func countReferences() {
-        for n in 0 ..< objectCount {
-            let offset = offset(of: n)
-            let marker = base.load(fromByteOffset: offset, as: UInt8.self)
-            guard let kind = BinaryPropertyListMarker(byte: marker), kind.isContainer else { continue }
-            guard let (count, start) = try? countAndStart(BinaryPropertyListMarker.nibble(marker), at: offset, object: n) else { continue }
-            let (refs, o1) = count.multipliedReportingOverflow(by: kind == .dictionary ? 2 : 1)
-            guard !o1, (try? requireElements(refs, of: refSize, at: start, object: n, "container")) != nil else { continue }
-            var p = start
-            for _ in 0 ..< refs {
-                let r = Self.loadBigEndian(base + p, width: refSize)
-                if r < UInt64(objectCount) {
-                    let i = Int(r)
-                    if state[i] < Self.shared { state[i] += 1 }
+        var counts = state
+        state = []
+        counts.withUnsafeMutableBufferPointer { counts in
+            for n in 0 ..< objectCount {
+                let offset = offset(of: n)
+                let marker = base.load(fromByteOffset: offset, as: UInt8.self)
+                let high = marker >> 4
+                // Containers only: 0xA array, 0xB ordered set, 0xC set, 0xD dictionary.
+                guard high >= 0xA, high <= 0xD else { continue }
+                guard let (count, start) = try? countAndStart(BinaryPropertyListMarker.nibble(marker), at: offset, object: n)
+                else { continue }
+                let (refs, o1) = count.multipliedReportingOverflow(by: high == 0xD ? 2 : 1)
+                let (bytes, o2) = refs.multipliedReportingOverflow(by: refSize)
+                let (end, o3) = start.addingReportingOverflow(bytes)
+                guard !o1, !o2, !o3, end <= tableOffset else { continue }
+                let p = base + start
+                switch refSize {
+                case 1: Self.tally(UInt8.self, p, refs, counts)
+                case 2: Self.tally(UInt16.self, p, refs, counts)
+                case 4: Self.tally(UInt32.self, p, refs, counts)
+                case 8: Self.tally(UInt64.self, p, refs, counts)
+                default:
+                    for k in 0 ..< refs {
+                        let r = Self.loadBigEndian(p + k * refSize, width: refSize)
+                        if r < UInt64(counts.count), counts[Int(r)] < Self.shared { counts[Int(r)] += 1 }
+                    }
                 }
-                p += refSize
             }
+        }
+        state = counts
+    }
+
+    /// Adds the `refs` big-endian references of type `T` at `p` (inside the object area) to `counts`,
+    /// saturating at ``shared``; references past the object count are skipped (decoding them throws).
+    @inline(__always)
+    static func tally<T: FixedWidthInteger & UnsignedInteger>(_: T.Type, _ p: UnsafeRawPointer, _ refs: Int,
+                                                             _ counts: UnsafeMutableBufferPointer<UInt8>) {
+        let limit = UInt64(counts.count)
+        for k in 0 ..< refs {
+            let r = UInt64(T(bigEndian: p.loadUnaligned(fromByteOffset: k &* MemoryLayout<T>.size, as: T.self)))
+            // Bounds: `r < limit` (the buffer's count) right before the store.
+            if r < limit, counts[Int(r)] < shared { counts[Int(r)] &+= 1 }
         }
     }
 
