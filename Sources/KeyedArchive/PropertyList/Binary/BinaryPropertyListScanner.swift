@@ -29,25 +29,35 @@ struct BinaryPropertyListScanner {
     /// ``PropertyListReadingOptions/isLenient``: accept what CoreFoundation rejects but can be read.
     let isLenient: Bool
 
-    /// Per object: how many references to it the file's containers hold (bits 0-1, saturating at 2),
-    /// whether it is being decoded, i.e. on the current path (bit 2), and whether it is memoized (bit 3).
-    var state: [UInt8]
-    /// Per object, once the first object is memoized (empty until then): a memoized object's index in `memo`.
-    var slots: [UInt32] = []
-    /// Decoded objects that are referenced more than once, in the order they were decoded (see `slots`), so
-    /// each is decoded once and shared: an array, not a hash table keyed by object number, so a look-up is
-    /// one indexed load. Scalars that decode without allocating are not kept (decoding is cheaper).
-    var memo: [PropertyListValue] = []
-    /// The last dictionaries read (with where their key references start, and their counts), so that
-    /// dictionaries with the same key objects (every object of one class in an archive) share one key
-    /// array and index instead of reading the keys and building them again (see `keySet(at:count:)`).
-    var keySets: [PropertyListDictionary] = []
-    var keySetStarts: [Int] = []
-    var keySetCounts: [Int] = []
-    var nextKeySet = 0
     /// The `Data` whose bytes `base` points at, when the caller has one: data values are then slices of
     /// it that share its storage (no copy); without it they are copied.
     var source: Data?
+    /// What a whole-tree read (``readRoot()``) keeps while it decodes, apart from the scanner itself so
+    /// that the scanner stays immutable during the walk: its decoding functions take it `inout` and the
+    /// scanner by reference (a mutating walk copied the scanner, 144 bytes, at every call it made).
+    struct TreeState {
+        /// Per object: how many references to it the file's containers hold (bits 0-1, saturating at 2),
+        /// whether it is being decoded, i.e. on the current path (bit 2), and whether it is memoized (bit 3).
+        var state: [UInt8]
+        /// Per object, once the first object is memoized (empty until then): a memoized object's index in `memo`.
+        var slots: [UInt32] = []
+        /// Decoded objects that are referenced more than once, in the order they were decoded (see `slots`),
+        /// so each is decoded once and shared: an array, not a hash table keyed by object number, so a
+        /// look-up is one indexed load. Scalars that decode without allocating are not kept (decoding is cheaper).
+        var memo: [PropertyListValue] = []
+        /// The last dictionaries read (with where their key references start, and their counts), so that
+        /// dictionaries with the same keys (every object of one class in an archive) share one key array
+        /// and index instead of reading the keys and building them again (see `keySet(at:count:_:)`).
+        var keySets: [PropertyListDictionary] = []
+        var keySetStarts: [Int] = []
+        var keySetCounts: [Int] = []
+        /// The first key's ``keyPrint(at:)`` of each.
+        var keySetPrints: [UInt64] = []
+        var nextKeySet = 0
+
+        init(objectCount: Int) { state = Array(repeating: 0, count: objectCount) }
+    }
+
     static let onPath: UInt8 = 4
     static let shared: UInt8 = 2
     static let memoized: UInt8 = 8
@@ -61,9 +71,8 @@ struct BinaryPropertyListScanner {
 
     /// Checks the header, the trailer and every offset-table entry of `raw`.
     ///
-    /// - Parameter countingReferences: count the references to each object so that `value(_:depth:)`
-    ///   decodes shared sub-trees once (a whole-file read wants this; a reader that looks at a few
-    ///   objects on demand does not, and must not call `value(_:depth:)`, which needs the counts).
+    /// - Parameter countingReferences: kept for source compatibility and ignored: ``readRoot()`` counts
+    ///   the references itself, and a reader that looks at a few objects on demand never pays for it.
     init(_ raw: UnsafeRawBufferPointer, options: PropertyListReadingOptions, countingReferences: Bool = true) throws {
         let size = raw.count
         let magic = Array("bplist0".utf8)
@@ -163,12 +172,6 @@ struct BinaryPropertyListScanner {
             }
             entry += offsetSize
         }
-        if countingReferences {
-            state = Array(repeating: 0, count: objectCount)
-            countReferences()
-        } else {
-            state = []
-        }
     }
 
     /// Counts, for every object, the references to it (saturating at 2), so that only shared objects are
@@ -177,10 +180,8 @@ struct BinaryPropertyListScanner {
     /// One pass over every object of the file, so it is kept tight: the counts are updated through a
     /// buffer pointer (bounded by the `r < objectCount` check beside each store) and the reference loop is
     /// specialised for the file's reference width.
-    mutating func countReferences() {
-        var counts = state
-        state = []
-        counts.withUnsafeMutableBufferPointer { counts in
+    func countReferences(into state: inout [UInt8]) {
+        state.withUnsafeMutableBufferPointer { counts in
             for n in 0 ..< objectCount {
                 let offset = offset(of: n)
                 let marker = base.load(fromByteOffset: offset, as: UInt8.self)
@@ -207,7 +208,6 @@ struct BinaryPropertyListScanner {
                 }
             }
         }
-        state = counts
     }
 
     /// Adds the `refs` big-endian references of type `T` at `p` (inside the object area) to `counts`,
@@ -223,20 +223,21 @@ struct BinaryPropertyListScanner {
         }
     }
 
-    /// Frees the memoized shared objects without recursion (after a failed read, nothing else holds them).
-    mutating func releaseMemo() {
-        var values = memo
-        memo = []
-        keySets = []
-        PropertyListValue.dismantle(all: &values)
-    }
-
     /// Decodes the root object and everything it refers to.
-    mutating func readRoot() throws -> PropertyListValue {
-        try value(topObject, depth: 0)
+    func readRoot() throws -> PropertyListValue {
+        var tree = TreeState(objectCount: objectCount)
+        countReferences(into: &tree.state)
+        do {
+            return try value(topObject, depth: 0, &tree)
+        } catch {
+            // The memoized shared objects: nothing else holds them now, and they may be deep.
+            PropertyListValue.dismantle(all: &tree.memo)
+            tree.keySets = []
+            throw error
+        }
     }
 
-    /// How deep ``value(_:depth:)`` recurses before it hands a sub-tree to ``deepValue(_:depth:)``:
+    /// How deep ``value(_:depth:_:)`` recurses before it hands a sub-tree to ``deepValue(_:depth:_:)``:
     /// 64 levels of its frames fit easily in a 512 KiB secondary-thread stack, also unoptimised.
     static let recursionLimit = 64
 
