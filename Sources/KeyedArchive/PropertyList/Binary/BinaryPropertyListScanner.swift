@@ -32,6 +32,11 @@ struct BinaryPropertyListScanner {
     /// The `Data` whose bytes `base` points at, when the caller has one: data values are then slices of
     /// it that share its storage (no copy); without it they are copied.
     var source: Data?
+    /// Unused, always empty: kept so that code which sets it still compiles. A whole-tree read keeps its
+    /// reference counts in its ``TreeState`` (``readRoot()`` counts them itself, so the initializer's
+    /// `countingReferences` no longer matters: a reader that looks at a few objects never pays for it).
+    var state: [UInt8] = []
+
     /// What a whole-tree read (``readRoot()``) keeps while it decodes, apart from the scanner itself so
     /// that the scanner stays immutable during the walk: its decoding functions take it `inout` and the
     /// scanner by reference (a mutating walk copied the scanner, 144 bytes, at every call it made).
@@ -71,8 +76,9 @@ struct BinaryPropertyListScanner {
 
     /// Checks the header, the trailer and every offset-table entry of `raw`.
     ///
-    /// - Parameter countingReferences: kept for source compatibility and ignored: ``readRoot()`` counts
-    ///   the references itself, and a reader that looks at a few objects on demand never pays for it.
+    /// - Parameter countingReferences: count the references to each object so that `value(_:depth:)`
+    ///   decodes shared sub-trees once (a whole-file read wants this; a reader that looks at a few
+    ///   objects on demand does not, and must not call `value(_:depth:)`, which needs the counts).
     init(_ raw: UnsafeRawBufferPointer, options: PropertyListReadingOptions, countingReferences: Bool = true) throws {
         let size = raw.count
         let magic = Array("bplist0".utf8)
