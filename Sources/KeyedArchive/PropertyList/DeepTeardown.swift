@@ -33,7 +33,7 @@ extension Dictionary: DeepTeardownStorage {}
 /// `@unchecked Sendable`: the wrapping value types only mutate a box they hold uniquely.
 @usableFromInline
 final class DeepTeardownBox<Storage: DeepTeardownStorage>: @unchecked Sendable {
-    @usableFromInline var storage: Storage
+    @usableFromInline @exclusivity(unchecked) var storage: Storage
 
     @inlinable
     init(_ storage: Storage) { self.storage = storage }

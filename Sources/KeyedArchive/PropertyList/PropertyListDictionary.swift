@@ -66,12 +66,13 @@ public struct PropertyListDictionary: Sendable, Hashable, Sequence, ExpressibleB
     /// ``init(_:)`` does.
     init(keys: [String], values: [PropertyListValue]) {
         if keys.count <= Self.indexThreshold {
-            var unique = true
-            check: for i in keys.indices.dropFirst() {
-                for j in 0 ..< i where keys[i] == keys[j] {
-                    unique = false
-                    break check
+            // Pairwise (at most 66 pairs); keys of different UTF-8 lengths (an O(1) count) are not compared.
+            let unique = keys.withUnsafeBufferPointer { keys in
+                for i in keys.indices.dropFirst() {
+                    let length = keys[i].utf8.count
+                    for j in 0 ..< i where keys[j].utf8.count == length && keys[i] == keys[j] { return false }
                 }
+                return true
             }
             if unique {
                 self.init(entries: Entries(keys: keys, values: values, index: nil))

@@ -32,9 +32,27 @@ enum BinaryPropertyListMarker: UInt8 {
     case dictionary = 0xD
 
     /// The kind of the object whose marker byte is `byte`; nil for the unused high nibbles 9, E and F.
+    ///
+    /// A switch rather than `init(rawValue:)`, which the compiler leaves as a call: this runs for every
+    /// object the reader visits, and the switch inlines to a table look-up.
     @inline(__always)
     init?(byte: UInt8) {
-        self.init(rawValue: byte >> 4)
+        switch byte >> 4 {
+        case 0x0: self = .singleton
+        case 0x1: self = .integer
+        case 0x2: self = .real
+        case 0x3: self = .date
+        case 0x4: self = .data
+        case 0x5: self = .asciiString
+        case 0x6: self = .utf16String
+        case 0x7: self = .utf8String
+        case 0x8: self = .uid
+        case 0xA: self = .array
+        case 0xB: self = .orderedSet
+        case 0xC: self = .set
+        case 0xD: self = .dictionary
+        default: return nil
+        }
     }
 
     /// The marker byte of this kind with `nibble` in its low four bits.

@@ -82,12 +82,7 @@ public struct BinaryPropertyListReader: Sendable {
         try data.withUnsafeBytes { raw in
             var scanner = try BinaryPropertyListScanner(raw, options: options)
             scanner.source = data
-            do {
-                return try scanner.readRoot()
-            } catch {
-                scanner.releaseMemo()  // a shared sub-tree it alone holds now may be deep
-                throw error
-            }
+            return try scanner.readRoot()
         }
     }
 }

@@ -147,13 +147,32 @@ extension BinaryPropertyListScanner {
         let bytes = UnsafeBufferPointer(start: (base + start).assumingMemoryBound(to: UInt8.self), count: count)
         var high: UInt8 = 0
         for b in bytes { high |= b }
-        if high < 0x80 { return String(decoding: bytes, as: UTF8.self) }
+        if high < 0x80 {
+            if count <= Self.smallStringCapacity { return Self.smallASCIIString(bytes) }
+            return String(decoding: bytes, as: UTF8.self)
+        }
         guard let s = Self.validUTF8(bytes) else {
             let bad = bytes.firstIndex { $0 >= 0x80 } ?? 0
             throw PropertyListError(.invalidString, "bplist: ASCII string has byte 0x\(hex(bytes[bad])) that is neither ASCII nor UTF-8",
                                     at: .init(byteOffset: start + bad, objectNumber: n))
         }
         return s
+    }
+
+    /// The most UTF-8 bytes a Swift string keeps inline, without an allocation, on 64-bit platforms.
+    static let smallStringCapacity = 15
+
+    /// A string of `bytes`, all ASCII (checked by the caller), of at most ``smallStringCapacity`` bytes.
+    ///
+    /// `String(decoding:as:)` validates the bytes again and copies them twice; the standard library builds
+    /// a string this small that is all ASCII straight from the buffer, without validation (anything else it
+    /// would validate, so a wrong caller gets a repaired string, never an invalid one).
+    @inline(__always)
+    static func smallASCIIString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { out in
+            UnsafeMutableRawBufferPointer(out).copyMemory(from: UnsafeRawBufferPointer(bytes))
+            return bytes.count
+        }
     }
 
     /// The string if `bytes` is valid UTF-8, else `nil`.

@@ -29,25 +29,40 @@ struct BinaryPropertyListScanner {
     /// ``PropertyListReadingOptions/isLenient``: accept what CoreFoundation rejects but can be read.
     let isLenient: Bool
 
-    /// Per object: how many references to it the file's containers hold (bits 0-1, saturating at 2),
-    /// whether it is being decoded, i.e. on the current path (bit 2), and whether it is memoized (bit 3).
-    var state: [UInt8]
-    /// Per object, once the first object is memoized (empty until then): a memoized object's index in `memo`.
-    var slots: [UInt32] = []
-    /// Decoded objects that are referenced more than once, in the order they were decoded (see `slots`), so
-    /// each is decoded once and shared: an array, not a hash table keyed by object number, so a look-up is
-    /// one indexed load. Scalars that decode without allocating are not kept (decoding is cheaper).
-    var memo: [PropertyListValue] = []
-    /// The last dictionaries read (with where their key references start, and their counts), so that
-    /// dictionaries with the same key objects (every object of one class in an archive) share one key
-    /// array and index instead of reading the keys and building them again (see `keySet(at:count:)`).
-    var keySets: [PropertyListDictionary] = []
-    var keySetStarts: [Int] = []
-    var keySetCounts: [Int] = []
-    var nextKeySet = 0
     /// The `Data` whose bytes `base` points at, when the caller has one: data values are then slices of
     /// it that share its storage (no copy); without it they are copied.
     var source: Data?
+    /// Unused, always empty: kept so that code which sets it still compiles. A whole-tree read keeps its
+    /// reference counts in its ``TreeState`` (``readRoot()`` counts them itself, so the initializer's
+    /// `countingReferences` no longer matters: a reader that looks at a few objects never pays for it).
+    var state: [UInt8] = []
+
+    /// What a whole-tree read (``readRoot()``) keeps while it decodes, apart from the scanner itself so
+    /// that the scanner stays immutable during the walk: its decoding functions take it `inout` and the
+    /// scanner by reference (a mutating walk copied the scanner, 144 bytes, at every call it made).
+    struct TreeState {
+        /// Per object: how many references to it the file's containers hold (bits 0-1, saturating at 2),
+        /// whether it is being decoded, i.e. on the current path (bit 2), and whether it is memoized (bit 3).
+        var state: [UInt8]
+        /// Per object, once the first object is memoized (empty until then): a memoized object's index in `memo`.
+        var slots: [UInt32] = []
+        /// Decoded objects that are referenced more than once, in the order they were decoded (see `slots`),
+        /// so each is decoded once and shared: an array, not a hash table keyed by object number, so a
+        /// look-up is one indexed load. Scalars that decode without allocating are not kept (decoding is cheaper).
+        var memo: [PropertyListValue] = []
+        /// The last dictionaries read (with where their key references start, and their counts), so that
+        /// dictionaries with the same keys (every object of one class in an archive) share one key array
+        /// and index instead of reading the keys and building them again (see `keySet(at:count:_:)`).
+        var keySets: [PropertyListDictionary] = []
+        var keySetStarts: [Int] = []
+        var keySetCounts: [Int] = []
+        /// The first key's ``keyPrint(at:)`` of each.
+        var keySetPrints: [UInt64] = []
+        var nextKeySet = 0
+
+        init(objectCount: Int) { state = Array(repeating: 0, count: objectCount) }
+    }
+
     static let onPath: UInt8 = 4
     static let shared: UInt8 = 2
     static let memoized: UInt8 = 8
@@ -167,50 +182,72 @@ struct BinaryPropertyListScanner {
             }
             entry += offsetSize
         }
-        if countingReferences {
-            state = Array(repeating: 0, count: objectCount)
-            countReferences()
-        } else {
-            state = []
-        }
     }
 
     /// Counts, for every object, the references to it (saturating at 2), so that only shared objects are
     /// memoized. Containers whose header or references do not fit are skipped here: decoding one throws.
-    mutating func countReferences() {
-        for n in 0 ..< objectCount {
-            let offset = offset(of: n)
-            let marker = base.load(fromByteOffset: offset, as: UInt8.self)
-            guard let kind = BinaryPropertyListMarker(byte: marker), kind.isContainer else { continue }
-            guard let (count, start) = try? countAndStart(BinaryPropertyListMarker.nibble(marker), at: offset, object: n) else { continue }
-            let (refs, o1) = count.multipliedReportingOverflow(by: kind == .dictionary ? 2 : 1)
-            guard !o1, (try? requireElements(refs, of: refSize, at: start, object: n, "container")) != nil else { continue }
-            var p = start
-            for _ in 0 ..< refs {
-                let r = Self.loadBigEndian(base + p, width: refSize)
-                if r < UInt64(objectCount) {
-                    let i = Int(r)
-                    if state[i] < Self.shared { state[i] += 1 }
+    ///
+    /// One pass over every object of the file, so it is kept tight: the counts are updated through a
+    /// buffer pointer (bounded by the `r < objectCount` check beside each store) and the reference loop is
+    /// specialised for the file's reference width.
+    func countReferences(into state: inout [UInt8]) {
+        state.withUnsafeMutableBufferPointer { counts in
+            for n in 0 ..< objectCount {
+                let offset = offset(of: n)
+                let marker = base.load(fromByteOffset: offset, as: UInt8.self)
+                let high = marker >> 4
+                // Containers only: 0xA array, 0xB ordered set, 0xC set, 0xD dictionary.
+                guard high >= 0xA, high <= 0xD else { continue }
+                guard let (count, start) = try? countAndStart(BinaryPropertyListMarker.nibble(marker), at: offset, object: n)
+                else { continue }
+                let (refs, o1) = count.multipliedReportingOverflow(by: high == 0xD ? 2 : 1)
+                let (bytes, o2) = refs.multipliedReportingOverflow(by: refSize)
+                let (end, o3) = start.addingReportingOverflow(bytes)
+                guard !o1, !o2, !o3, end <= tableOffset else { continue }
+                let p = base + start
+                switch refSize {
+                case 1: Self.tally(UInt8.self, p, refs, counts)
+                case 2: Self.tally(UInt16.self, p, refs, counts)
+                case 4: Self.tally(UInt32.self, p, refs, counts)
+                case 8: Self.tally(UInt64.self, p, refs, counts)
+                default:
+                    for k in 0 ..< refs {
+                        let r = Self.loadBigEndian(p + k * refSize, width: refSize)
+                        if r < UInt64(counts.count), counts[Int(r)] < Self.shared { counts[Int(r)] += 1 }
+                    }
                 }
-                p += refSize
             }
         }
     }
 
-    /// Frees the memoized shared objects without recursion (after a failed read, nothing else holds them).
-    mutating func releaseMemo() {
-        var values = memo
-        memo = []
-        keySets = []
-        PropertyListValue.dismantle(all: &values)
+    /// Adds the `refs` big-endian references of type `T` at `p` (inside the object area) to `counts`,
+    /// saturating at ``shared``; references past the object count are skipped (decoding them throws).
+    @inline(__always)
+    static func tally<T: FixedWidthInteger & UnsignedInteger>(_: T.Type, _ p: UnsafeRawPointer, _ refs: Int,
+                                                             _ counts: UnsafeMutableBufferPointer<UInt8>) {
+        let limit = UInt64(counts.count)
+        for k in 0 ..< refs {
+            let r = UInt64(T(bigEndian: p.loadUnaligned(fromByteOffset: k &* MemoryLayout<T>.size, as: T.self)))
+            // Bounds: `r < limit` (the buffer's count) right before the store.
+            if r < limit, counts[Int(r)] < shared { counts[Int(r)] &+= 1 }
+        }
     }
 
     /// Decodes the root object and everything it refers to.
-    mutating func readRoot() throws -> PropertyListValue {
-        try value(topObject, depth: 0)
+    func readRoot() throws -> PropertyListValue {
+        var tree = TreeState(objectCount: objectCount)
+        countReferences(into: &tree.state)
+        do {
+            return try value(topObject, depth: 0, &tree)
+        } catch {
+            // The memoized shared objects: nothing else holds them now, and they may be deep.
+            PropertyListValue.dismantle(all: &tree.memo)
+            tree.keySets = []
+            throw error
+        }
     }
 
-    /// How deep ``value(_:depth:)`` recurses before it hands a sub-tree to ``deepValue(_:depth:)``:
+    /// How deep ``value(_:depth:_:)`` recurses before it hands a sub-tree to ``deepValue(_:depth:_:)``:
     /// 64 levels of its frames fit easily in a 512 KiB secondary-thread stack, also unoptimised.
     static let recursionLimit = 64
 
