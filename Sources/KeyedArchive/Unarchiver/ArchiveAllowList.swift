@@ -71,7 +71,7 @@ extension UnarchivingSession {
     /// The type to instantiate for the object `uid` of class `archivedClass` where `allowed` may be
     /// produced (``ArchiveAllowList``, through the session's cache).
     /// - Throws: ``KeyedArchiveError/Code/classNotAllowed`` naming the class, the object and the key path.
-    func allowedType(_ archivedClass: ArchivedClass, uid: Int, allowed: [any KeyedArchivable.Type], key: String?,
+    func allowedType(_ archivedClass: ArchivedClass, uid: ArchiveObjectID, allowed: [any KeyedArchivable.Type], key: String?,
                      expected: @autoclosure () -> String) throws -> any KeyedArchivable.Type {
         guard let type = resolve(archivedClass, allowed: allowed) else {
             throw error(.classNotAllowed,

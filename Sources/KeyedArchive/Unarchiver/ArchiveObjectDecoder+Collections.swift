@@ -9,7 +9,7 @@ import Foundation
 extension ArchiveObjectDecoder {
     /// The `$objects` entry of a collection under `key`, whose class must be one of `names`.
     func collection(_ key: String, names: [String], expected: @autoclosure () -> String)
-        throws -> (Int, ArchiveFields, ArchivedClass)
+        throws -> (ArchiveObjectID, ArchiveFields, ArchivedClass)
     {
         let (value, uid) = try scalar(key, expected: expected())
         return try builtin(value, uid: uid, key: key, names: names, expected: expected())
@@ -19,7 +19,7 @@ extension ArchiveObjectDecoder {
     /// member per element, `NS.object.0`, `NS.object.1`, ... in any stored order (Apple's ordered-set
     /// layout; also accepted for arrays and sets). Indices with a gap are rejected, not read as a shorter
     /// list; a key stored twice counts once (its last value), as the raw model reads it. `member` names the array-of-UIDs member to read (`NS.keys` for dictionary keys).
-    func elements(_ dict: ArchiveFields, _ uid: Int, _ cls: ArchivedClass, key: String,
+    func elements(_ dict: ArchiveFields, _ uid: ArchiveObjectID, _ cls: ArchivedClass, key: String,
                           member name: String = Catalogue.elementArrayKey) throws -> [Int] {
         if let list = try session.lookup(dict, name, key: pathKey(key), uid: uid) {
             guard let refs = try session.arrayElements(list, key: pathKey(key), uid: uid) else {
@@ -59,7 +59,7 @@ extension ArchiveObjectDecoder {
         return refs
     }
 
-    func withEntered<R>(_ uid: Int, _ cls: ArchivedClass, key: String, _ body: () throws -> R) throws -> R {
+    func withEntered<R>(_ uid: ArchiveObjectID, _ cls: ArchivedClass, key: String, _ body: () throws -> R) throws -> R {
         try session.enter(uid: uid, className: cls.name, key: pathKey(key))
         if let k = pathKey(key) { session.push(.key(k)) }
         defer {

@@ -204,8 +204,8 @@ final class ArchiveStorage {
 
     /// The property-list object number of `$objects[uid]` (`uid` below ``objectCount``).
     @inline(__always)
-    func object(_ uid: Int) throws -> Int {
-        try scanner.reference(at: objectsStart + uid * refSize, object: -1)
+    func object(_ uid: ArchiveObjectID) throws -> Int {
+        try scanner.reference(at: objectsStart + uid.rawValue * refSize, object: -1)
     }
 
     /// The fields of dictionary `n`, or nil when `n` is not a dictionary.

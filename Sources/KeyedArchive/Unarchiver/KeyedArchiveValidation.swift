@@ -46,7 +46,7 @@ struct KeyedArchiveValidation {
             try checkNull()
             try checkTop()
             for uid in 0 ..< storage.objectCount {
-                try checkObject(uid)
+                try checkObject(ArchiveObjectID(uid))
             }
         } catch let error as PropertyListError {
             throw KeyedArchiveError(.invalidPropertyList, "not a readable property list: \(error.message)", underlying: error)
@@ -56,7 +56,7 @@ struct KeyedArchiveValidation {
     // MARK: Rules
 
     private func checkNull() throws {
-        let first = try storage.object(0)
+        let first = try storage.object(.null)
         guard case .string("$null")? = try storage.plainScalar(first) else {
             let found = try storage.plainScalar(first).map { "\(try storage.kindName(first)) \(UnarchivingSession.preview($0))" }
                 ?? (try storage.kindName(first))
@@ -89,7 +89,7 @@ struct KeyedArchiveValidation {
     }
 
     /// Rule 5 for an object dictionary and rules 4 and 6 for everything inside entry `uid`.
-    private mutating func checkObject(_ uid: Int) throws {
+    private mutating func checkObject(_ uid: ArchiveObjectID) throws {
         let n = try storage.object(uid)
         guard state[n] == 0 else { return }
         switch storage.kind(n) {
@@ -113,8 +113,8 @@ struct KeyedArchiveValidation {
     }
 
     /// The class `$class` (object `classRef`) of entry `uid` names, checked once per class dictionary.
-    private mutating func archivedClass(_ classRef: Int, uid: Int) throws -> ArchivedClass {
-        let objectUID = UInt64(uid)
+    private mutating func archivedClass(_ classRef: Int, uid: ArchiveObjectID) throws -> ArchivedClass {
+        let objectUID = uid.objectUID
         guard let classUID = try storage.uid(classRef) else {
             throw KeyedArchiveError(.invalidClass, "$class must be a UID, found \(try storage.kindName(classRef))",
                                     keyPath: "$class", objectUID: objectUID)
@@ -125,7 +125,7 @@ struct KeyedArchiveValidation {
                                     "$class UID \(classUID) is out of range: $objects has \(storage.objectCount) entries",
                                     keyPath: "$class", objectUID: objectUID)
         }
-        let classObject = try storage.object(Int(classUID))
+        let classObject = try storage.object(ArchiveObjectID(reference: classUID))
         guard let classFields = try storage.fields(classObject) else {
             throw KeyedArchiveError(.invalidClass,
                                     "$class points at object #\(classUID), a \(try storage.kindName(classObject)), not a class dictionary",
@@ -198,11 +198,11 @@ struct KeyedArchiveValidation {
         return chain
     }
 
-    private func checkUID(_ n: Int, path: Path, uid: Int, className: String?) throws {
+    private func checkUID(_ n: Int, path: Path, uid: ArchiveObjectID, className: String?) throws {
         guard let ref = try storage.uid(n), ref >= UInt64(storage.objectCount) else { return }
         throw KeyedArchiveError(.invalidReference,
                                 "UID \(ref) is out of range: $objects has \(storage.objectCount) entries",
-                                keyPath: path.rendered(storage), objectUID: UInt64(uid), className: className)
+                                keyPath: path.rendered(storage), objectUID: uid.objectUID, className: className)
     }
 
     // MARK: Walking containers
@@ -235,7 +235,7 @@ struct KeyedArchiveValidation {
     }
 
     /// Checks every UID inside container `root` (rule 4) and that no container contains itself (rule 6).
-    private mutating func walk(_ root: Int, path: Path, uid: Int, className: String?, skippingValue skipped: Int? = nil) throws {
+    private mutating func walk(_ root: Int, path: Path, uid: ArchiveObjectID, className: String?, skippingValue skipped: Int? = nil) throws {
         var path = path
         // Pending work: a container to enter (with the path frame that leads to it), or one to leave.
         var pending: [(object: Int, frame: Int, leaving: Bool)] = [(root, -1, false)]
