@@ -35,6 +35,15 @@ struct KeyedArchiveValidation {
     private var chains: [Int: [String]] = [:]
     /// Per property-list object: 0 not visited, 1 on the current path, 2 checked.
     private var state: [UInt8]
+    /// The first object dictionaries' fields (up to 8 key sets; the last slot takes turns) and where their `$class`
+    /// is: a dictionary with the same key objects (every object of a class, in archives whose writer shares
+    /// key strings) has it at the same place.
+    private var recentKeys: [(fields: ArchiveFields, classPosition: Int?)] = []
+    /// The first classes met (up to 8; the last slot takes turns), looked up before ``classes`` (a hash each time).
+    private var recentClasses: [(uid: UInt64, archivedClass: ArchivedClass)] = []
+    /// The walk's work list and path frames, kept between objects (so a walk allocates nothing).
+    private var pending: [(object: Int, frame: Int, leaving: Bool)] = []
+    private var frames: [(parent: Int, item: Int, isIndex: Bool)] = []
 
     /// Checks `storage`'s archive (its envelope is already checked by ``ArchiveStorage``).
     /// - Throws: ``KeyedArchiveError`` naming the first rule broken, with object UID and key path.
@@ -67,7 +76,7 @@ struct KeyedArchiveValidation {
     private mutating func checkTop() throws {
         let top = storage.top
         for i in 0 ..< top.count {
-            let keyObject = try storage.scanner.reference(at: top.keys + i * storage.refSize, object: top.object)
+            let keyObject = try storage.reference(at: top.keys + i * storage.refSize, object: top.object)
             let key: String
             switch try storage.plainScalar(keyObject) {
             case .string(let s)?: key = s
@@ -103,13 +112,26 @@ struct KeyedArchiveValidation {
             try walk(n, path: Path(root: ""), uid: uid, className: nil)
         case .dictionary:
             guard let fields = try storage.fields(n) else { return }
-            guard let classRef = try storage.lookup(fields, "$class") else {
+            let classPosition = try self.classPosition(in: fields)
+            guard let classRef = try classPosition.map({ try storage.value(at: $0, of: fields) }) else {
                 try walk(n, path: Path(root: ""), uid: uid, className: nil)
                 return
             }
             let archivedClass = try self.archivedClass(classRef, uid: uid)
             try walk(n, path: Path(root: ""), uid: uid, className: archivedClass.name, skippingValue: classRef)
         }
+    }
+
+    /// Where `$class` is in `fields`, or nil.
+    private mutating func classPosition(in fields: ArchiveFields) throws -> Int? {
+        var i = 0
+        while i < recentKeys.count {
+            if storage.sameKeys(recentKeys[i].fields, fields) { return recentKeys[i].classPosition }
+            i += 1
+        }
+        let position = try storage.position(of: "$class", in: fields)
+        if recentKeys.count == 8 { recentKeys[7] = (fields, position) } else { recentKeys.append((fields, position)) }
+        return position
     }
 
     /// The class `$class` (object `classRef`) of entry `uid` names, checked once per class dictionary.
@@ -119,7 +141,15 @@ struct KeyedArchiveValidation {
             throw KeyedArchiveError(.invalidClass, "$class must be a UID, found \(try storage.kindName(classRef))",
                                     keyPath: "$class", objectUID: objectUID)
         }
-        if let known = classes[classUID] { return known }
+        var i = 0
+        while i < recentClasses.count {
+            if recentClasses[i].uid == classUID { return recentClasses[i].archivedClass }
+            i += 1
+        }
+        if let known = classes[classUID] {
+            remember(known, classUID)
+            return known
+        }
         guard classUID < UInt64(storage.objectCount) else {
             throw KeyedArchiveError(.invalidClass,
                                     "$class UID \(classUID) is out of range: $objects has \(storage.objectCount) entries",
@@ -159,7 +189,12 @@ struct KeyedArchiveValidation {
         let hints = try storage.lookup(classFields, "$classhints").flatMap(classHints)
         let archivedClass = ArchivedClass(name: name, chain: chain, hints: hints, uid: UID(classUID))
         classes[classUID] = archivedClass
+        remember(archivedClass, classUID)
         return archivedClass
+    }
+
+    private mutating func remember(_ archivedClass: ArchivedClass, _ classUID: UInt64) {
+        if recentClasses.count == 8 { recentClasses[7] = (classUID, archivedClass) } else { recentClasses.append((classUID, archivedClass)) }
     }
 
     /// `$classhints` as strings, or nil when it is not an array of strings (hints are informational:
@@ -237,8 +272,14 @@ struct KeyedArchiveValidation {
     /// Checks every UID inside container `root` (rule 4) and that no container contains itself (rule 6).
     private mutating func walk(_ root: Int, path: Path, uid: ArchiveObjectID, className: String?, skippingValue skipped: Int? = nil) throws {
         var path = path
-        // Pending work: a container to enter (with the path frame that leads to it), or one to leave.
-        var pending: [(object: Int, frame: Int, leaving: Bool)] = [(root, -1, false)]
+        // The path's frames start from the buffer the last walk left (emptied, its capacity kept).
+        swap(&path.frames, &frames)
+        if !path.frames.isEmpty { path.frames.removeAll(keepingCapacity: true) }
+        defer { swap(&path.frames, &frames) }
+        // Pending work: a container to enter (with the path frame that leads to it), or one to leave. Empty
+        // unless the last walk threw.
+        if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
+        pending.append((root, -1, false))
         var isRoot = true
         while let (n, frame, leaving) = pending.popLast() {
             if leaving {
@@ -254,16 +295,16 @@ struct KeyedArchiveValidation {
             }
             state[n] = 1
             pending.append((n, frame, true))
-            guard let c = try storage.scanner.container(n) else { continue }
+            guard let c = try storage.container(n) else { continue }
             let isDictionary = c.kind == .dictionary
             // Children are pushed in reverse so they are checked in stored order.
             var i = c.count - 1
             while i >= 0 {
                 let refAt = c.start + (isDictionary ? c.count + i : i) * storage.refSize
-                let child = try storage.scanner.reference(at: refAt, object: n)
+                let child = try storage.reference(at: refAt, object: n)
                 defer { i -= 1 }
                 if isRoot, child == skipped { continue }
-                let item = isDictionary ? try storage.scanner.reference(at: c.start + i * storage.refSize, object: n) : i
+                let item = isDictionary ? try storage.reference(at: c.start + i * storage.refSize, object: n) : i
                 switch storage.kind(child) {
                 case .scalar: continue
                 case .uid:
