@@ -414,7 +414,7 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
                                                                 expected: UnarchivingSession.describe(allowed))
         _ = try session.allowedType(archivedClass, uid: uid, allowed: allowed, key: pathKey(key),
                                     expected: UnarchivingSession.describe(allowed))
-        if session.state[uid.rawValue] == 0 {
+        if session.state(uid) == 0 {
             _ = try session.instance(value, allowed: allowed, key: pathKey(key), expected: UnarchivingSession.describe(allowed))
         }
         let path = session.path
