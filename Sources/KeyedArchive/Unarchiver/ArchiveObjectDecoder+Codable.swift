@@ -104,12 +104,12 @@ extension ArchiveObjectDecoder {
         if dictionary {
             keys = try elements(dict, uid, cls, key: key, member: "NS.keys")
             guard keys.count == values.count else {
-                throw fail(.dataCorrupted, "\(cls.name).NS.keys has \(keys.count) entries but NS.objects has \(values.count)",
-                           key, uid: uid, className: cls.name)
+                throw fail(.dataCorrupted, "\(cls).NS.keys has \(keys.count) entries but NS.objects has \(values.count)",
+                           key, uid: uid, className: cls)
             }
         }
-        try session.countElements(values.count, key: pathKey(key), uid: uid, className: cls.name)
-        try session.enter(uid: uid, className: cls.name, key: pathKey(key))
+        try session.countElements(values.count, key: pathKey(key), uid: uid, className: cls)
+        try session.enter(uid: uid, className: cls, key: pathKey(key))
         let k = pathKey(key)
         if let k { session.push(.key(k)) }
         return ArchiveCollectionCursor(session: session, uid: uid, pushedKey: k != nil, keys: keys, values: values)

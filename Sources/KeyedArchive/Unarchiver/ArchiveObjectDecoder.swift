@@ -104,19 +104,22 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         try session.scalar(n, key: pathKey(key), uid: uid)
     }
 
-    /// The Foundation object under `key`: a dictionary whose class is one of `names`.
+    /// The Foundation object under `key`: a dictionary whose class is one of `names`. Gives the object,
+    /// its fields and its class name (the name only: copying the whole ``ArchivedClass`` would retain
+    /// and release its chain and hints too, for every date or string object read).
     func builtin(_ value: Int, uid: ArchiveObjectID?, key: String, names: [String], expected: String)
-        throws -> (ArchiveObjectID, ArchiveFields, ArchivedClass)
+        throws -> (ArchiveObjectID, ArchiveFields, String)
     {
         guard let uid, session.storage.kind(value) == .dictionary,
-              let (dict, archivedClass) = try session.objectDictionary(uid, key: pathKey(key)) else {
+              let (dict, classIndex, _) = try session.objectClass(uid, key: pathKey(key)) else {
             throw fail(.typeMismatch, "expected \(expected), found \(found(value, uid: uid))", key, uid: uid)
         }
-        guard names.contains(archivedClass.name) else {
-            throw fail(.classNotAllowed, "class \"\(archivedClass.name)\" is not allowed here; expected \(expected) (\(names.joined(separator: ", ")))",
-                       key, uid: uid, className: archivedClass.name)
+        let className = session.classTable[classIndex].name
+        guard names.contains(className) else {
+            throw fail(.classNotAllowed, "class \"\(className)\" is not allowed here; expected \(expected) (\(names.joined(separator: ", ")))",
+                       key, uid: uid, className: className)
         }
-        return (uid, dict, archivedClass)
+        return (uid, dict, className)
     }
 
     /// A member of a Foundation object: inline, or one UID away.
@@ -274,10 +277,10 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         }
         let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: Catalogue.stringNames,
                                                  expected: "String")
-        let (inner, innerValue) = try memberValue(dict, Catalogue.stringKey, of: objectUID, className: cls.name, key: key)
+        let (inner, innerValue) = try memberValue(dict, Catalogue.stringKey, of: objectUID, className: cls, key: key)
         guard case .string(let s)? = innerValue else {
-            throw fail(.typeMismatch, "\(cls.name).\(Catalogue.stringKey) must be a string, found \(session.kindName(inner))", key,
-                       uid: objectUID, className: cls.name)
+            throw fail(.typeMismatch, "\(cls).\(Catalogue.stringKey) must be a string, found \(session.kindName(inner))", key,
+                       uid: objectUID, className: cls)
         }
         try session.countBytes(s.utf8.count, key: pathKey(key))
         return s
@@ -295,10 +298,10 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         }
         let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: Catalogue.dataNames,
                                                  expected: "Data")
-        let (inner, innerValue) = try memberValue(dict, Catalogue.dataKey, of: objectUID, className: cls.name, key: key)
+        let (inner, innerValue) = try memberValue(dict, Catalogue.dataKey, of: objectUID, className: cls, key: key)
         guard case .data(let d)? = innerValue else {
-            throw fail(.typeMismatch, "\(cls.name).\(Catalogue.dataKey) must be data, found \(session.kindName(inner))", key,
-                       uid: objectUID, className: cls.name)
+            throw fail(.typeMismatch, "\(cls).\(Catalogue.dataKey) must be data, found \(session.kindName(inner))", key,
+                       uid: objectUID, className: cls)
         }
         try session.countBytes(d.count, key: pathKey(key))
         return d
@@ -312,14 +315,14 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
     func date(_ value: Int, uid: ArchiveObjectID?, key: String) throws -> Date {
         if case .date(let d)? = try plain(value, key: key) { return d }
         let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: Catalogue.dateNames, expected: "Date")
-        let (inner, innerValue) = try memberValue(dict, Catalogue.timeKey, of: objectUID, className: cls.name, key: key)
+        let (inner, innerValue) = try memberValue(dict, Catalogue.timeKey, of: objectUID, className: cls, key: key)
         switch innerValue {
         case .real(let t)?: return Date(timeIntervalSinceReferenceDate: t)
         case .float(let t)?: return Date(timeIntervalSinceReferenceDate: Double(t))
         case .integer(let i)?: return Date(timeIntervalSinceReferenceDate: i.int64Value.map(Double.init) ?? Double(i.uint64Value ?? 0))
         default:
-            throw fail(.typeMismatch, "\(cls.name).\(Catalogue.timeKey) must be a number, found \(session.kindName(inner))", key,
-                       uid: objectUID, className: cls.name)
+            throw fail(.typeMismatch, "\(cls).\(Catalogue.timeKey) must be a number, found \(session.kindName(inner))", key,
+                       uid: objectUID, className: cls)
         }
     }
 
@@ -330,9 +333,9 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
 
     func uuid(_ value: Int, uid: ArchiveObjectID?, key: String) throws -> UUID {
         let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: Catalogue.uuidNames, expected: "UUID")
-        guard case .data(let bytes)? = try memberValue(dict, Catalogue.uuidBytesKey, of: objectUID, className: cls.name, key: key).1,
+        guard case .data(let bytes)? = try memberValue(dict, Catalogue.uuidBytesKey, of: objectUID, className: cls, key: key).1,
               bytes.count == 16 else {
-            throw fail(.dataCorrupted, "\(cls.name).\(Catalogue.uuidBytesKey) must be 16 bytes of data", key, uid: objectUID, className: cls.name)
+            throw fail(.dataCorrupted, "\(cls).\(Catalogue.uuidBytesKey) must be 16 bytes of data", key, uid: objectUID, className: cls)
         }
         let b = [UInt8](bytes)
         return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
@@ -346,7 +349,7 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
 
     func url(_ value: Int, uid: ArchiveObjectID?, key: String) throws -> URL {
         let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: Catalogue.urlNames, expected: "URL")
-        let relativeValue = try member(dict, Catalogue.relativeKey, of: objectUID, className: cls.name, key: key)
+        let relativeValue = try member(dict, Catalogue.relativeKey, of: objectUID, className: cls, key: key)
         var relativeUID: ArchiveObjectID?
         if let r = try session.lookup(dict, Catalogue.relativeKey, key: pathKey(key), uid: objectUID),
            let ref = try session.uid(r, key: pathKey(key)) {
@@ -357,13 +360,13 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         if let baseRef = try session.lookup(dict, Catalogue.baseKey, key: pathKey(key), uid: objectUID),
            try session.uid(baseRef, key: pathKey(key)) != 0 {
             let (baseValue, baseUID) = try session.target(of: baseRef, key: pathKey(key), expected: "URL")
-            try session.enter(uid: objectUID, className: cls.name, key: pathKey(key))
+            try session.enter(uid: objectUID, className: cls, key: pathKey(key))
             defer { session.leave(uid: objectUID, decoded: false) }
             base = try url(baseValue, uid: baseUID, key: key)
         }
         guard let result = URL(string: relative, relativeTo: base) else {
-            throw fail(.dataCorrupted, "\(cls.name).\(Catalogue.relativeKey) \"\(relative.prefix(80))\" is not a valid URL", key,
-                       uid: objectUID, className: cls.name)
+            throw fail(.dataCorrupted, "\(cls).\(Catalogue.relativeKey) \"\(relative.prefix(80))\" is not a valid URL", key,
+                       uid: objectUID, className: cls)
         }
         return result
     }
@@ -410,16 +413,16 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
             return
         }
         let allowed: [any KeyedArchivable.Type] = [T.self]
-        let (uid, _, archivedClass, _) = try session.checkedObject(value, allowed: allowed, key: pathKey(key),
-                                                                expected: UnarchivingSession.describe(allowed))
-        _ = try session.allowedType(archivedClass, uid: uid, allowed: allowed, key: pathKey(key),
+        let (uid, _, classIndex, _) = try session.checkedObject(value, allowed: allowed, key: pathKey(key),
+                                                             expected: UnarchivingSession.describe(allowed))
+        _ = try session.allowedType(classAt: classIndex, uid: uid, allowed: allowed, key: pathKey(key),
                                     expected: UnarchivingSession.describe(allowed))
         if session.state(uid) == 0 {
             _ = try session.instance(value, allowed: allowed, key: pathKey(key), expected: UnarchivingSession.describe(allowed))
         }
         let path = session.path
         let fieldKey = pathKey(key)
-        let className = archivedClass.name
+        let className = session.classTable[classIndex].name
         session.deferAssignment { [session] in
             guard let object = session.cached(uid) as? T else {
                 throw session.error(.typeMismatch, "object #\(uid.rawValue) is not a \(T.self)", path: path, key: fieldKey, uid: uid,

@@ -117,8 +117,8 @@ struct KeyedArchiveValidation {
                 try walk(n, path: Path(root: ""), uid: uid, className: nil)
                 return
             }
-            let archivedClass = try self.archivedClass(classRef, uid: uid)
-            try walk(n, path: Path(root: ""), uid: uid, className: archivedClass.name, skippingValue: classRef)
+            let className = try self.className(classRef, uid: uid)
+            try walk(n, path: Path(root: ""), uid: uid, className: className, skippingValue: classRef)
         }
     }
 
@@ -134,8 +134,10 @@ struct KeyedArchiveValidation {
         return position
     }
 
-    /// The class `$class` (object `classRef`) of entry `uid` names, checked once per class dictionary.
-    private mutating func archivedClass(_ classRef: Int, uid: ArchiveObjectID) throws -> ArchivedClass {
+    /// The name of the class `$class` (object `classRef`) of entry `uid` names, checked once per class
+    /// dictionary. The name only: a copy of the whole ``ArchivedClass`` would retain and release its
+    /// chain and hints too, for every object.
+    private mutating func className(_ classRef: Int, uid: ArchiveObjectID) throws -> String {
         let objectUID = uid.objectUID
         guard let classUID = try storage.uid(classRef) else {
             throw KeyedArchiveError(.invalidClass, "$class must be a UID, found \(try storage.kindName(classRef))",
@@ -143,12 +145,12 @@ struct KeyedArchiveValidation {
         }
         var i = 0
         while i < recentClasses.count {
-            if recentClasses[i].uid == classUID { return recentClasses[i].archivedClass }
+            if recentClasses[i].uid == classUID { return recentClasses[i].archivedClass.name }
             i += 1
         }
         if let known = classes[classUID] {
             remember(known, classUID)
-            return known
+            return known.name
         }
         guard classUID < UInt64(storage.objectCount) else {
             throw KeyedArchiveError(.invalidClass,
@@ -190,7 +192,7 @@ struct KeyedArchiveValidation {
         let archivedClass = ArchivedClass(name: name, chain: chain, hints: hints, uid: UID(classUID))
         classes[classUID] = archivedClass
         remember(archivedClass, classUID)
-        return archivedClass
+        return name
     }
 
     private mutating func remember(_ archivedClass: ArchivedClass, _ classUID: UInt64) {

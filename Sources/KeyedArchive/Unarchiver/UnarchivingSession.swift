@@ -338,24 +338,27 @@ final class UnarchivingSession {
         return all
     }
 
-    /// The type to instantiate for an archived class when `allowed` may be produced, or nil: the decision
-    /// of ``ArchiveAllowList/type(forClassName:allowed:registry:names:)``, cached per class dictionary and
-    /// single allowed type (the only inputs the decision depends on, the registry being fixed for the session).
-    func resolve(_ archivedClass: ArchivedClass, allowed: [any KeyedArchivable.Type]) -> (any KeyedArchivable.Type)? {
+    /// The type to instantiate for the archived class `classTable[classIndex]` when `allowed` may be
+    /// produced, or nil: the decision of ``ArchiveAllowList/type(forClassName:allowed:registry:names:)``,
+    /// cached per class dictionary and single allowed type (the only inputs the decision depends on, the
+    /// registry being fixed for the session).
+    func resolve(classAt classIndex: Int, allowed: [any KeyedArchivable.Type]) -> (any KeyedArchivable.Type)? {
         if allowed.count == 1 {
-            let key = ResolutionKey(classUID: Int(archivedClass.uid.value), type: ObjectIdentifier(allowed[0]))
+            let key = ResolutionKey(classUID: Int(classTable[classIndex].uid.value), type: ObjectIdentifier(allowed[0]))
             if let lastResolution, lastResolution.key == key { return lastResolution.type }
             let found: (any KeyedArchivable.Type)?
             if let known = resolutions[key] {
                 found = known
             } else {
-                found = ArchiveAllowList.type(forClassName: archivedClass.name, allowed: allowed, registry: registry, names: names(of:))
+                found = ArchiveAllowList.type(forClassName: classTable[classIndex].name, allowed: allowed, registry: registry,
+                                              names: names(of:))
                 resolutions[key] = found
             }
             lastResolution = (key, found)
             return found
         }
-        return ArchiveAllowList.type(forClassName: archivedClass.name, allowed: allowed, registry: registry, names: names(of:))
+        return ArchiveAllowList.type(forClassName: classTable[classIndex].name, allowed: allowed, registry: registry,
+                                     names: names(of:))
     }
 
     /// The already decoded class instance `value` refers to, when its class is exactly `type` and `type`
@@ -415,40 +418,42 @@ final class UnarchivingSession {
             let uid = ArchiveObjectID(reference: ref)
             let index = Int(slots[uid.rawValue].classIndex)
             if index >= 0, let cached = cached(uid) {
-                _ = try allowedType(classTable[index], uid: uid, allowed: allowed, key: key, expected: expected())
+                _ = try allowedType(classAt: index, uid: uid, allowed: allowed, key: key, expected: expected())
                 return cached
             }
         }
-        let (uid, dict, archivedClass, table) = try checkedObject(value, allowed: allowed, key: key, expected: expected())
-        let type = try allowedType(archivedClass, uid: uid, allowed: allowed, key: key, expected: expected())
+        let (uid, dict, classIndex, table) = try checkedObject(value, allowed: allowed, key: key, expected: expected())
+        let type = try allowedType(classAt: classIndex, uid: uid, allowed: allowed, key: key, expected: expected())
+        let className = classTable[classIndex].name
         switch state(uid) {
         case 2:
             if let cached = cached(uid) { return cached }
-            throw error(.cycle, "object #\(uid.rawValue) is not available", key: key, uid: uid, className: archivedClass.name)
+            throw error(.cycle, "object #\(uid.rawValue) is not available", key: key, uid: uid, className: className)
         case 1:
-            throw cycleError(uid: uid, className: archivedClass.name, key: key)
+            throw cycleError(uid: uid, className: className, key: key)
         default:
             break
         }
-        try enter(uid: uid, className: archivedClass.name, key: key)
+        try enter(uid: uid, className: className, key: key)
         if let key { push(.key(key)) }
         var decoded = false
         defer {
             if key != nil { pop() }
             leave(uid: uid, decoded: decoded)
         }
-        let decoder = ArchiveObjectDecoder(session: self, fields: dict, uid: uid, className: archivedClass.name,
-                                           keyTable: table)
+        let decoder = ArchiveObjectDecoder(session: self, fields: dict, uid: uid, className: className, keyTable: table)
         let (made, object) = try make(type, from: decoder)
         if let object { slots[uid.rawValue].object = object } else { values[uid.rawValue] = made }
-        if let index = knownClass(ArchiveObjectID(reference: archivedClass.uid.value)) { slots[uid.rawValue].classIndex = Int32(index) }
+        // The class table only grows, so the index checkedObject found still names this object's class.
+        slots[uid.rawValue].classIndex = Int32(exactly: classIndex) ?? -1
         decoded = true
         return made
     }
 
-    /// Validates a reference to a class instance: a UID, not nil, in range, to an object dictionary.
+    /// Validates a reference to a class instance: a UID, not nil, in range, to an object dictionary. Gives
+    /// the object, its fields, the index of its class in ``classTable`` and its key table.
     func checkedObject(_ value: Int, allowed: [any KeyedArchivable.Type], key: String?,
-                       expected: @autoclosure () -> String) throws -> (ArchiveObjectID, ArchiveFields, ArchivedClass, KeyTable?) {
+                       expected: @autoclosure () -> String) throws -> (ArchiveObjectID, ArchiveFields, Int, KeyTable?) {
         guard let ref = try uid(value, key: key) else {
             throw error(.typeMismatch, "expected a reference to \(expected()), found an inline \(kindName(value))",
                         key: key, uid: nil, className: nil)
@@ -466,7 +471,7 @@ final class UnarchivingSession {
             throw error(.typeMismatch, "expected \(expected()), found \(kindName(n)) \(preview(n))",
                         key: key, uid: uid, className: nil)
         }
-        return (uid, dict, classTable[index], table)
+        return (uid, dict, index, table)
     }
 
     /// Registers a back-reference to deliver after the graph is built.
