@@ -14,8 +14,8 @@
 // Where it is called:
 // - `UnarchivingSession.instance(_:allowed:key:expected:)` (every object a field, an element or the top
 //   level decodes) and `ArchiveObjectDecoder.decodeObjectReference(of:forKey:assign:)` (back-references)
-//   call `allowedType(_:uid:allowed:key:expected:)` below;
-// - `UnarchivingSession.resolve(_:allowed:)` caches the answer per class dictionary and single allowed
+//   call `allowedType(classAt:uid:allowed:key:expected:)` below;
+// - `UnarchivingSession.resolve(classAt:allowed:)` caches the answer per class dictionary and single allowed
 //   type, and `UnarchivingSession.sharedObject(_:of:)` reuses the last cached answer for the typed fast
 //   path: performance only, keyed by every input of the decision;
 // - `ArchiveObjectDecoder+Heterogeneous.swift` (`decodeValue(ofAnyOf:)`) picks among the requested types
@@ -68,15 +68,16 @@ enum ArchiveAllowList {
 }
 
 extension UnarchivingSession {
-    /// The type to instantiate for the object `uid` of class `archivedClass` where `allowed` may be
-    /// produced (``ArchiveAllowList``, through the session's cache).
+    /// The type to instantiate for the object `uid` of class `classTable[classIndex]` where `allowed` may
+    /// be produced (``ArchiveAllowList``, through the session's cache). Takes the index, not the class: a
+    /// copy of ``ArchivedClass`` costs a retain and a release of each of its strings and arrays per object.
     /// - Throws: ``KeyedArchiveError/Code/classNotAllowed`` naming the class, the object and the key path.
-    func allowedType(_ archivedClass: ArchivedClass, uid: Int, allowed: [any KeyedArchivable.Type], key: String?,
+    func allowedType(classAt classIndex: Int, uid: ArchiveObjectID, allowed: [any KeyedArchivable.Type], key: String?,
                      expected: @autoclosure () -> String) throws -> any KeyedArchivable.Type {
-        guard let type = resolve(archivedClass, allowed: allowed) else {
-            throw error(.classNotAllowed,
-                        "class \"\(archivedClass.name)\" is not allowed here; expected \(expected())",
-                        key: key, uid: uid, className: archivedClass.name)
+        guard let type = resolve(classAt: classIndex, allowed: allowed) else {
+            let name = classTable[classIndex].name
+            throw error(.classNotAllowed, "class \"\(name)\" is not allowed here; expected \(expected())",
+                        key: key, uid: uid, className: name)
         }
         return type
     }

@@ -22,7 +22,7 @@ enum ArchiveStoredValueKind {
 /// (depth, cycles, the path) until ``close()``.
 final class ArchiveCollectionCursor {
     private let session: UnarchivingSession
-    private let uid: Int
+    private let uid: ArchiveObjectID
     private let pushedKey: Bool
     private let keyRefs: [Int]
     private let valueRefs: [Int]
@@ -31,7 +31,7 @@ final class ArchiveCollectionCursor {
     /// The number of elements (entries for a dictionary).
     var count: Int { valueRefs.count }
 
-    fileprivate init(session: UnarchivingSession, uid: Int, pushedKey: Bool, keys: [Int], values: [Int]) {
+    fileprivate init(session: UnarchivingSession, uid: ArchiveObjectID, pushedKey: Bool, keys: [Int], values: [Int]) {
         self.session = session
         self.uid = uid
         self.pushedKey = pushedKey
@@ -77,7 +77,7 @@ extension ArchiveObjectDecoder {
         guard ref < UInt64(session.objectCount) else {
             throw fail(.invalidReference, "UID \(ref) is out of range: $objects has \(session.objectCount) entries", key)
         }
-        guard let (_, archivedClass) = try session.objectDictionary(Int(ref), key: pathKey(key)) else { return .scalar }
+        guard let (_, archivedClass) = try session.objectDictionary(ArchiveObjectID(reference: ref), key: pathKey(key)) else { return .scalar }
         return .object(archivedClass.name)
     }
 
@@ -104,12 +104,12 @@ extension ArchiveObjectDecoder {
         if dictionary {
             keys = try elements(dict, uid, cls, key: key, member: "NS.keys")
             guard keys.count == values.count else {
-                throw fail(.dataCorrupted, "\(cls.name).NS.keys has \(keys.count) entries but NS.objects has \(values.count)",
-                           key, uid: uid, className: cls.name)
+                throw fail(.dataCorrupted, "\(cls).NS.keys has \(keys.count) entries but NS.objects has \(values.count)",
+                           key, uid: uid, className: cls)
             }
         }
-        try session.countElements(values.count, key: pathKey(key), uid: uid, className: cls.name)
-        try session.enter(uid: uid, className: cls.name, key: pathKey(key))
+        try session.countElements(values.count, key: pathKey(key), uid: uid, className: cls)
+        try session.enter(uid: uid, className: cls, key: pathKey(key))
         let k = pathKey(key)
         if let k { session.push(.key(k)) }
         return ArchiveCollectionCursor(session: session, uid: uid, pushedKey: k != nil, keys: keys, values: values)

@@ -9,7 +9,7 @@ import Foundation
 extension ArchiveObjectDecoder {
     /// The `$objects` entry of a collection under `key`, whose class must be one of `names`.
     func collection(_ key: String, names: [String], expected: @autoclosure () -> String)
-        throws -> (Int, ArchiveFields, ArchivedClass)
+        throws -> (ArchiveObjectID, ArchiveFields, String)
     {
         let (value, uid) = try scalar(key, expected: expected())
         return try builtin(value, uid: uid, key: key, names: names, expected: expected())
@@ -19,48 +19,48 @@ extension ArchiveObjectDecoder {
     /// member per element, `NS.object.0`, `NS.object.1`, ... in any stored order (Apple's ordered-set
     /// layout; also accepted for arrays and sets). Indices with a gap are rejected, not read as a shorter
     /// list; a key stored twice counts once (its last value), as the raw model reads it. `member` names the array-of-UIDs member to read (`NS.keys` for dictionary keys).
-    func elements(_ dict: ArchiveFields, _ uid: Int, _ cls: ArchivedClass, key: String,
+    func elements(_ dict: ArchiveFields, _ uid: ArchiveObjectID, _ cls: String, key: String,
                           member name: String = Catalogue.elementArrayKey) throws -> [Int] {
         if let list = try session.lookup(dict, name, key: pathKey(key), uid: uid) {
             guard let refs = try session.arrayElements(list, key: pathKey(key), uid: uid) else {
-                throw fail(.dataCorrupted, "\(cls.name).\(name) must be an array of UIDs, found \(session.kindName(list))", key,
-                           uid: uid, className: cls.name)
+                throw fail(.dataCorrupted, "\(cls).\(name) must be an array of UIDs, found \(session.kindName(list))", key,
+                           uid: uid, className: cls)
             }
             for (i, ref) in refs.enumerated() where try session.uid(ref, key: pathKey(key)) == nil {
-                throw fail(.invalidReference, "\(cls.name).\(name)[\(i)] must be a UID, found \(session.kindName(ref))", key,
-                           uid: uid, className: cls.name)
+                throw fail(.invalidReference, "\(cls).\(name)[\(i)] must be a UID, found \(session.kindName(ref))", key,
+                           uid: uid, className: cls)
             }
             return refs
         }
         guard name == Catalogue.elementArrayKey else {
-            throw fail(.dataCorrupted, "\(cls.name) has no \(name)", key, uid: uid, className: cls.name)
+            throw fail(.dataCorrupted, "\(cls) has no \(name)", key, uid: uid, className: cls)
         }
         // One member per element. Most objects have none (an empty collection written without members).
         guard dict.count > 1 else { return [] }
         let prefix = Catalogue.elementPerIndexPrefix
         guard let keys = session.storage.shortKeys(dict, maximumLength: 1 << 16) else {
-            throw fail(.dataCorrupted, "\(cls.name) has a member key that is not a string", key, uid: uid, className: cls.name)
+            throw fail(.dataCorrupted, "\(cls) has a member key that is not a string", key, uid: uid, className: cls)
         }
         guard keys.contains(where: { $0.hasPrefix(prefix) }) else { return [] }
         guard let positions = FoundationClassCatalogue.indexedElementPositions(keys: keys) else {
-            throw fail(.dataCorrupted, "\(cls.name)'s \(prefix)<index> members must be numbered 0, 1, 2, ... without a gap",
-                       key, uid: uid, className: cls.name)
+            throw fail(.dataCorrupted, "\(cls)'s \(prefix)<index> members must be numbered 0, 1, 2, ... without a gap",
+                       key, uid: uid, className: cls)
         }
         var refs: [Int] = []
         refs.reserveCapacity(positions.count)
         for (i, position) in positions.enumerated() {
             let ref = try session.value(at: position, of: dict, key: pathKey(key), uid: uid)
             guard try session.uid(ref, key: pathKey(key)) != nil else {
-                throw fail(.invalidReference, "\(cls.name).\(prefix)\(i) must be a UID, found \(session.kindName(ref))", key,
-                           uid: uid, className: cls.name)
+                throw fail(.invalidReference, "\(cls).\(prefix)\(i) must be a UID, found \(session.kindName(ref))", key,
+                           uid: uid, className: cls)
             }
             refs.append(ref)
         }
         return refs
     }
 
-    func withEntered<R>(_ uid: Int, _ cls: ArchivedClass, key: String, _ body: () throws -> R) throws -> R {
-        try session.enter(uid: uid, className: cls.name, key: pathKey(key))
+    func withEntered<R>(_ uid: ArchiveObjectID, _ cls: String, key: String, _ body: () throws -> R) throws -> R {
+        try session.enter(uid: uid, className: cls, key: pathKey(key))
         if let k = pathKey(key) { session.push(.key(k)) }
         defer {
             if pathKey(key) != nil { session.pop() }
@@ -90,7 +90,7 @@ extension ArchiveObjectDecoder {
                                                   expected: @autoclosure () -> String) throws -> [T] {
         let (uid, dict, cls) = try collection(key, names: names, expected: expected())
         let refs = try elements(dict, uid, cls, key: key)
-        try session.countElements(refs.count, key: pathKey(key), uid: uid, className: cls.name)
+        try session.countElements(refs.count, key: pathKey(key), uid: uid, className: cls)
         return try withEntered(uid, cls, key: key) {
             var result: [T] = []
             result.reserveCapacity(refs.count)
@@ -103,7 +103,7 @@ extension ArchiveObjectDecoder {
     func decodeSet<T: ArchiveValue & Hashable>(of type: T.Type, forKey key: String) throws -> Set<T> {
         let (uid, dict, cls) = try collection(key, names: Self.setClasses, expected: "a set of \(T.self)")
         let refs = try elements(dict, uid, cls, key: key)
-        try session.countElements(refs.count, key: pathKey(key), uid: uid, className: cls.name)
+        try session.countElements(refs.count, key: pathKey(key), uid: uid, className: cls)
         return try withEntered(uid, cls, key: key) {
             var result = Set<T>(minimumCapacity: refs.count)
             let decoder = ArchiveObjectDecoder(session: session, element: 0)
@@ -120,10 +120,10 @@ extension ArchiveObjectDecoder {
         let keys = try elements(dict, uid, cls, key: key, member: Catalogue.dictionaryKeysKey)
         let values = try elements(dict, uid, cls, key: key, member: Catalogue.elementArrayKey)
         guard keys.count == values.count else {
-            throw fail(.dataCorrupted, "\(cls.name).\(Catalogue.dictionaryKeysKey) has \(keys.count) entries but \(Catalogue.elementArrayKey) has \(values.count)",
-                       key, uid: uid, className: cls.name)
+            throw fail(.dataCorrupted, "\(cls).\(Catalogue.dictionaryKeysKey) has \(keys.count) entries but \(Catalogue.elementArrayKey) has \(values.count)",
+                       key, uid: uid, className: cls)
         }
-        try session.countElements(keys.count, key: pathKey(key), uid: uid, className: cls.name)
+        try session.countElements(keys.count, key: pathKey(key), uid: uid, className: cls)
         return try withEntered(uid, cls, key: key) {
             var result = [K: V](minimumCapacity: keys.count)
             let decoder = ArchiveObjectDecoder(session: session, element: 0)

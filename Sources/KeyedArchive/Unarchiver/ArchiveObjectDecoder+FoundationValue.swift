@@ -37,7 +37,7 @@ extension ArchiveObjectDecoder {
         }
     }
 
-    private func foundationObject(_ value: Int, uid: Int?, key: String) throws -> FoundationValue {
+    private func foundationObject(_ value: Int, uid: ArchiveObjectID?, key: String) throws -> FoundationValue {
         guard let uid, let (_, archivedClass) = try session.objectDictionary(uid, key: pathKey(key)) else {
             throw fail(.typeMismatch, "expected a Foundation value, found an inline dictionary", key)
         }

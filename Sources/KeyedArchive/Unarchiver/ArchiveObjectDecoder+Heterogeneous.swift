@@ -51,7 +51,7 @@ extension ArchiveObjectDecoder {
     func decodeArray(ofAnyOf types: [any ArchiveValue.Type], forKey key: String) throws -> [any ArchiveValue] {
         let (uid, dict, cls) = try collection(key, names: Self.arrayClasses, expected: "an array")
         let refs = try elements(dict, uid, cls, key: key)
-        try session.countElements(refs.count, key: pathKey(key), uid: uid, className: cls.name)
+        try session.countElements(refs.count, key: pathKey(key), uid: uid, className: cls)
         return try withEntered(uid, cls, key: key) {
             var result: [any ArchiveValue] = []
             result.reserveCapacity(refs.count)
@@ -72,10 +72,10 @@ extension ArchiveObjectDecoder {
         let keys = try elements(dict, uid, cls, key: key, member: Catalogue.dictionaryKeysKey)
         let values = try elements(dict, uid, cls, key: key, member: Catalogue.elementArrayKey)
         guard keys.count == values.count else {
-            throw fail(.dataCorrupted, "\(cls.name).\(Catalogue.dictionaryKeysKey) has \(keys.count) entries but \(Catalogue.elementArrayKey) has \(values.count)",
-                       key, uid: uid, className: cls.name)
+            throw fail(.dataCorrupted, "\(cls).\(Catalogue.dictionaryKeysKey) has \(keys.count) entries but \(Catalogue.elementArrayKey) has \(values.count)",
+                       key, uid: uid, className: cls)
         }
-        try session.countElements(keys.count, key: pathKey(key), uid: uid, className: cls.name)
+        try session.countElements(keys.count, key: pathKey(key), uid: uid, className: cls)
         return try withEntered(uid, cls, key: key) {
             var result = [K: any ArchiveValue](minimumCapacity: keys.count)
             let decoder = ArchiveObjectDecoder(session: session, element: 0)

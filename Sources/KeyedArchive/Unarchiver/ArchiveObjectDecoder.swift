@@ -14,15 +14,16 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
     let fields: ArchiveFields?
     /// The element an element-mode decoder answers with; a collection reuses one decoder for all its elements.
     @exclusivity(unchecked) var element: Int
-    let uid: Int
+    /// The object whose fields this decoder reads; nil for `$top` and for an element.
+    let uid: ArchiveObjectID?
     let className: String?
     /// The decoded keys of `fields`, when the session could share them (see ``UnarchivingSession/KeyTable``).
     let keyTable: UnarchivingSession.KeyTable?
     /// Where the last key was found: fields are usually read in the order they were written.
     @exclusivity(unchecked) var cursor = -1
 
-    /// A decoder for the fields of an object (`uid` -1 for the `$top` dictionary).
-    init(session: UnarchivingSession, fields: ArchiveFields, uid: Int, className: String?,
+    /// A decoder for the fields of an object (`uid` nil for the `$top` dictionary).
+    init(session: UnarchivingSession, fields: ArchiveFields, uid: ArchiveObjectID?, className: String?,
          keyTable: UnarchivingSession.KeyTable? = nil) {
         self.session = session
         self.fields = fields
@@ -37,7 +38,7 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         self.session = session
         self.fields = nil
         self.element = element
-        self.uid = -1
+        self.uid = nil
         self.className = nil
         self.keyTable = nil
     }
@@ -70,20 +71,20 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         try session.checkActive()
         guard let fields else { return element }
         guard let value = try stored(fields, key) else {
-            let owner = uid < 0 ? "$top" : "object of class \(className ?? "?")"
+            let owner = uid == nil ? "$top" : "object of class \(className ?? "?")"
             throw fail(.keyNotFound, "key \"\(key)\" not found in \(owner)", key)
         }
         return value
     }
 
-    func fail(_ code: KeyedArchiveError.Code, _ message: String, _ key: String, uid: Int? = nil,
+    func fail(_ code: KeyedArchiveError.Code, _ message: String, _ key: String, uid: ArchiveObjectID? = nil,
                       className: String? = nil) -> KeyedArchiveError {
-        session.error(code, message, key: pathKey(key), uid: uid ?? (self.uid >= 0 ? self.uid : nil),
+        session.error(code, message, key: pathKey(key), uid: uid ?? self.uid,
                       className: className ?? self.className)
     }
 
     /// A short description of what was found, for type mismatches.
-    func found(_ value: Int, uid: Int?) -> String {
+    func found(_ value: Int, uid: ArchiveObjectID?) -> String {
         if let uid, session.storage.kind(value) == .dictionary,
            let (_, archivedClass) = try? session.objectDictionary(uid, key: nil) {
             return "an object of class \(archivedClass.name)"
@@ -93,7 +94,7 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
     }
 
     /// The object stored under `key`, following one UID, and that UID.
-    func scalar(_ key: String, expected: @autoclosure () -> String) throws -> (Int, Int?) {
+    func scalar(_ key: String, expected: @autoclosure () -> String) throws -> (Int, ArchiveObjectID?) {
         try session.target(of: raw(key), key: pathKey(key), expected: expected())
     }
 
@@ -103,23 +104,26 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         try session.scalar(n, key: pathKey(key), uid: uid)
     }
 
-    /// The Foundation object under `key`: a dictionary whose class is one of `names`.
-    func builtin(_ value: Int, uid: Int?, key: String, names: [String], expected: String)
-        throws -> (Int, ArchiveFields, ArchivedClass)
+    /// The Foundation object under `key`: a dictionary whose class is one of `names`. Gives the object,
+    /// its fields and its class name (the name only: copying the whole ``ArchivedClass`` would retain
+    /// and release its chain and hints too, for every date or string object read).
+    func builtin(_ value: Int, uid: ArchiveObjectID?, key: String, names: [String], expected: String)
+        throws -> (ArchiveObjectID, ArchiveFields, String)
     {
         guard let uid, session.storage.kind(value) == .dictionary,
-              let (dict, archivedClass) = try session.objectDictionary(uid, key: pathKey(key)) else {
+              let (dict, classIndex, _) = try session.objectClass(uid, key: pathKey(key)) else {
             throw fail(.typeMismatch, "expected \(expected), found \(found(value, uid: uid))", key, uid: uid)
         }
-        guard names.contains(archivedClass.name) else {
-            throw fail(.classNotAllowed, "class \"\(archivedClass.name)\" is not allowed here; expected \(expected) (\(names.joined(separator: ", ")))",
-                       key, uid: uid, className: archivedClass.name)
+        let className = session.classTable[classIndex].name
+        guard names.contains(className) else {
+            throw fail(.classNotAllowed, "class \"\(className)\" is not allowed here; expected \(expected) (\(names.joined(separator: ", ")))",
+                       key, uid: uid, className: className)
         }
-        return (uid, dict, archivedClass)
+        return (uid, dict, className)
     }
 
     /// A member of a Foundation object: inline, or one UID away.
-    func member(_ dict: ArchiveFields, _ name: String, of uid: Int, className: String, key: String)
+    func member(_ dict: ArchiveFields, _ name: String, of uid: ArchiveObjectID, className: String, key: String)
         throws -> Int
     {
         let found: Int?
@@ -136,13 +140,13 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
                 throw fail(.invalidReference, "\(className).\(name) is UID \(ref), which is nil or out of range",
                            key, uid: uid, className: className)
             }
-            return try session.object(Int(ref), key: pathKey(key))
+            return try session.object(ArchiveObjectID(reference: ref), key: pathKey(key))
         }
         return value
     }
 
     /// The plain value of a member (see ``member(_:_:of:className:key:)``), or nil when it is an object.
-    func memberValue(_ dict: ArchiveFields, _ name: String, of uid: Int, className: String, key: String)
+    func memberValue(_ dict: ArchiveFields, _ name: String, of uid: ArchiveObjectID, className: String, key: String)
         throws -> (Int, PropertyListValue?)
     {
         let n = try member(dict, name, of: uid, className: className, key: key)
@@ -266,17 +270,17 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         return try string(value, uid: uid, key: key)
     }
 
-    func string(_ value: Int, uid: Int?, key: String) throws -> String {
+    func string(_ value: Int, uid: ArchiveObjectID?, key: String) throws -> String {
         if case .string(let s)? = try plain(value, key: key) {
             try session.countBytes(s.utf8.count, key: pathKey(key))
             return s
         }
         let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: Catalogue.stringNames,
                                                  expected: "String")
-        let (inner, innerValue) = try memberValue(dict, Catalogue.stringKey, of: objectUID, className: cls.name, key: key)
+        let (inner, innerValue) = try memberValue(dict, Catalogue.stringKey, of: objectUID, className: cls, key: key)
         guard case .string(let s)? = innerValue else {
-            throw fail(.typeMismatch, "\(cls.name).\(Catalogue.stringKey) must be a string, found \(session.kindName(inner))", key,
-                       uid: objectUID, className: cls.name)
+            throw fail(.typeMismatch, "\(cls).\(Catalogue.stringKey) must be a string, found \(session.kindName(inner))", key,
+                       uid: objectUID, className: cls)
         }
         try session.countBytes(s.utf8.count, key: pathKey(key))
         return s
@@ -287,17 +291,17 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         return try data(value, uid: uid, key: key)
     }
 
-    func data(_ value: Int, uid: Int?, key: String) throws -> Data {
+    func data(_ value: Int, uid: ArchiveObjectID?, key: String) throws -> Data {
         if case .data(let d)? = try plain(value, key: key) {
             try session.countBytes(d.count, key: pathKey(key))
             return d
         }
         let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: Catalogue.dataNames,
                                                  expected: "Data")
-        let (inner, innerValue) = try memberValue(dict, Catalogue.dataKey, of: objectUID, className: cls.name, key: key)
+        let (inner, innerValue) = try memberValue(dict, Catalogue.dataKey, of: objectUID, className: cls, key: key)
         guard case .data(let d)? = innerValue else {
-            throw fail(.typeMismatch, "\(cls.name).\(Catalogue.dataKey) must be data, found \(session.kindName(inner))", key,
-                       uid: objectUID, className: cls.name)
+            throw fail(.typeMismatch, "\(cls).\(Catalogue.dataKey) must be data, found \(session.kindName(inner))", key,
+                       uid: objectUID, className: cls)
         }
         try session.countBytes(d.count, key: pathKey(key))
         return d
@@ -308,17 +312,17 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         return try date(value, uid: uid, key: key)
     }
 
-    func date(_ value: Int, uid: Int?, key: String) throws -> Date {
+    func date(_ value: Int, uid: ArchiveObjectID?, key: String) throws -> Date {
         if case .date(let d)? = try plain(value, key: key) { return d }
         let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: Catalogue.dateNames, expected: "Date")
-        let (inner, innerValue) = try memberValue(dict, Catalogue.timeKey, of: objectUID, className: cls.name, key: key)
+        let (inner, innerValue) = try memberValue(dict, Catalogue.timeKey, of: objectUID, className: cls, key: key)
         switch innerValue {
         case .real(let t)?: return Date(timeIntervalSinceReferenceDate: t)
         case .float(let t)?: return Date(timeIntervalSinceReferenceDate: Double(t))
         case .integer(let i)?: return Date(timeIntervalSinceReferenceDate: i.int64Value.map(Double.init) ?? Double(i.uint64Value ?? 0))
         default:
-            throw fail(.typeMismatch, "\(cls.name).\(Catalogue.timeKey) must be a number, found \(session.kindName(inner))", key,
-                       uid: objectUID, className: cls.name)
+            throw fail(.typeMismatch, "\(cls).\(Catalogue.timeKey) must be a number, found \(session.kindName(inner))", key,
+                       uid: objectUID, className: cls)
         }
     }
 
@@ -327,11 +331,11 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         return try uuid(value, uid: uid, key: key)
     }
 
-    func uuid(_ value: Int, uid: Int?, key: String) throws -> UUID {
+    func uuid(_ value: Int, uid: ArchiveObjectID?, key: String) throws -> UUID {
         let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: Catalogue.uuidNames, expected: "UUID")
-        guard case .data(let bytes)? = try memberValue(dict, Catalogue.uuidBytesKey, of: objectUID, className: cls.name, key: key).1,
+        guard case .data(let bytes)? = try memberValue(dict, Catalogue.uuidBytesKey, of: objectUID, className: cls, key: key).1,
               bytes.count == 16 else {
-            throw fail(.dataCorrupted, "\(cls.name).\(Catalogue.uuidBytesKey) must be 16 bytes of data", key, uid: objectUID, className: cls.name)
+            throw fail(.dataCorrupted, "\(cls).\(Catalogue.uuidBytesKey) must be 16 bytes of data", key, uid: objectUID, className: cls)
         }
         let b = [UInt8](bytes)
         return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
@@ -343,26 +347,26 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         return try url(value, uid: uid, key: key)
     }
 
-    func url(_ value: Int, uid: Int?, key: String) throws -> URL {
+    func url(_ value: Int, uid: ArchiveObjectID?, key: String) throws -> URL {
         let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: Catalogue.urlNames, expected: "URL")
-        let relativeValue = try member(dict, Catalogue.relativeKey, of: objectUID, className: cls.name, key: key)
-        var relativeUID: Int?
+        let relativeValue = try member(dict, Catalogue.relativeKey, of: objectUID, className: cls, key: key)
+        var relativeUID: ArchiveObjectID?
         if let r = try session.lookup(dict, Catalogue.relativeKey, key: pathKey(key), uid: objectUID),
            let ref = try session.uid(r, key: pathKey(key)) {
-            relativeUID = Int(ref)
+            relativeUID = ArchiveObjectID(reference: ref)
         }
         let relative = try string(relativeValue, uid: relativeUID, key: key)
         var base: URL?
         if let baseRef = try session.lookup(dict, Catalogue.baseKey, key: pathKey(key), uid: objectUID),
            try session.uid(baseRef, key: pathKey(key)) != 0 {
             let (baseValue, baseUID) = try session.target(of: baseRef, key: pathKey(key), expected: "URL")
-            try session.enter(uid: objectUID, className: cls.name, key: pathKey(key))
+            try session.enter(uid: objectUID, className: cls, key: pathKey(key))
             defer { session.leave(uid: objectUID, decoded: false) }
             base = try url(baseValue, uid: baseUID, key: key)
         }
         guard let result = URL(string: relative, relativeTo: base) else {
-            throw fail(.dataCorrupted, "\(cls.name).\(Catalogue.relativeKey) \"\(relative.prefix(80))\" is not a valid URL", key,
-                       uid: objectUID, className: cls.name)
+            throw fail(.dataCorrupted, "\(cls).\(Catalogue.relativeKey) \"\(relative.prefix(80))\" is not a valid URL", key,
+                       uid: objectUID, className: cls)
         }
         return result
     }
@@ -409,19 +413,19 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
             return
         }
         let allowed: [any KeyedArchivable.Type] = [T.self]
-        let (uid, _, archivedClass, _) = try session.checkedObject(value, allowed: allowed, key: pathKey(key),
-                                                                expected: UnarchivingSession.describe(allowed))
-        _ = try session.allowedType(archivedClass, uid: uid, allowed: allowed, key: pathKey(key),
+        let (uid, _, classIndex, _) = try session.checkedObject(value, allowed: allowed, key: pathKey(key),
+                                                             expected: UnarchivingSession.describe(allowed))
+        _ = try session.allowedType(classAt: classIndex, uid: uid, allowed: allowed, key: pathKey(key),
                                     expected: UnarchivingSession.describe(allowed))
-        if session.state[uid] == 0 {
+        if session.state(uid) == 0 {
             _ = try session.instance(value, allowed: allowed, key: pathKey(key), expected: UnarchivingSession.describe(allowed))
         }
         let path = session.path
         let fieldKey = pathKey(key)
-        let className = archivedClass.name
+        let className = session.classTable[classIndex].name
         session.deferAssignment { [session] in
             guard let object = session.cached(uid) as? T else {
-                throw session.error(.typeMismatch, "object #\(uid) is not a \(T.self)", path: path, key: fieldKey, uid: uid,
+                throw session.error(.typeMismatch, "object #\(uid.rawValue) is not a \(T.self)", path: path, key: fieldKey, uid: uid,
                                     className: className)
             }
             assign(object)

@@ -3,6 +3,13 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The fields of one dictionary in an archive's binary property list: where its key and value
 /// references are. Values are property-list object numbers, read on demand.
@@ -32,9 +39,24 @@ enum ArchiveSlotKind {
 /// XML archives and already parsed trees are first written as binary by our writer (so one decoder
 /// serves all three).
 final class ArchiveStorage {
-    /// Read-only after init (a `let`, so reads borrow it instead of copying it); ``value(_:)`` decodes on a copy.
-    /// It reads the caller's bytes in place: a storage is only valid inside the `reading` call that made it.
+    /// The scanner, read-only after init. It reads the caller's bytes in place: a storage is only valid
+    /// inside the `reading` call that made it.
+    ///
+    /// The hot reads below do not go through it: a struct stored in a class is copied (144 bytes, and a
+    /// retain and a release of each of its arrays at a call the optimizer does not inline) at every use.
+    /// They read ``base`` and ``words`` (plain values) and call the scanner only for what is rare or
+    /// wrong, so that its checks and its error messages stay the only ones.
     let scanner: BinaryPropertyListScanner
+    /// The scanner's bytes (see ``scanner``).
+    private let base: UnsafeRawPointer
+    /// The number of property-list objects (entries in the offset table).
+    private let plistObjectCount: Int
+    /// Where the object area ends.
+    private let objectAreaEnd: Int
+    /// One word per property-list object (``BinaryPropertyListScanner/objectWords()``): its marker byte
+    /// and its offset or, for a UID, its value. Kind checks and UID reads touch this array only, not the
+    /// offset table and the object's bytes (two cache misses at unrelated places in a large archive).
+    private let words: [UInt64]
     /// The `$top` dictionary.
     let top: ArchiveFields
     /// The number of entries in `$objects`.
@@ -84,6 +106,10 @@ final class ArchiveStorage {
         scanner.source = source
         let envelope = try Self.envelope(scanner)
         self.scanner = scanner
+        base = scanner.base
+        plistObjectCount = scanner.objectCount
+        objectAreaEnd = scanner.tableOffset
+        words = scanner.objectWords()
         refSize = scanner.refSize
         top = envelope.top
         objectCount = envelope.objectCount
@@ -204,33 +230,110 @@ final class ArchiveStorage {
 
     /// The property-list object number of `$objects[uid]` (`uid` below ``objectCount``).
     @inline(__always)
-    func object(_ uid: Int) throws -> Int {
-        try scanner.reference(at: objectsStart + uid * refSize, object: -1)
+    func object(_ uid: ArchiveObjectID) throws -> Int {
+        try reference(at: objectsStart + uid.rawValue * refSize, object: -1)
+    }
+
+    /// The object reference at byte `p` (inside a container whose references were checked to lie in the
+    /// object area), checked against the object count, as ``BinaryPropertyListScanner/reference(at:object:)``.
+    @inline(__always)
+    func reference(at p: Int, object n: Int) throws -> Int {
+        let r = BinaryPropertyListScanner.loadBigEndian(base + p, width: refSize)
+        guard r < UInt64(plistObjectCount) else { return try scanner.reference(at: p, object: n) }
+        return Int(r)
+    }
+
+    /// The word of property-list object `n` (`n` below the object count: every `n` here comes from a
+    /// checked reference; the array's own bounds check stays).
+    @inline(__always)
+    private func word(_ n: Int) -> UInt64 { words[n] }
+
+    /// The element count of container `n` and where its references start (a dictionary's `count` key
+    /// references are followed by as many value references); nil when `n` is not a container. Arrays and
+    /// dictionaries with a short count are read here; the rest, and anything that does not fit in the
+    /// object area, by the scanner (which reports what is wrong).
+    @inline(__always)
+    func container(_ n: Int) throws -> (kind: BinaryPropertyListMarker, count: Int, start: Int)? {
+        let w = word(n)
+        let marker = BinaryPropertyListObjectWord.marker(w)
+        let high = marker >> 4
+        guard high >= BinaryPropertyListMarker.array.rawValue, high <= BinaryPropertyListMarker.dictionary.rawValue else {
+            return nil
+        }
+        let count = Int(BinaryPropertyListMarker.nibble(marker))
+        if count != Int(BinaryPropertyListMarker.extendedCount), high == BinaryPropertyListMarker.array.rawValue
+            || high == BinaryPropertyListMarker.dictionary.rawValue {
+            let start = BinaryPropertyListObjectWord.offset(w) + 1
+            let isDictionary = high == BinaryPropertyListMarker.dictionary.rawValue
+            // At most 2 x 14 references of at most 8 bytes: no overflow.
+            if start + (isDictionary ? 2 * count : count) * refSize <= objectAreaEnd {
+                return (isDictionary ? .dictionary : .array, count, start)
+            }
+        }
+        return try scanner.container(n)
     }
 
     /// The fields of dictionary `n`, or nil when `n` is not a dictionary.
     @inline(__always)
     func fields(_ n: Int) throws -> ArchiveFields? {
-        try Self.fields(scanner, n)
+        guard let c = try container(n), c.kind == .dictionary else { return nil }
+        return ArchiveFields(object: n, count: c.count, keys: c.start, values: c.start + c.count * refSize)
     }
 
     /// The value stored under `key` (exactly, code unit for code unit) in `fields`, or nil.
     @inline(__always)
     func lookup(_ fields: ArchiveFields, _ key: String) throws -> Int? {
+        try position(of: key, in: fields).map { try value(at: $0, of: fields) }
+    }
+
+    /// The position of the entry stored under `key` (exactly, code unit for code unit) in `fields`, or nil.
+    func position(of key: String, in fields: ArchiveFields) throws -> Int? {
         var key = key
-        return try key.withUTF8 { try Self.lookup(scanner, fields, utf8: $0) }?.value
+        return try key.withUTF8 { utf8 in
+            // The last entry whose key is `utf8` wins, as in ``lookup(_:_:utf8:)``.
+            var i = fields.count - 1
+            while i >= 0 {
+                let keyObject = try reference(at: fields.keys + i * refSize, object: fields.object)
+                if try keyEquals(keyObject, utf8, referenceAt: fields.keys + i * refSize, in: fields.object) { return i }
+                i -= 1
+            }
+            return nil
+        }
+    }
+
+    /// Whether key object `n` is exactly `utf8`: a short ASCII string is compared here, anything else by
+    /// the scanner, which also throws when the key is not a string.
+    @inline(__always)
+    private func keyEquals(_ n: Int, _ utf8: UnsafeBufferPointer<UInt8>, referenceAt p: Int, in dictionary: Int) throws -> Bool {
+        let w = word(n)
+        let marker = BinaryPropertyListObjectWord.marker(w)
+        let count = Int(BinaryPropertyListMarker.nibble(marker))
+        if marker >> 4 == BinaryPropertyListMarker.asciiString.rawValue, count != Int(BinaryPropertyListMarker.extendedCount) {
+            let start = BinaryPropertyListObjectWord.offset(w) + 1
+            if start + count <= objectAreaEnd {
+                guard count == utf8.count else { return false }
+                guard count > 0, let key = utf8.baseAddress else { return true }
+                return memcmp(base + start, key, count) == 0
+            }
+        }
+        switch try scanner.string(n, equals: utf8) {
+        case let equal?: return equal
+        case nil:
+            throw PropertyListError(.invalidKey, "bplist: dictionary key is a \(try kindName(n)), not a string",
+                                    at: .init(byteOffset: p, objectNumber: dictionary))
+        }
     }
 
     /// Whether two dictionaries have the same key objects in the same order (so the same keys).
     @inline(__always)
     func sameKeys(_ a: ArchiveFields, _ b: ArchiveFields) -> Bool {
-        a.count == b.count && scanner.bytesEqual(a.keys, b.keys, count: a.count * refSize)
+        a.count == b.count && (a.keys == b.keys || memcmp(base + a.keys, base + b.keys, a.count * refSize) == 0)
     }
 
     /// The object number of the value in entry `i` of `fields`.
     @inline(__always)
     func value(at i: Int, of fields: ArchiveFields) throws -> Int {
-        try scanner.reference(at: fields.values + i * refSize, object: fields.object)
+        try reference(at: fields.values + i * refSize, object: fields.object)
     }
 
     /// The keys of `fields`, decoded, in stored order; nil when a key is not a string, is longer than
@@ -250,28 +353,50 @@ final class ArchiveStorage {
     /// The UID value of `n`, or nil when `n` is not a UID.
     @inline(__always)
     func uid(_ n: Int) throws -> UInt64? {
-        try scanner.uid(n)
+        let w = word(n)
+        if let value = BinaryPropertyListObjectWord.uidValue(w) { return value }
+        guard BinaryPropertyListObjectWord.marker(w) >> 4 == BinaryPropertyListMarker.uid.rawValue else { return nil }
+        return try scanner.uid(n)  // a UID the table could not hold: the scanner reads it or says what is wrong
     }
 
+    @inline(__always)
     func kind(_ n: Int) -> ArchiveSlotKind {
-        switch scanner.kind(of: n) {
-        case .uid?: return .uid
-        case .dictionary?: return .dictionary
-        case .array?: return .array
-        case .orderedSet?, .set?: return .set
+        // The marker's high nibble (BinaryPropertyListMarker's raw values), compared as a number: the enum's
+        // init(rawValue:) is a call.
+        switch BinaryPropertyListObjectWord.marker(word(n)) >> 4 {
+        case BinaryPropertyListMarker.uid.rawValue: return .uid
+        case BinaryPropertyListMarker.dictionary.rawValue: return .dictionary
+        case BinaryPropertyListMarker.array.rawValue: return .array
+        case BinaryPropertyListMarker.orderedSet.rawValue, BinaryPropertyListMarker.set.rawValue: return .set
         default: return .scalar
         }
     }
 
-    /// The value of `n` when it is neither a container nor a UID; nil otherwise.
+    /// The value of `n` when it is neither a container nor a UID; nil otherwise. Integers of up to 8 bytes
+    /// and 8-byte reals are read here; the rest by the scanner.
     @inline(__always)
     func plainScalar(_ n: Int) throws -> PropertyListValue? {
-        let offset = scanner.offset(of: n)
-        let marker = scanner.marker(at: offset)
-        switch BinaryPropertyListMarker(byte: marker) {
-        case .uid?, .array?, .orderedSet?, .set?, .dictionary?: return nil
-        default: return try scanner.scalar(n, at: offset, marker: marker)
+        let w = word(n)
+        let marker = BinaryPropertyListObjectWord.marker(w)
+        let nibble = BinaryPropertyListMarker.nibble(marker)
+        switch marker >> 4 {
+        case BinaryPropertyListMarker.uid.rawValue, BinaryPropertyListMarker.array.rawValue ... BinaryPropertyListMarker.dictionary.rawValue:
+            return nil
+        case BinaryPropertyListMarker.integer.rawValue where nibble <= 3:
+            let offset = BinaryPropertyListObjectWord.offset(w)
+            let width = 1 << Int(nibble)
+            guard offset + 1 + width <= objectAreaEnd else { break }
+            let raw = BinaryPropertyListScanner.loadBigEndian(base + offset + 1, width: width)
+            // 1, 2 and 4 bytes are unsigned, 8 bytes signed (as the scanner reads them).
+            return .integer(PropertyListInteger(Int64(bitPattern: raw)))
+        case BinaryPropertyListMarker.real.rawValue where nibble == 3:
+            let offset = BinaryPropertyListObjectWord.offset(w)
+            guard offset + 9 <= objectAreaEnd else { break }
+            return .real(Double(bitPattern: BinaryPropertyListScanner.loadBigEndian(base + offset + 1, width: 8)))
+        default:
+            break
         }
+        return try scanner.scalar(n, at: BinaryPropertyListObjectWord.offset(w), marker: marker)
     }
 
     /// A short name of what `n` is ("string", "dictionary", ...).
@@ -281,10 +406,10 @@ final class ArchiveStorage {
 
     /// The element object numbers of array or set `n`, or nil when `n` is neither.
     func elements(_ n: Int) throws -> [Int]? {
-        guard let c = try scanner.container(n), c.kind != .dictionary else { return nil }
+        guard let c = try container(n), c.kind != .dictionary else { return nil }
         var result: [Int] = []
         result.reserveCapacity(c.count)  // bounded: the references fit in the file
-        for i in 0 ..< c.count { result.append(try scanner.reference(at: c.start + i * refSize, object: n)) }
+        for i in 0 ..< c.count { result.append(try reference(at: c.start + i * refSize, object: n)) }
         return result
     }
 }

@@ -35,6 +35,15 @@ struct KeyedArchiveValidation {
     private var chains: [Int: [String]] = [:]
     /// Per property-list object: 0 not visited, 1 on the current path, 2 checked.
     private var state: [UInt8]
+    /// The first object dictionaries' fields (up to 8 key sets; the last slot takes turns) and where their `$class`
+    /// is: a dictionary with the same key objects (every object of a class, in archives whose writer shares
+    /// key strings) has it at the same place.
+    private var recentKeys: [(fields: ArchiveFields, classPosition: Int?)] = []
+    /// The first classes met (up to 8; the last slot takes turns), looked up before ``classes`` (a hash each time).
+    private var recentClasses: [(uid: UInt64, archivedClass: ArchivedClass)] = []
+    /// The walk's work list and path frames, kept between objects (so a walk allocates nothing).
+    private var pending: [(object: Int, frame: Int, leaving: Bool)] = []
+    private var frames: [(parent: Int, item: Int, isIndex: Bool)] = []
 
     /// Checks `storage`'s archive (its envelope is already checked by ``ArchiveStorage``).
     /// - Throws: ``KeyedArchiveError`` naming the first rule broken, with object UID and key path.
@@ -46,7 +55,7 @@ struct KeyedArchiveValidation {
             try checkNull()
             try checkTop()
             for uid in 0 ..< storage.objectCount {
-                try checkObject(uid)
+                try checkObject(ArchiveObjectID(uid))
             }
         } catch let error as PropertyListError {
             throw KeyedArchiveError(.invalidPropertyList, "not a readable property list: \(error.message)", underlying: error)
@@ -56,7 +65,7 @@ struct KeyedArchiveValidation {
     // MARK: Rules
 
     private func checkNull() throws {
-        let first = try storage.object(0)
+        let first = try storage.object(.null)
         guard case .string("$null")? = try storage.plainScalar(first) else {
             let found = try storage.plainScalar(first).map { "\(try storage.kindName(first)) \(UnarchivingSession.preview($0))" }
                 ?? (try storage.kindName(first))
@@ -67,7 +76,7 @@ struct KeyedArchiveValidation {
     private mutating func checkTop() throws {
         let top = storage.top
         for i in 0 ..< top.count {
-            let keyObject = try storage.scanner.reference(at: top.keys + i * storage.refSize, object: top.object)
+            let keyObject = try storage.reference(at: top.keys + i * storage.refSize, object: top.object)
             let key: String
             switch try storage.plainScalar(keyObject) {
             case .string(let s)?: key = s
@@ -89,7 +98,7 @@ struct KeyedArchiveValidation {
     }
 
     /// Rule 5 for an object dictionary and rules 4 and 6 for everything inside entry `uid`.
-    private mutating func checkObject(_ uid: Int) throws {
+    private mutating func checkObject(_ uid: ArchiveObjectID) throws {
         let n = try storage.object(uid)
         guard state[n] == 0 else { return }
         switch storage.kind(n) {
@@ -103,29 +112,52 @@ struct KeyedArchiveValidation {
             try walk(n, path: Path(root: ""), uid: uid, className: nil)
         case .dictionary:
             guard let fields = try storage.fields(n) else { return }
-            guard let classRef = try storage.lookup(fields, "$class") else {
+            let classPosition = try self.classPosition(in: fields)
+            guard let classRef = try classPosition.map({ try storage.value(at: $0, of: fields) }) else {
                 try walk(n, path: Path(root: ""), uid: uid, className: nil)
                 return
             }
-            let archivedClass = try self.archivedClass(classRef, uid: uid)
-            try walk(n, path: Path(root: ""), uid: uid, className: archivedClass.name, skippingValue: classRef)
+            let className = try self.className(classRef, uid: uid)
+            try walk(n, path: Path(root: ""), uid: uid, className: className, skippingValue: classRef)
         }
     }
 
-    /// The class `$class` (object `classRef`) of entry `uid` names, checked once per class dictionary.
-    private mutating func archivedClass(_ classRef: Int, uid: Int) throws -> ArchivedClass {
-        let objectUID = UInt64(uid)
+    /// Where `$class` is in `fields`, or nil.
+    private mutating func classPosition(in fields: ArchiveFields) throws -> Int? {
+        var i = 0
+        while i < recentKeys.count {
+            if storage.sameKeys(recentKeys[i].fields, fields) { return recentKeys[i].classPosition }
+            i += 1
+        }
+        let position = try storage.position(of: "$class", in: fields)
+        if recentKeys.count == 8 { recentKeys[7] = (fields, position) } else { recentKeys.append((fields, position)) }
+        return position
+    }
+
+    /// The name of the class `$class` (object `classRef`) of entry `uid` names, checked once per class
+    /// dictionary. The name only: a copy of the whole ``ArchivedClass`` would retain and release its
+    /// chain and hints too, for every object.
+    private mutating func className(_ classRef: Int, uid: ArchiveObjectID) throws -> String {
+        let objectUID = uid.objectUID
         guard let classUID = try storage.uid(classRef) else {
             throw KeyedArchiveError(.invalidClass, "$class must be a UID, found \(try storage.kindName(classRef))",
                                     keyPath: "$class", objectUID: objectUID)
         }
-        if let known = classes[classUID] { return known }
+        var i = 0
+        while i < recentClasses.count {
+            if recentClasses[i].uid == classUID { return recentClasses[i].archivedClass.name }
+            i += 1
+        }
+        if let known = classes[classUID] {
+            remember(known, classUID)
+            return known.name
+        }
         guard classUID < UInt64(storage.objectCount) else {
             throw KeyedArchiveError(.invalidClass,
                                     "$class UID \(classUID) is out of range: $objects has \(storage.objectCount) entries",
                                     keyPath: "$class", objectUID: objectUID)
         }
-        let classObject = try storage.object(Int(classUID))
+        let classObject = try storage.object(ArchiveObjectID(reference: classUID))
         guard let classFields = try storage.fields(classObject) else {
             throw KeyedArchiveError(.invalidClass,
                                     "$class points at object #\(classUID), a \(try storage.kindName(classObject)), not a class dictionary",
@@ -159,7 +191,12 @@ struct KeyedArchiveValidation {
         let hints = try storage.lookup(classFields, "$classhints").flatMap(classHints)
         let archivedClass = ArchivedClass(name: name, chain: chain, hints: hints, uid: UID(classUID))
         classes[classUID] = archivedClass
-        return archivedClass
+        remember(archivedClass, classUID)
+        return name
+    }
+
+    private mutating func remember(_ archivedClass: ArchivedClass, _ classUID: UInt64) {
+        if recentClasses.count == 8 { recentClasses[7] = (classUID, archivedClass) } else { recentClasses.append((classUID, archivedClass)) }
     }
 
     /// `$classhints` as strings, or nil when it is not an array of strings (hints are informational:
@@ -198,11 +235,11 @@ struct KeyedArchiveValidation {
         return chain
     }
 
-    private func checkUID(_ n: Int, path: Path, uid: Int, className: String?) throws {
+    private func checkUID(_ n: Int, path: Path, uid: ArchiveObjectID, className: String?) throws {
         guard let ref = try storage.uid(n), ref >= UInt64(storage.objectCount) else { return }
         throw KeyedArchiveError(.invalidReference,
                                 "UID \(ref) is out of range: $objects has \(storage.objectCount) entries",
-                                keyPath: path.rendered(storage), objectUID: UInt64(uid), className: className)
+                                keyPath: path.rendered(storage), objectUID: uid.objectUID, className: className)
     }
 
     // MARK: Walking containers
@@ -235,10 +272,16 @@ struct KeyedArchiveValidation {
     }
 
     /// Checks every UID inside container `root` (rule 4) and that no container contains itself (rule 6).
-    private mutating func walk(_ root: Int, path: Path, uid: Int, className: String?, skippingValue skipped: Int? = nil) throws {
+    private mutating func walk(_ root: Int, path: Path, uid: ArchiveObjectID, className: String?, skippingValue skipped: Int? = nil) throws {
         var path = path
-        // Pending work: a container to enter (with the path frame that leads to it), or one to leave.
-        var pending: [(object: Int, frame: Int, leaving: Bool)] = [(root, -1, false)]
+        // The path's frames start from the buffer the last walk left (emptied, its capacity kept).
+        swap(&path.frames, &frames)
+        if !path.frames.isEmpty { path.frames.removeAll(keepingCapacity: true) }
+        defer { swap(&path.frames, &frames) }
+        // Pending work: a container to enter (with the path frame that leads to it), or one to leave. Empty
+        // unless the last walk threw.
+        if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
+        pending.append((root, -1, false))
         var isRoot = true
         while let (n, frame, leaving) = pending.popLast() {
             if leaving {
@@ -254,16 +297,16 @@ struct KeyedArchiveValidation {
             }
             state[n] = 1
             pending.append((n, frame, true))
-            guard let c = try storage.scanner.container(n) else { continue }
+            guard let c = try storage.container(n) else { continue }
             let isDictionary = c.kind == .dictionary
             // Children are pushed in reverse so they are checked in stored order.
             var i = c.count - 1
             while i >= 0 {
                 let refAt = c.start + (isDictionary ? c.count + i : i) * storage.refSize
-                let child = try storage.scanner.reference(at: refAt, object: n)
+                let child = try storage.reference(at: refAt, object: n)
                 defer { i -= 1 }
                 if isRoot, child == skipped { continue }
-                let item = isDictionary ? try storage.scanner.reference(at: c.start + i * storage.refSize, object: n) : i
+                let item = isDictionary ? try storage.reference(at: c.start + i * storage.refSize, object: n) : i
                 switch storage.kind(child) {
                 case .scalar: continue
                 case .uid:

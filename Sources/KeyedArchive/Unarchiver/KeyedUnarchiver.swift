@@ -175,7 +175,7 @@ public struct KeyedUnarchiver {
         try withoutActuallyEscaping(body) { body in
             let work = {
                 outcome = Result {
-                    let decoder = ArchiveObjectDecoder(session: session, fields: storage.top, uid: -1, className: nil)
+                    let decoder = ArchiveObjectDecoder(session: session, fields: storage.top, uid: nil, className: nil)
                     let value = try body(decoder)
                     try session.finish()
                     return value

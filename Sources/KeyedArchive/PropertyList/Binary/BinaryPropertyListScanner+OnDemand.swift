@@ -114,3 +114,60 @@ func hex(_ byte: UInt8) -> String {
     let s = String(byte, radix: 16, uppercase: true)
     return s.count == 1 ? "0" + s : s
 }
+
+// MARK: - Object words
+
+/// One 64-bit word per object of a binary property list, made in one pass over the offset table by
+/// ``BinaryPropertyListScanner/objectWords()``: what a reader that follows references needs to know about an
+/// object without reading the offset table and then the object (two cache misses at unrelated places
+/// in a file larger than the caches).
+///
+/// Bits 56-63 hold the object's marker byte. A UID whose value was read holds bit 55 and the value in
+/// bits 0-54; any other object holds its byte offset in bits 0-54 (bit 55 clear).
+enum BinaryPropertyListObjectWord {
+    static let resolvedUID: UInt64 = 1 << 55
+    static let payloadMask: UInt64 = resolvedUID - 1
+
+    /// The object's marker byte.
+    @inline(__always)
+    static func marker(_ word: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: word >> 56) }
+
+    /// The byte offset of an object that is not a resolved UID.
+    @inline(__always)
+    static func offset(_ word: UInt64) -> Int { Int(truncatingIfNeeded: word & payloadMask) }
+
+    /// The value of a resolved UID; nil for every other object (a UID the word could not hold included).
+    @inline(__always)
+    static func uidValue(_ word: UInt64) -> UInt64? { word & resolvedUID != 0 ? word & payloadMask : nil }
+}
+
+extension BinaryPropertyListScanner {
+    /// The word of every object (see ``BinaryPropertyListObjectWord``), in object-number order. Reads the
+    /// offset table front to back and each object's first bytes (writers lay objects out in about the
+    /// same order, so this is close to one sequential pass over the file). A UID that cannot be read
+    /// (truncated, too large) keeps its offset: reading it later through the scanner reports the fault.
+    func objectWords() -> [UInt64] {
+        [UInt64](unsafeUninitializedCapacity: objectCount) { words, initialized in
+            for n in 0 ..< objectCount {
+                let offset = offset(of: n)  // checked to lie in the object area by init
+                let marker = base.load(fromByteOffset: offset, as: UInt8.self)
+                var word = UInt64(marker) << 56 | UInt64(offset)
+                if marker >> 4 == BinaryPropertyListMarker.uid.rawValue {
+                    let width = Int(BinaryPropertyListMarker.nibble(marker)) + 1
+                    let value: UInt64?
+                    if width <= 4, offset + 1 + width <= tableOffset {
+                        // 1 to 4 bytes inside the object area: the value uidValue(_:at:object:) reads (at most UInt32.max).
+                        value = Self.loadBigEndian(base + offset + 1, width: width)
+                    } else {
+                        value = try? uidValue(BinaryPropertyListMarker.nibble(marker), at: offset, object: n)
+                    }
+                    if let value, value < BinaryPropertyListObjectWord.resolvedUID {
+                        word = UInt64(marker) << 56 | BinaryPropertyListObjectWord.resolvedUID | value
+                    }
+                }
+                words[n] = word
+            }
+            initialized = objectCount
+        }
+    }
+}
