@@ -36,7 +36,7 @@ extension ArchivedObjectGraph {
                                         expandedValueBudget: Int) -> ArchivedObjectGraph? {
         guard PropertyListValue.detectFormat(of: data) == .binary else { return nil }
         let shape = try? data.withUnsafeBytes { raw in
-            try BinaryPropertyListScanner(raw, options: options, countingReferences: false).checkedShape()
+            try BinaryPropertyListScanner(raw, options: options).checkedShape()
         }
         guard let shape = shape ?? nil, shape.expandedCount <= expandedValueBudget,
               let classes = try? ArchiveStorage.reading(data, options: options, { $0.classes }),

@@ -35,7 +35,7 @@ final class MappedArchive: Sendable {
         let (layout, objects, root) = try Self.wrapping {
             try data.withUnsafeBytes { raw in
                 // The offset table is not checked as a whole: each entry is checked when its object is read.
-                let scanner = try BinaryPropertyListScanner(raw, options: options, countingReferences: false, checkingOffsets: false)
+                let scanner = try BinaryPropertyListScanner(raw, options: options, checkingOffsets: false)
                 try scanner.requireValidOffset(scanner.topObject)
                 return (scanner.layout, try Self.objectsArray(scanner), try Self.envelopeWithoutObjects(scanner))
             }

@@ -101,7 +101,7 @@ final class ArchiveStorage {
     /// - Parameter source: the `Data` that `bytes` belong to, if data values may share it; `nil` copies them.
     private init(binary bytes: UnsafeRawBufferPointer, source: Data? = nil, options: PropertyListReadingOptions) throws {
         var scanner = try Self.wrapping {
-            try BinaryPropertyListScanner(bytes, options: options, countingReferences: false)
+            try BinaryPropertyListScanner(bytes, options: options)
         }
         scanner.source = source
         let envelope = try Self.envelope(scanner)

@@ -44,7 +44,6 @@ extension BinaryPropertyListScanner {
         self.tableOffset = layout.tableOffset
         self.maximumDepth = layout.maximumDepth
         self.isLenient = layout.isLenient
-        self.state = []
         self.source = source
     }
 

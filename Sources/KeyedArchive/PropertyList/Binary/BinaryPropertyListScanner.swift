@@ -32,11 +32,6 @@ struct BinaryPropertyListScanner {
     /// The `Data` whose bytes `base` points at, when the caller has one: data values are then slices of
     /// it that share its storage (no copy); without it they are copied.
     var source: Data?
-    /// Unused, always empty: kept so that code which sets it still compiles. A whole-tree read keeps its
-    /// reference counts in its ``TreeState`` (``readRoot()`` counts them itself, so the initializer's
-    /// `countingReferences` no longer matters: a reader that looks at a few objects never pays for it).
-    var state: [UInt8] = []
-
     /// What a whole-tree read (``readRoot()``) keeps while it decodes, apart from the scanner itself so
     /// that the scanner stays immutable during the walk: its decoding functions take it `inout` and the
     /// scanner by reference (a mutating walk copied the scanner, 144 bytes, at every call it made).
@@ -76,13 +71,13 @@ struct BinaryPropertyListScanner {
 
     /// Checks the header, the trailer and every offset-table entry of `raw`.
     ///
-    /// - Parameter countingReferences: count the references to each object so that `value(_:depth:)`
-    ///   decodes shared sub-trees once (a whole-file read wants this; a reader that looks at a few
-    ///   objects on demand does not, and must not call `value(_:depth:)`, which needs the counts).
+    /// A whole-tree read (``readRoot()``) counts references itself, in its ``TreeState``; a reader that looks
+    /// at a few objects on demand pays nothing for them.
+    ///
     /// - Parameter checkingOffsets: check every offset-table entry now (a reader that checks each entry
     ///   before it uses it, ``requireValidOffset(_:)``, passes false: opening a large file then costs nothing
     ///   per object).
-    init(_ raw: UnsafeRawBufferPointer, options: PropertyListReadingOptions, countingReferences: Bool = true,
+    init(_ raw: UnsafeRawBufferPointer, options: PropertyListReadingOptions,
          checkingOffsets: Bool = true) throws {
         let size = raw.count
         let magic = Array("bplist0".utf8)

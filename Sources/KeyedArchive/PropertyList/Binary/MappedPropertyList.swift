@@ -28,7 +28,7 @@ package final class MappedPropertyList: Sendable {
     package init?(_ data: Data, expandedValueBudget: Int) {
         guard PropertyListValue.detectFormat(of: data) == .binary else { return nil }
         let checked: (BinaryPropertyListScanner.Layout, BinaryPropertyListScanner.Shape?)? = try? data.withUnsafeBytes { raw in
-            let scanner = try BinaryPropertyListScanner(raw, options: .init(), countingReferences: false)
+            let scanner = try BinaryPropertyListScanner(raw, options: .init())
             return (scanner.layout, scanner.checkedShape())
         }
         guard let (layout, shape) = checked, let shape, shape.expandedCount <= expandedValueBudget else { return nil }
