@@ -14,7 +14,7 @@ import Darwin
 /// Reads whole files into `Data`, memory-mapping large ones.
 ///
 /// Small files (below ``Options/mappingThreshold``, 1 MiB by default) are read with `read()`. Larger
-/// regular files are mapped read-only (`mmap`, `MAP_PRIVATE`): the returned `Data` shares the mapping
+/// regular files are mapped (`mmap`, `MAP_PRIVATE`): the returned `Data` shares the mapping
 /// without copying, stays valid as long as any copy of it lives, and unmaps it when the last is released.
 /// Values read from it by ``BinaryPropertyListReader`` and ``KeyedUnarchiver`` (data values are slices of
 /// it) count as such copies: the mapping lives until the last of them is gone. The mapping is private and

@@ -20,7 +20,7 @@ import Foundation
 /// trusted archives of more objects.
 ///
 /// **Lifetime.** The graph keeps the archive's bytes: for ``init(contentsOfFile:options:fileOptions:)``
-/// the read-only mapping ``FileReader`` makes of a large file, unmapped when the graph and every data
+/// the private mapping ``FileReader`` makes of a large file, unmapped when the graph and every data
 /// value read from it are gone (data values are slices of the bytes, never copies). No pointer into the
 /// bytes outlives a call. As for every mapping, the file must not shrink while mapped (see ``FileReader``;
 /// files written by ``AtomicFileWriter`` never do); pass ``FileReader/Options/Mapping/never`` to read a
