@@ -4,7 +4,11 @@
 // discarding sink. Properties checked: rendering finishes with exit status 0 or 1 (never a trap, never a
 // usage error); the JSON modes produce valid JSON whenever they succeed; and when the input is a keyed
 // archive the raw object graph round-trips: graph -> property list -> graph is equal, and graph ->
-// binary archive bytes -> graph is equal.
+// binary archive bytes -> graph is equal. The readers that do not build the tree agree with the one that
+// does: `ArchivedObjectGraph(onDemand:)` accepts exactly what `ArchivedObjectGraph(data:)` accepts and gives
+// the same graph, and when the eager read succeeds `LazyArchivedObjectGraph` opens the same bytes and reads
+// every object as the eager graph has it (when it fails, reading every object lazily must only not trap:
+// the lazy graph never checks objects that no `$objects` entry is).
 //
 // Build and run with Scripts/fuzz.sh dump SECONDS.
 
@@ -44,6 +48,8 @@ public func fuzzDump(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
         }
     }
 
+    checkOnDemandReadersAgreeWithTheEagerOne(data)
+
     // The raw graph round-trips.
     guard let root = try? PropertyListValue(propertyListData: data, options: FuzzLimits.readingOptions),
           let graph = try? ArchivedObjectGraph(propertyList: root) else { return 0 }
@@ -61,4 +67,46 @@ public func fuzzDump(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
         fuzzViolation("raw graph's binary archive is not read back: \(error)")
     }
     return 0
+}
+
+/// The on-demand and lazy readers against the eager one (see the file's comment).
+func checkOnDemandReadersAgreeWithTheEagerOne(_ data: Data) {
+    let options = FuzzLimits.readingOptions
+    let eager = Result { try ArchivedObjectGraph(data: data, options: options) }
+    let onDemand = Result { try ArchivedObjectGraph(onDemand: data, options: options) }
+    switch (eager, onDemand) {
+    case (.success(let a), .success(let b)):
+        guard a == b else { fuzzViolation("ArchivedObjectGraph(onDemand:) read a different graph than init(data:)") }
+    case (.failure, .failure):
+        break
+    case (.success, .failure(let error)):
+        fuzzViolation("ArchivedObjectGraph(onDemand:) rejected what init(data:) accepts: \(error)")
+    case (.failure(let error), .success):
+        fuzzViolation("ArchivedObjectGraph(onDemand:) accepted what init(data:) rejects: \(error)")
+    }
+
+    let lazy: LazyArchivedObjectGraph
+    do {
+        lazy = try LazyArchivedObjectGraph(data: data, options: options)
+    } catch {
+        if case .success = eager { fuzzViolation("LazyArchivedObjectGraph rejected what init(data:) accepts: \(error)") }
+        return
+    }
+    guard case .success(let graph) = eager else {
+        for uid in lazy.uids { _ = try? lazy.object(uid) }
+        return
+    }
+    guard lazy.count == graph.count, lazy.top == graph.top, lazy.archiverName == graph.archiverName,
+          lazy.version == graph.version else {
+        fuzzViolation("LazyArchivedObjectGraph's envelope differs from init(data:)'s")
+    }
+    for uid in graph.uids {
+        do {
+            guard try lazy.object(uid) == graph.object(uid) else {
+                fuzzViolation("LazyArchivedObjectGraph read object \(uid) differently from init(data:)")
+            }
+        } catch {
+            fuzzViolation("LazyArchivedObjectGraph failed on object \(uid) that init(data:) read: \(error)")
+        }
+    }
 }

@@ -100,7 +100,16 @@ struct KeyedArchiveValidation {
     /// Rule 5 for an object dictionary and rules 4 and 6 for everything inside entry `uid`.
     private mutating func checkObject(_ uid: ArchiveObjectID) throws {
         let n = try storage.object(uid)
-        guard state[n] == 0 else { return }
+        guard state[n] == 0 else {
+            // Already walked as a value inside an earlier entry (a file may share one property-list object
+            // between an inline position and an entry of its own): its contents are checked, but as an entry
+            // it is an object dictionary whose `$class` must be checked (and recorded) like any other.
+            if storage.kind(n) == .dictionary, let fields = try storage.fields(n),
+               let classPosition = try self.classPosition(in: fields) {
+                _ = try className(try storage.value(at: classPosition, of: fields), uid: uid)
+            }
+            return
+        }
         switch storage.kind(n) {
         case .uid:
             try checkUID(n, path: Path(root: ""), uid: uid, className: nil)
