@@ -144,38 +144,6 @@ final class UnarchivingSession {
         return Self.preview(value)
     }
 
-    // MARK: Paths and errors
-
-    func pathString(appending key: String? = nil) -> String {
-        render(path, appending: key)
-    }
-
-    func render(_ path: [ArchivePathComponent], appending key: String?) -> String {
-        var result = ""
-        for component in path { append(component, to: &result) }
-        if let key { append(.key(key), to: &result) }
-        return result
-    }
-
-    private func append(_ component: ArchivePathComponent, to result: inout String) {
-        switch component {
-        case .key(let key):
-            if !result.isEmpty { result += "." }
-            result += key
-        case .index(let i): result += "[\(i)]"
-        case .dictionaryKey(let i): result += ".<key \(i)>"
-        }
-    }
-
-    func error(_ code: KeyedArchiveError.Code, _ message: String, key: String?, uid: ArchiveObjectID?, className: String?) -> KeyedArchiveError {
-        KeyedArchiveError(code, message, keyPath: pathString(appending: key), objectUID: uid?.objectUID, className: className)
-    }
-
-    func error(_ code: KeyedArchiveError.Code, _ message: String, path: [ArchivePathComponent], key: String?, uid: ArchiveObjectID,
-               className: String) -> KeyedArchiveError {
-        KeyedArchiveError(code, message, keyPath: render(path, appending: key), objectUID: uid.objectUID, className: className)
-    }
-
     @inline(__always) func push(_ component: ArchivePathComponent) { path.append(component) }
     @inline(__always) func pop() { path.removeLast() }
 
