@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import KeyedArchive
+import KeyedArchiveTestSupport
 
 /// Two references to animals, for identity checks through a registered subclass.
 final class Pen: KeyedArchivable {
@@ -216,17 +217,13 @@ final class DecoderKeeper: KeyedArchivable {
     /// `{$archiver, $version, $top: {root: UID 1}, $objects: ["$null", {$class: UID 2, value: 1, value: 2},
     /// {$classname: "Counter", $classes: ["Counter", "NSObject"]}]}`, one-byte references and offsets.
     static func binaryArchiveWithRepeatedKey() -> Data {
-        var objects: [[UInt8]] = []
-        func ascii(_ s: String) -> [UInt8] { [0x50 | UInt8(s.utf8.count)] + Array(s.utf8) }
-        func int(_ v: UInt8) -> [UInt8] { [0x10, v] }
-        func uid(_ v: UInt8) -> [UInt8] { [0x80, v] }
-        func array(_ refs: [UInt8]) -> [UInt8] { [0xA0 | UInt8(refs.count)] + refs }
-        func dict(_ keys: [UInt8], _ values: [UInt8]) -> [UInt8] { [0xD0 | UInt8(keys.count)] + keys + values }
-        objects = [
+        typealias P = HandWrittenBinaryPropertyList
+        let ascii = P.ascii, int = P.int, uid = P.uid, array = P.array, dict = P.dict
+        return P.file([
             dict([1, 2, 3, 4], [5, 6, 7, 8]),              // 0: root
             ascii("$archiver"), ascii("$version"),          // 1, 2
             ascii("$top"), ascii("$objects"),               // 3, 4
-            [],                                             // 5: "NSKeyedArchiver", below
+            P.keyedArchiver,                                // 5
             [0x12, 0x00, 0x01, 0x86, 0xA0],                 // 6: 100000
             dict([9], [10]),                                // 7: $top
             array([11, 12, 13]),                            // 8: $objects
@@ -239,22 +236,7 @@ final class DecoderKeeper: KeyedArchivable {
             ascii("$classname"), ascii("$classes"),         // 19, 20
             ascii("Counter"), array([21, 23]),              // 21, 22
             ascii("NSObject"),                              // 23
-        ]
-        // "NSKeyedArchiver" is 15 bytes: the count goes in a following integer (marker nibble 0xF).
-        objects[5] = [0x5F, 0x10, 15] + Array("NSKeyedArchiver".utf8)
-        var out = Array("bplist00".utf8)
-        var offsets: [UInt8] = []
-        for object in objects {
-            offsets.append(UInt8(out.count))
-            out += object
-        }
-        let tableOffset = out.count
-        out += offsets
-        out += [0, 0, 0, 0, 0, 0, 1, 1]                                    // unused, sort, offset size, ref size
-        out += withUnsafeBytes(of: UInt64(objects.count).bigEndian, Array.init)  // object count
-        out += withUnsafeBytes(of: UInt64(0).bigEndian, Array.init)              // top object
-        out += withUnsafeBytes(of: UInt64(tableOffset).bigEndian, Array.init)   // offset table
-        return Data(out)
+        ])
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import KeyedArchive
+import KeyedArchiveTestSupport
 
 /// An `$objects` entry whose property-list object is also written inline inside an earlier entry (a binary
 /// file can share one object between both places; Apple's archiver never does, the dump fuzzer's
@@ -11,38 +12,26 @@ import Testing
     /// `$objects` = [`$null`, {`$class`: UID 3, `inner`: <object 13>}, <object 13>, class "Thing"], where
     /// object 13 is {`$class`: `entryTwoClass`}: entry 2 and, inline, entry 1's `inner`.
     static func archive(entryTwoClass: UInt8) -> Data {
-        func string(_ text: String) -> [UInt8] { [0x50 | UInt8(text.utf8.count)] + Array(text.utf8) }
-        let objects: [[UInt8]] = [
-            [0xD4, 1, 2, 3, 4, 5, 6, 7, 8],                       // 0: the envelope, 4 keys then 4 values
+        typealias P = HandWrittenBinaryPropertyList
+        let string = P.ascii, array = P.array, dict = P.dict
+        return P.file([
+            dict([1, 2, 3, 4], [5, 6, 7, 8]),                     // 0: the envelope
             string("$archiver"), string("$version"), string("$top"), string("$objects"),  // 1-4
-            [0x5F, 0x10, 15] + Array("NSKeyedArchiver".utf8),     // 5
+            P.keyedArchiver,                                      // 5
             [0x12, 0x00, 0x01, 0x86, 0xA0],                       // 6: 100000
-            [0xD1, 9, 10],                                        // 7: $top = {root: UID 1}
-            [0xA4, 11, 12, 13, 14],                               // 8: $objects
+            dict([9], [10]),                                      // 7: $top = {root: UID 1}
+            array([11, 12, 13, 14]),                              // 8: $objects
             string("root"),                                       // 9
-            [0x80, 1],                                            // 10: UID 1
+            P.uid(1),                                             // 10: UID 1
             string("$null"),                                      // 11: entry 0
-            [0xD2, 16, 17, 15, 13],                               // 12: entry 1 {$class: UID 3, inner: object 13}
-            [0xD1, 16, entryTwoClass],                            // 13: entry 2 {$class: ...}, shared
-            [0xD2, 18, 19, 20, 21],                               // 14: entry 3, the class description
-            [0x80, 3],                                            // 15: UID 3
+            dict([16, 17], [15, 13]),                             // 12: entry 1 {$class: UID 3, inner: object 13}
+            dict([16], [entryTwoClass]),                          // 13: entry 2 {$class: ...}, shared
+            dict([18, 19], [20, 21]),                             // 14: entry 3, the class description
+            P.uid(3),                                             // 15: UID 3
             string("$class"), string("inner"), string("$classname"), string("$classes"),  // 16-19
             string("Thing"),                                      // 20
-            [0xA1, 20],                                           // 21: ["Thing"]
-        ]
-        var bytes = Array("bplist00".utf8)
-        var offsets: [UInt8] = []
-        for object in objects {
-            offsets.append(UInt8(bytes.count))
-            bytes += object
-        }
-        let tableOffset = bytes.count
-        bytes += offsets
-        bytes += [0, 0, 0, 0, 0, 0, 1, 1]                          // trailer: offset and reference size 1
-        bytes += withUnsafeBytes(of: UInt64(objects.count).bigEndian, Array.init)
-        bytes += withUnsafeBytes(of: UInt64(0).bigEndian, Array.init)
-        bytes += withUnsafeBytes(of: UInt64(tableOffset).bigEndian, Array.init)
-        return Data(bytes)
+            array([20]),                                          // 21: ["Thing"]
+        ])
     }
 
     @Test func theSharedEntryIsAnInstanceForTheEagerTheOnDemandAndTheLazyGraph() throws {
