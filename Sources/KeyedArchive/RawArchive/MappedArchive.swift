@@ -41,13 +41,8 @@ final class MappedArchive: Sendable {
             }
         }
         let envelope = try KeyedArchiveEnvelope(root)
-        guard envelope.archiverName == KeyedArchiveValidation.archiverName else {
-            throw KeyedArchiveError(.invalidArchive, "$archiver must be \"\(KeyedArchiveValidation.archiverName)\", found "
-                                        + UnarchivingSession.preview(.string(envelope.archiverName)) + " (other archivers' formats are not read)")
-        }
-        guard envelope.version == PropertyListInteger(KeyedArchiveValidation.version) else {
-            throw KeyedArchiveError(.invalidArchive, "$version must be \(KeyedArchiveValidation.version), found \(envelope.version)")
-        }
+        try KeyedArchiveValidation.checkArchiver(envelope.archiverName)
+        try KeyedArchiveValidation.checkVersion(envelope.version)
         self.layout = layout
         self.objectsStart = objects?.start ?? 0
         self.count = objects?.count ?? 0
@@ -62,8 +57,7 @@ final class MappedArchive: Sendable {
         }
         for (key, value) in top {
             guard case .uid(let ref) = value else {
-                throw KeyedArchiveError(.invalidReference, "$top[\"\(key)\"] must be a UID, found an inline \(value.kindName)",
-                                        keyPath: "$top.\(key)")
+                throw KeyedArchiveValidation.topValueIsNotAUID(key: key, kindName: value.kindName)
             }
             guard ref.value < UInt64(count) else { throw outOfRange(ref.value, keyPath: "$top.\(key)", uid: nil) }
         }

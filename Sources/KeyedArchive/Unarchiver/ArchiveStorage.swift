@@ -142,21 +142,14 @@ final class ArchiveStorage {
             guard case .string(let archiverName) = try scalarOrContainer(scanner, archiver) else {
                 throw KeyedArchiveError(.invalidArchive, "$archiver must be a string, found \(try kindName(scanner, archiver))")
             }
-            guard archiverName == KeyedArchiveValidation.archiverName else {
-                throw KeyedArchiveError(.invalidArchive,
-                                        "$archiver must be \"\(KeyedArchiveValidation.archiverName)\", found \(UnarchivingSession.preview(.string(archiverName)))"
-                                            + " (other archivers' formats are not read)")
-            }
+            try KeyedArchiveValidation.checkArchiver(archiverName)
             guard let version = try lookup(scanner, rootFields, "$version") else {
                 throw KeyedArchiveError(.invalidArchive, "$version is missing")
             }
             guard case .integer(let versionNumber) = try scalarOrContainer(scanner, version) else {
                 throw KeyedArchiveError(.invalidArchive, "$version must be an integer, found \(try kindName(scanner, version))")
             }
-            guard versionNumber == PropertyListInteger(KeyedArchiveValidation.version) else {
-                throw KeyedArchiveError(.invalidArchive,
-                                        "$version must be \(KeyedArchiveValidation.version), found \(versionNumber)")
-            }
+            try KeyedArchiveValidation.checkVersion(versionNumber)
             guard let topObject = try lookup(scanner, rootFields, "$top") else {
                 throw KeyedArchiveError(.invalidArchive, "$top is missing")
             }

@@ -25,6 +25,28 @@ struct KeyedArchiveValidation {
     /// The `$version` integer every valid archive has.
     static let version: Int64 = 100000
 
+    /// Rule 1 for `$archiver`, for every reader (over bytes here and in ``ArchiveStorage``, over a parsed
+    /// envelope in the lazy graph), so all report it alike.
+    static func checkArchiver(_ name: String) throws {
+        guard name == archiverName else {
+            throw KeyedArchiveError(.invalidArchive, "$archiver must be \"\(archiverName)\", found "
+                                        + UnarchivingSession.preview(.string(name)) + " (other archivers' formats are not read)")
+        }
+    }
+
+    /// Rule 1 for `$version`, as ``checkArchiver(_:)``.
+    static func checkVersion(_ found: PropertyListInteger) throws {
+        guard found == PropertyListInteger(version) else {
+            throw KeyedArchiveError(.invalidArchive, "$version must be \(version), found \(found)")
+        }
+    }
+
+    /// Rule 3: the error for a `$top` value that is not a UID, as ``checkArchiver(_:)``.
+    static func topValueIsNotAUID(key: String, kindName: String) -> KeyedArchiveError {
+        KeyedArchiveError(.invalidReference, "$top[\"\(key)\"] must be a UID, found an inline \(kindName)",
+                          keyPath: "$top.\(key)")
+    }
+
     /// The class of every class dictionary an instance points at, by its UID.
     private(set) var classes: [UInt64: ArchivedClass] = [:]
 
@@ -85,9 +107,7 @@ struct KeyedArchiveValidation {
             }
             let value = try storage.value(at: i, of: top)
             guard let ref = try storage.uid(value) else {
-                throw KeyedArchiveError(.invalidReference,
-                                        "$top[\"\(key)\"] must be a UID, found an inline \(try storage.kindName(value))",
-                                        keyPath: "$top.\(key)")
+                throw Self.topValueIsNotAUID(key: key, kindName: try storage.kindName(value))
             }
             guard ref < UInt64(storage.objectCount) else {
                 throw KeyedArchiveError(.invalidReference,
