@@ -45,6 +45,8 @@ struct KeyedArchiveEmitter {
     private(set) var tooLarge = false
     /// The number of UIDs, once `elements` has become the `$objects` container.
     private var elementCountAtEnd = 0
+    /// The header bytes past the marker of every completed container (those of 15 or more entries).
+    private var extendedHeaderBytes = 0
 
     private struct Container {
         var start: Int
@@ -201,9 +203,18 @@ struct KeyedArchiveEmitter {
     @inline(__always)
     static func ref(container: ArchiveContainerID) -> Ref { containerBit | Ref(truncatingIfNeeded: container.rawValue) }
 
+    /// Records the refs of a container being completed (and the bytes of a header longer than its marker).
+    @inline(__always)
+    private mutating func setContainer(_ container: ArchiveContainerID, _ c: Container) {
+        containers[container.rawValue] = c
+        if c.count >= Int(BinaryPropertyListMarker.extendedCount) {
+            extendedHeaderBytes += BinaryPropertyListOutput.headerSize(c.count) - 1
+        }
+    }
+
     /// Completes a dictionary from parallel keys and values.
     mutating func completeDictionary(_ container: ArchiveContainerID, keys: [Ref], values: [Ref]) {
-        containers[container.rawValue] = Container(start: refs.count, count: keys.count, kind: .dictionary)
+        setContainer(container, Container(start: refs.count, count: keys.count, kind: .dictionary))
         refs.append(contentsOf: keys)
         refs.append(contentsOf: values)
     }
@@ -211,7 +222,7 @@ struct KeyedArchiveEmitter {
     /// Completes a dictionary of two entries.
     @inline(__always)
     mutating func completeDictionary(_ container: ArchiveContainerID, _ key1: Ref, _ value1: Ref, _ key2: Ref, _ value2: Ref) {
-        containers[container.rawValue] = Container(start: refs.count, count: 2, kind: .dictionary)
+        setContainer(container, Container(start: refs.count, count: 2, kind: .dictionary))
         refs.append(key1)
         refs.append(key2)
         refs.append(value1)
@@ -221,7 +232,7 @@ struct KeyedArchiveEmitter {
     /// Completes a dictionary of three entries.
     mutating func completeDictionary(_ container: ArchiveContainerID, _ key1: Ref, _ value1: Ref, _ key2: Ref, _ value2: Ref,
                                      _ key3: Ref, _ value3: Ref) {
-        containers[container.rawValue] = Container(start: refs.count, count: 3, kind: .dictionary)
+        setContainer(container, Container(start: refs.count, count: 3, kind: .dictionary))
         refs.append(key1)
         refs.append(key2)
         refs.append(key3)
@@ -233,7 +244,7 @@ struct KeyedArchiveEmitter {
     /// Completes an array from `elements[from...]`, every `stride`-th ref starting there.
     mutating func completeArray(_ container: ArchiveContainerID, _ source: [Ref], from start: Int, stride: Int = 1) {
         let count = (source.count - start + stride - 1) / stride
-        containers[container.rawValue] = Container(start: refs.count, count: count, kind: .array)
+        setContainer(container, Container(start: refs.count, count: count, kind: .array))
         refs.reserveCapacity(refs.count + count)
         var i = start
         while i < source.count {
@@ -336,7 +347,7 @@ struct KeyedArchiveEmitter {
             }
         }
         let container = newContainer()
-        containers[container.rawValue] = Container(start: refs.count, count: elements.count, kind: .array)
+        setContainer(container, Container(start: refs.count, count: elements.count, kind: .array))
         refs.append(contentsOf: elements)
         elementCountAtEnd = elements.count
         elements = []
@@ -345,6 +356,21 @@ struct KeyedArchiveEmitter {
 
     // MARK: - Layout
 
+    /// An upper bound of the size of the file ``write(root:)`` writes, close to it: the output buffer is
+    /// allocated once at this size, and its unused tail is never touched (a generous bound cost fresh
+    /// pages: memory the allocator could not take from what earlier archives freed).
+    func outputBound() -> Int {
+        // Every object the file can hold: each scalar, UID and container at most once.
+        let objectBound = pool.count + elementCountAtEnd + containers.count
+        let referenceSize = BinaryPropertyListOutput.bytesNeeded(UInt64(objectBound))
+        let uidSize = 1 + BinaryPropertyListOutput.bytesNeeded(UInt64(max(elementCountAtEnd, 1) - 1))
+        // Header, scalars (the pool holds each at most once), UIDs, containers' markers, longer headers and references.
+        let tableOffsetBound = 8 + pool.output.count + uidSize * elementCountAtEnd + containers.count + extendedHeaderBytes
+            + referenceSize * refs.count
+        let offsetSize = BinaryPropertyListOutput.bytesNeeded(UInt64(tableOffsetBound))
+        return tableOffsetBound + offsetSize * objectBound + 32
+    }
+
     /// Lays out every object reachable from the container `root` as a `bplist00` file.
     ///
     /// Objects are numbered breadth-first from the root (number 0), a dictionary's keys before its values,
@@ -352,13 +378,12 @@ struct KeyedArchiveEmitter {
     /// bytes are the same.
     mutating func write(root: ArchiveContainerID) -> Data {
         let scalarCount = pool.count
-        let poolBytes = pool.output.count
-        // Room for everything without growing (unused room is never touched): scalars, UIDs of up to 4
-        // bytes, references of up to 4 bytes, container headers and offset-table entries of up to 8 bytes.
-        let objectBound = scalarCount + elementCountAtEnd + containers.count
+        // No scalar is added from here on: the de-duplication table is freed before the output is allocated.
+        pool.releaseTable()
         var builder = BinaryPropertyListBuilder<Int>(
-            capacity: poolBytes + 5 * elementCountAtEnd + 4 * refs.count + 11 * objectBound + 64, expectedScalarCount: 0,
-            objectCount: scalarCount + containers.count, containerCount: containers.count, referenceCount: refs.count)
+            capacity: outputBound(), expectedScalarCount: 0,
+            objectCount: scalarCount + elementCountAtEnd + containers.count, containerCount: containers.count,
+            referenceCount: refs.count)
         // The object number of each scalar and UID once it has one (`.max` before).
         var numbers = [UInt32](repeating: .max, count: scalarCount)
         var uidNumbers = [UInt32](repeating: .max, count: elementCountAtEnd)
