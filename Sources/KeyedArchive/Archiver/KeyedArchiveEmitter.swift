@@ -38,7 +38,9 @@ struct KeyedArchiveEmitter {
     private var poolIsAllocated = true
     /// Containers by id; `start < 0` until the container's refs are complete.
     private var containers: [Container] = []
-    private var refs: [Ref] = []
+    /// The refs of every container, one run per container (freed by ``discard()``; a buffer without the
+    /// uniqueness check an `Array` makes on every append, in ``LargeMemory``).
+    private var refs = BinaryPropertyListReferences(capacity: 1 << 12)
     /// `$objects`, by UID: the ref of each archived object.
     private var elements: [Ref] = []
     /// Set when 2^30 or more scalars, UIDs or containers were made (refs could not tell them apart).
@@ -63,8 +65,8 @@ struct KeyedArchiveEmitter {
         if poolIsAllocated {
             pool.deallocate()
             poolIsAllocated = false
+            refs.deallocate()
         }
-        refs = []
         containers = []
     }
 
@@ -215,8 +217,27 @@ struct KeyedArchiveEmitter {
     /// Completes a dictionary from parallel keys and values.
     mutating func completeDictionary(_ container: ArchiveContainerID, keys: [Ref], values: [Ref]) {
         setContainer(container, Container(start: refs.count, count: keys.count, kind: .dictionary))
-        refs.append(contentsOf: keys)
-        refs.append(contentsOf: values)
+        keys.withUnsafeBufferPointer { refs.append(contentsOf: $0) }
+        values.withUnsafeBufferPointer { refs.append(contentsOf: $0) }
+    }
+
+    /// A field of the object being written: its key's exact and canonical ids (see ``fieldKey(_:)``) and its value.
+    struct Field {
+        var key: Ref
+        var canonical: Ref
+        var value: Ref
+    }
+
+    /// Completes a dictionary from the fields of an object (their keys, then their values).
+    mutating func completeDictionary(_ container: ArchiveContainerID, fields: [Field]) {
+        setContainer(container, Container(start: refs.count, count: fields.count, kind: .dictionary))
+        let room = refs.appendRoom(2 * fields.count)
+        fields.withUnsafeBufferPointer { fields in
+            for i in fields.indices {
+                room[i] = fields[i].key
+                room[fields.count + i] = fields[i].value
+            }
+        }
     }
 
     /// Completes a dictionary of two entries.
@@ -245,7 +266,6 @@ struct KeyedArchiveEmitter {
     mutating func completeArray(_ container: ArchiveContainerID, _ source: [Ref], from start: Int, stride: Int = 1) {
         let count = (source.count - start + stride - 1) / stride
         setContainer(container, Container(start: refs.count, count: count, kind: .array))
-        refs.reserveCapacity(refs.count + count)
         var i = start
         while i < source.count {
             refs.append(source[i])
@@ -271,29 +291,32 @@ struct KeyedArchiveEmitter {
         guard count > 1 else { return }
         var newUID = [UInt32](repeating: .max, count: count)
         var order = [Ref](repeating: 0, count: count)
+        let refBuffer = refs.buffer
         containers.withUnsafeBufferPointer { containers in
-            refs.withUnsafeBufferPointer { refs in
+            do {
+                let refs = refBuffer
                 elements.withUnsafeBufferPointer { elements in
                     newUID.withUnsafeMutableBufferPointer { newUID in
                         order.withUnsafeMutableBufferPointer { order in
-                            // Containers being walked: the next ref to look at, the end of the container's refs.
+                            // The container being walked: its next ref and end. Those it interrupted wait in
+                            // `frames` (touched only on entering and leaving a container, not per ref).
                             var frames: [(next: Int, end: Int)] = []
                             frames.reserveCapacity(64)
                             newUID[0] = 0
                             order[0] = elements[0]
                             var numbered = 1
-                            if let frame = Self.walk(containers[top.rawValue]) { frames.append(frame) }
-                            while !frames.isEmpty {
-                                let last = frames.count - 1
-                                let next = frames[last].next
-                                if next == frames[last].end {
-                                    frames.removeLast()
+                            var (next, end) = Self.walk(containers[top.rawValue]) ?? (0, 0)
+                            while true {
+                                if next == end {
+                                    guard let resumed = frames.popLast() else { break }
+                                    (next, end) = resumed
                                     continue
                                 }
-                                frames[last].next = next + 1
                                 let ref = refs[next]
+                                next += 1
+                                var entered: (next: Int, end: Int)?
                                 if ref & Self.containerBit != 0 {
-                                    if let frame = Self.walk(containers[Int(ref & ~Self.containerBit)]) { frames.append(frame) }
+                                    entered = Self.walk(containers[Int(ref & ~Self.containerBit)])
                                 } else if ref & Self.uidBit != 0 {
                                     let uid = Int(ref & ~Self.uidBit)
                                     guard uid < count, newUID[uid] == .max else { continue }
@@ -301,10 +324,14 @@ struct KeyedArchiveEmitter {
                                     let element = elements[uid]
                                     order[numbered] = element
                                     numbered += 1
-                                    if element & Self.containerBit != 0,
-                                       let frame = Self.walk(containers[Int(element & ~Self.containerBit)]) {
-                                        frames.append(frame)
+                                    if element & Self.containerBit != 0 {
+                                        entered = Self.walk(containers[Int(element & ~Self.containerBit)])
                                     }
+                                }
+                                if let entered {
+                                    // The interrupted container resumes afterwards (unless it has nothing left).
+                                    if next != end { frames.append((next, end)) }
+                                    (next, end) = entered
                                 }
                             }
                             for uid in 0 ..< count where newUID[uid] == .max {
@@ -319,7 +346,8 @@ struct KeyedArchiveEmitter {
         }
         elements = order
         newUID.withUnsafeBufferPointer { newUID in
-            refs.withUnsafeMutableBufferPointer { refs in
+            do {
+                let refs = self.refs.mutableBuffer
                 for i in refs.indices where refs[i] & (Self.containerBit | Self.uidBit) == Self.uidBit {
                     let uid = Int(refs[i] & ~Self.uidBit)
                     if uid < count { refs[i] = Self.uidBit | newUID[uid] }
@@ -348,7 +376,7 @@ struct KeyedArchiveEmitter {
         }
         let container = newContainer()
         setContainer(container, Container(start: refs.count, count: elements.count, kind: .array))
-        refs.append(contentsOf: elements)
+        elements.withUnsafeBufferPointer { refs.append(contentsOf: $0) }
         elementCountAtEnd = elements.count
         elements = []
         return container
@@ -441,10 +469,10 @@ struct KeyedArchiveEmitter {
         let c = containers[Int(ref & ~Self.containerBit)]
         guard c.start >= 0 else { return .array([]) }
         if c.kind == .array {
-            return .array(refs[c.start ..< c.start + c.count].map { value($0, top: top) })
+            return .array(refs.buffer[c.start ..< c.start + c.count].map { value($0, top: top) })
         }
-        let keys = refs[c.start ..< c.start + c.count].map { scalar(Int($0)).stringValue ?? "" }
-        let values = refs[c.start + c.count ..< c.start + 2 * c.count].map { value($0, top: top) }
+        let keys = refs.buffer[c.start ..< c.start + c.count].map { scalar(Int($0)).stringValue ?? "" }
+        let values = refs.buffer[c.start + c.count ..< c.start + 2 * c.count].map { value($0, top: top) }
         return .dictionary(ref == top ? PropertyListDictionary(keys: keys, values: values)
                                       : PropertyListDictionary(distinctKeys: keys, values: values))
     }
