@@ -38,13 +38,17 @@ struct KeyedArchiveEmitter {
     private var poolIsAllocated = true
     /// Containers by id; `start < 0` until the container's refs are complete.
     private var containers: [Container] = []
-    private var refs: [Ref] = []
+    /// The refs of every container, one run per container (freed by ``discard()``; a buffer without the
+    /// uniqueness check an `Array` makes on every append, in ``LargeMemory``).
+    private var refs = BinaryPropertyListReferences(capacity: 1 << 12)
     /// `$objects`, by UID: the ref of each archived object.
     private var elements: [Ref] = []
     /// Set when 2^30 or more scalars, UIDs or containers were made (refs could not tell them apart).
     private(set) var tooLarge = false
     /// The number of UIDs, once `elements` has become the `$objects` container.
     private var elementCountAtEnd = 0
+    /// The header bytes past the marker of every completed container (those of 15 or more entries).
+    private var extendedHeaderBytes = 0
 
     private struct Container {
         var start: Int
@@ -61,8 +65,8 @@ struct KeyedArchiveEmitter {
         if poolIsAllocated {
             pool.deallocate()
             poolIsAllocated = false
+            refs.deallocate()
         }
-        refs = []
         containers = []
     }
 
@@ -201,17 +205,45 @@ struct KeyedArchiveEmitter {
     @inline(__always)
     static func ref(container: ArchiveContainerID) -> Ref { containerBit | Ref(truncatingIfNeeded: container.rawValue) }
 
+    /// Records the refs of a container being completed (and the bytes of a header longer than its marker).
+    @inline(__always)
+    private mutating func setContainer(_ container: ArchiveContainerID, _ c: Container) {
+        containers[container.rawValue] = c
+        if c.count >= Int(BinaryPropertyListMarker.extendedCount) {
+            extendedHeaderBytes += BinaryPropertyListOutput.headerSize(c.count) - 1
+        }
+    }
+
     /// Completes a dictionary from parallel keys and values.
     mutating func completeDictionary(_ container: ArchiveContainerID, keys: [Ref], values: [Ref]) {
-        containers[container.rawValue] = Container(start: refs.count, count: keys.count, kind: .dictionary)
-        refs.append(contentsOf: keys)
-        refs.append(contentsOf: values)
+        setContainer(container, Container(start: refs.count, count: keys.count, kind: .dictionary))
+        keys.withUnsafeBufferPointer { refs.append(contentsOf: $0) }
+        values.withUnsafeBufferPointer { refs.append(contentsOf: $0) }
+    }
+
+    /// A field of the object being written: its key's exact and canonical ids (see ``fieldKey(_:)``) and its value.
+    struct Field {
+        var key: Ref
+        var canonical: Ref
+        var value: Ref
+    }
+
+    /// Completes a dictionary from the fields of an object (their keys, then their values).
+    mutating func completeDictionary(_ container: ArchiveContainerID, fields: [Field]) {
+        setContainer(container, Container(start: refs.count, count: fields.count, kind: .dictionary))
+        let room = refs.appendRoom(2 * fields.count)
+        fields.withUnsafeBufferPointer { fields in
+            for i in fields.indices {
+                room[i] = fields[i].key
+                room[fields.count + i] = fields[i].value
+            }
+        }
     }
 
     /// Completes a dictionary of two entries.
     @inline(__always)
     mutating func completeDictionary(_ container: ArchiveContainerID, _ key1: Ref, _ value1: Ref, _ key2: Ref, _ value2: Ref) {
-        containers[container.rawValue] = Container(start: refs.count, count: 2, kind: .dictionary)
+        setContainer(container, Container(start: refs.count, count: 2, kind: .dictionary))
         refs.append(key1)
         refs.append(key2)
         refs.append(value1)
@@ -221,7 +253,7 @@ struct KeyedArchiveEmitter {
     /// Completes a dictionary of three entries.
     mutating func completeDictionary(_ container: ArchiveContainerID, _ key1: Ref, _ value1: Ref, _ key2: Ref, _ value2: Ref,
                                      _ key3: Ref, _ value3: Ref) {
-        containers[container.rawValue] = Container(start: refs.count, count: 3, kind: .dictionary)
+        setContainer(container, Container(start: refs.count, count: 3, kind: .dictionary))
         refs.append(key1)
         refs.append(key2)
         refs.append(key3)
@@ -233,8 +265,7 @@ struct KeyedArchiveEmitter {
     /// Completes an array from `elements[from...]`, every `stride`-th ref starting there.
     mutating func completeArray(_ container: ArchiveContainerID, _ source: [Ref], from start: Int, stride: Int = 1) {
         let count = (source.count - start + stride - 1) / stride
-        containers[container.rawValue] = Container(start: refs.count, count: count, kind: .array)
-        refs.reserveCapacity(refs.count + count)
+        setContainer(container, Container(start: refs.count, count: count, kind: .array))
         var i = start
         while i < source.count {
             refs.append(source[i])
@@ -260,29 +291,32 @@ struct KeyedArchiveEmitter {
         guard count > 1 else { return }
         var newUID = [UInt32](repeating: .max, count: count)
         var order = [Ref](repeating: 0, count: count)
+        let refBuffer = refs.buffer
         containers.withUnsafeBufferPointer { containers in
-            refs.withUnsafeBufferPointer { refs in
+            do {
+                let refs = refBuffer
                 elements.withUnsafeBufferPointer { elements in
                     newUID.withUnsafeMutableBufferPointer { newUID in
                         order.withUnsafeMutableBufferPointer { order in
-                            // Containers being walked: the next ref to look at, the end of the container's refs.
+                            // The container being walked: its next ref and end. Those it interrupted wait in
+                            // `frames` (touched only on entering and leaving a container, not per ref).
                             var frames: [(next: Int, end: Int)] = []
                             frames.reserveCapacity(64)
                             newUID[0] = 0
                             order[0] = elements[0]
                             var numbered = 1
-                            if let frame = Self.walk(containers[top.rawValue]) { frames.append(frame) }
-                            while !frames.isEmpty {
-                                let last = frames.count - 1
-                                let next = frames[last].next
-                                if next == frames[last].end {
-                                    frames.removeLast()
+                            var (next, end) = Self.walk(containers[top.rawValue]) ?? (0, 0)
+                            while true {
+                                if next == end {
+                                    guard let resumed = frames.popLast() else { break }
+                                    (next, end) = resumed
                                     continue
                                 }
-                                frames[last].next = next + 1
                                 let ref = refs[next]
+                                next += 1
+                                var entered: (next: Int, end: Int)?
                                 if ref & Self.containerBit != 0 {
-                                    if let frame = Self.walk(containers[Int(ref & ~Self.containerBit)]) { frames.append(frame) }
+                                    entered = Self.walk(containers[Int(ref & ~Self.containerBit)])
                                 } else if ref & Self.uidBit != 0 {
                                     let uid = Int(ref & ~Self.uidBit)
                                     guard uid < count, newUID[uid] == .max else { continue }
@@ -290,10 +324,14 @@ struct KeyedArchiveEmitter {
                                     let element = elements[uid]
                                     order[numbered] = element
                                     numbered += 1
-                                    if element & Self.containerBit != 0,
-                                       let frame = Self.walk(containers[Int(element & ~Self.containerBit)]) {
-                                        frames.append(frame)
+                                    if element & Self.containerBit != 0 {
+                                        entered = Self.walk(containers[Int(element & ~Self.containerBit)])
                                     }
+                                }
+                                if let entered {
+                                    // The interrupted container resumes afterwards (unless it has nothing left).
+                                    if next != end { frames.append((next, end)) }
+                                    (next, end) = entered
                                 }
                             }
                             for uid in 0 ..< count where newUID[uid] == .max {
@@ -308,7 +346,8 @@ struct KeyedArchiveEmitter {
         }
         elements = order
         newUID.withUnsafeBufferPointer { newUID in
-            refs.withUnsafeMutableBufferPointer { refs in
+            do {
+                let refs = self.refs.mutableBuffer
                 for i in refs.indices where refs[i] & (Self.containerBit | Self.uidBit) == Self.uidBit {
                     let uid = Int(refs[i] & ~Self.uidBit)
                     if uid < count { refs[i] = Self.uidBit | newUID[uid] }
@@ -336,14 +375,29 @@ struct KeyedArchiveEmitter {
             }
         }
         let container = newContainer()
-        containers[container.rawValue] = Container(start: refs.count, count: elements.count, kind: .array)
-        refs.append(contentsOf: elements)
+        setContainer(container, Container(start: refs.count, count: elements.count, kind: .array))
+        elements.withUnsafeBufferPointer { refs.append(contentsOf: $0) }
         elementCountAtEnd = elements.count
         elements = []
         return container
     }
 
     // MARK: - Layout
+
+    /// An upper bound of the size of the file ``write(root:)`` writes, close to it: the output buffer is
+    /// allocated once at this size, and its unused tail is never touched (a generous bound cost fresh
+    /// pages: memory the allocator could not take from what earlier archives freed).
+    func outputBound() -> Int {
+        // Every object the file can hold: each scalar, UID and container at most once.
+        let objectBound = pool.count + elementCountAtEnd + containers.count
+        let referenceSize = BinaryPropertyListOutput.bytesNeeded(UInt64(objectBound))
+        let uidSize = 1 + BinaryPropertyListOutput.bytesNeeded(UInt64(max(elementCountAtEnd, 1) - 1))
+        // Header, scalars (the pool holds each at most once), UIDs, containers' markers, longer headers and references.
+        let tableOffsetBound = 8 + pool.output.count + uidSize * elementCountAtEnd + containers.count + extendedHeaderBytes
+            + referenceSize * refs.count
+        let offsetSize = BinaryPropertyListOutput.bytesNeeded(UInt64(tableOffsetBound))
+        return tableOffsetBound + offsetSize * objectBound + 32
+    }
 
     /// Lays out every object reachable from the container `root` as a `bplist00` file.
     ///
@@ -352,13 +406,12 @@ struct KeyedArchiveEmitter {
     /// bytes are the same.
     mutating func write(root: ArchiveContainerID) -> Data {
         let scalarCount = pool.count
-        let poolBytes = pool.output.count
-        // Room for everything without growing (unused room is never touched): scalars, UIDs of up to 4
-        // bytes, references of up to 4 bytes, container headers and offset-table entries of up to 8 bytes.
-        let objectBound = scalarCount + elementCountAtEnd + containers.count
+        // No scalar is added from here on: the de-duplication table is freed before the output is allocated.
+        pool.releaseTable()
         var builder = BinaryPropertyListBuilder<Int>(
-            capacity: poolBytes + 5 * elementCountAtEnd + 4 * refs.count + 11 * objectBound + 64, expectedScalarCount: 0,
-            objectCount: scalarCount + containers.count, containerCount: containers.count, referenceCount: refs.count)
+            capacity: outputBound(), expectedScalarCount: 0,
+            objectCount: scalarCount + elementCountAtEnd + containers.count, containerCount: containers.count,
+            referenceCount: refs.count)
         // The object number of each scalar and UID once it has one (`.max` before).
         var numbers = [UInt32](repeating: .max, count: scalarCount)
         var uidNumbers = [UInt32](repeating: .max, count: elementCountAtEnd)
@@ -416,10 +469,10 @@ struct KeyedArchiveEmitter {
         let c = containers[Int(ref & ~Self.containerBit)]
         guard c.start >= 0 else { return .array([]) }
         if c.kind == .array {
-            return .array(refs[c.start ..< c.start + c.count].map { value($0, top: top) })
+            return .array(refs.buffer[c.start ..< c.start + c.count].map { value($0, top: top) })
         }
-        let keys = refs[c.start ..< c.start + c.count].map { scalar(Int($0)).stringValue ?? "" }
-        let values = refs[c.start + c.count ..< c.start + 2 * c.count].map { value($0, top: top) }
+        let keys = refs.buffer[c.start ..< c.start + c.count].map { scalar(Int($0)).stringValue ?? "" }
+        let values = refs.buffer[c.start + c.count ..< c.start + 2 * c.count].map { value($0, top: top) }
         return .dictionary(ref == top ? PropertyListDictionary(keys: keys, values: values)
                                       : PropertyListDictionary(distinctKeys: keys, values: values))
     }

@@ -135,7 +135,8 @@ extension KeyedArchiver {
         if isClass(T.self) {
             // T is a concrete class type here, so the value is one object reference: its address is the
             // identity (read without retaining the instance; the queue keeps a new one alive).
-            let address = withUnsafeBytes(of: object) { $0.load(as: UInt.self) }
+            // (A bit cast, not `withUnsafeBytes(of:)`, which this unspecialized generic calls out of line.)
+            let address = unsafeBitCast(object, to: UInt.self)
             if let known = s.identities.uid(for: address) {
                 uid = known
             } else {

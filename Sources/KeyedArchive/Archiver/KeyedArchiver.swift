@@ -51,11 +51,10 @@ public final class KeyedArchiver: ArchiveEncoder {
     /// archiving takes). The pointee is only ever accessed briefly, never across a call into model code.
     struct State {
         var emitter = KeyedArchiveEmitter()
-        /// The fields of the object being encoded: exact key ids, canonical key ids (see
-        /// ``KeyedArchiveEmitter/fieldKey(_:)``) and value refs. `$top`'s fields are kept apart.
-        var fieldKeys: [Ref] = []
-        var fieldCanonicalKeys: [Ref] = []
-        var fieldValues: [Ref] = []
+        /// The fields of the object being encoded (`$top`'s are kept apart), and a bit per canonical key id
+        /// modulo 64 among them: a key whose bit is clear is new, without comparing it with every field.
+        var fields: [KeyedArchiveEmitter.Field] = []
+        var fieldMask: UInt64 = 0
         var topKeys: [Ref] = []
         var topCanonicalKeys: [Ref] = []
         var topValues: [Ref] = []
@@ -69,6 +68,8 @@ public final class KeyedArchiver: ArchiveEncoder {
         var queue: [(container: ArchiveContainerID, value: any KeyedArchivable)] = []
         var queueHead = 0
         var classUIDsByType: [ObjectIdentifier: ArchiveObjectID] = [:]
+        /// The last entry of `classUIDsByType` used (objects of one class usually follow each other in the queue).
+        var lastClassUID: (ObjectIdentifier, ArchiveObjectID)?
         var classUIDsByName: [String: ArchiveObjectID] = [:]
         var capturing = false
         /// The UID written by a collection element's encode (see ``reference(for:)``); nil when none.
@@ -369,19 +370,25 @@ public final class KeyedArchiver: ArchiveEncoder {
             return s.topKeys.count - 1
         }
         // A repeated key (the same field for ``KeyedArchiveEmitter/fieldKey(_:)``): last one wins.
-        var i = 0
-        while i < s.fieldCanonicalKeys.count {
-            if s.fieldCanonicalKeys[i] == canonical {
-                s.fieldValues[i] = value
-                return i
+        let bit = Self.fieldBit(canonical)
+        if s.fieldMask & bit != 0 {
+            var i = 0
+            while i < s.fields.count {
+                if s.fields[i].canonical == canonical {
+                    s.fields[i].value = value
+                    return i
+                }
+                i += 1
             }
-            i += 1
         }
-        s.fieldKeys.append(exact)
-        s.fieldCanonicalKeys.append(canonical)
-        s.fieldValues.append(value)
-        return s.fieldKeys.count - 1
+        s.fieldMask |= bit
+        s.fields.append(KeyedArchiveEmitter.Field(key: exact, canonical: canonical, value: value))
+        return s.fields.count - 1
     }
+
+    /// The bit of a canonical key id in ``State/fieldMask``.
+    @inline(__always)
+    static func fieldBit(_ canonical: Ref) -> UInt64 { 1 << UInt64(canonical & 63) }
 
     /// The UID of `value` written as a collection element (a scalar becomes its own object).
     func reference<T: ArchiveValue>(for value: T) throws -> ArchiveObjectID {
@@ -416,7 +423,11 @@ public final class KeyedArchiver: ArchiveEncoder {
 
     func classUID(for type: any KeyedArchivable.Type) -> ArchiveObjectID {
         let id = ObjectIdentifier(type)
-        if let uid = s.classUIDsByType[id] { return uid }
+        if let last = s.lastClassUID, last.0 == id { return last.1 }
+        if let uid = s.classUIDsByType[id] {
+            s.lastClassUID = (id, uid)
+            return uid
+        }
         var chain = type.archivedClassChain
         let name: String
         if let mapped = classNames[id] {
@@ -428,6 +439,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         }
         let uid = classUID(forBuiltin: name, chain: chain)
         s.classUIDsByType[id] = uid
+        s.lastClassUID = (id, uid)
         return uid
     }
 
@@ -439,15 +451,12 @@ public final class KeyedArchiver: ArchiveEncoder {
             let (container, value) = s.queue[s.queueHead]
             s.queueHead += 1
             s.currentContainer = container
-            s.fieldKeys.removeAll(keepingCapacity: true)
-            s.fieldCanonicalKeys.removeAll(keepingCapacity: true)
-            s.fieldValues.removeAll(keepingCapacity: true)
+            s.fields.removeAll(keepingCapacity: true)
             let classRef = KeyedArchiveEmitter.uid(classUID(for: Swift.type(of: value)))
-            s.fieldKeys.append(classKey)
-            s.fieldCanonicalKeys.append(classKey)
-            s.fieldValues.append(classRef)
+            s.fields.append(KeyedArchiveEmitter.Field(key: classKey, canonical: classKey, value: classRef))
+            s.fieldMask = Self.fieldBit(classKey)
             try value.encode(to: self)
-            s.emitter.completeDictionary(container, keys: s.fieldKeys, values: s.fieldValues)
+            s.emitter.completeDictionary(container, fields: s.fields)
         }
     }
 

@@ -263,6 +263,42 @@ private struct Failing: KeyedArchivable {
         #expect(trailer(try KeyedArchiver.archivedData(withRootObject: (0 ..< 40_000).map { "s\($0)" })).refSize == 3)
     }
 
+    /// The output buffer is allocated once, at ``KeyedArchiveEmitter/outputBound()``: the bound must hold
+    /// every archive (or the buffer would grow, copying it) and stay close to its size (a generous bound
+    /// cost fresh memory on every archive).
+    @Test func outputBoundHoldsTheArchiveAndStaysCloseToIt() throws {
+        func check(_ archiver: KeyedArchiver, tight: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let data = try archiver.encodedData()
+            let bound = archiver.s.emitter.outputBound()
+            #expect(data.count <= bound, "\(data.count) bytes written, bound \(bound)", sourceLocation: sourceLocation)
+            if tight {
+                #expect(bound <= data.count + data.count / 4 + 512, "\(data.count) bytes written, bound \(bound)",
+                        sourceLocation: sourceLocation)
+            }
+        }
+        try check(KeyedArchiver())
+        var model = EveryField()
+        model.string = "plain"
+        for root in [[EveryField()], [model, EveryField(), model]] {
+            let archiver = KeyedArchiver()
+            try archiver.encode(root, forKey: "root")
+            try check(archiver)
+        }
+        // Reference widths 1, 2 and 3 bytes; offsets of 4 bytes past a 16 MiB blob.
+        for count in [100, 300, 40_000, 70_000] {
+            let archiver = KeyedArchiver()
+            try archiver.encode((0 ..< count).map { "s\($0)" }, forKey: "root")
+            try check(archiver)
+        }
+        let blob = KeyedArchiver()
+        try blob.encode(Data(repeating: 7, count: 1 << 24), forKey: "root")
+        try check(blob)
+        // A failed encode leaves a placeholder, and interned keys nothing uses stay in the pool.
+        let failed = KeyedArchiver()
+        #expect(throws: Failing.Refusal.self) { try failed.encode([Failing()], forKey: "root") }
+        try check(failed, tight: false)
+    }
+
     /// Objects are numbered depth-first (pre-order), the order an unarchiver decodes them in and Apple's
     /// recursive archiver writes them in: a whole subtree before the next sibling. (Breadth-first, as the
     /// archiver's work queue meets them, would give a b c d e f.)

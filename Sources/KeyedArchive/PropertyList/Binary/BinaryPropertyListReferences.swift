@@ -30,17 +30,54 @@ struct BinaryPropertyListReferences {
         count += 1
     }
 
+    /// Appends `references` (growing at most once, geometrically).
+    @inline(__always)
+    mutating func append(contentsOf references: UnsafeBufferPointer<UInt32>) {
+        guard let source = references.baseAddress else { return }
+        if references.count > capacity - count { grow(toHold: count + references.count) }
+        // In bounds: capacity - count >= references.count, checked just above.
+        (base + count).update(from: source, count: references.count)
+        count += references.count
+    }
+
+    /// Appends `count` references for the caller to fill in: the returned room (valid until the next append or
+    /// ``deallocate()``) must be written whole before the references are read.
+    @inline(__always)
+    mutating func appendRoom(_ count: Int) -> UnsafeMutableBufferPointer<UInt32> {
+        if count > capacity - self.count { grow(toHold: self.count + count) }
+        // In bounds: capacity - self.count >= count, checked just above.
+        let room = UnsafeMutableBufferPointer(start: base + self.count, count: count)
+        self.count += count
+        return room
+    }
+
+    /// Reference `index`; the caller keeps `index` below ``count``.
+    subscript(index: Int) -> UInt32 {
+        @inline(__always) get { buffer[index] }
+        @inline(__always) set { mutableBuffer[index] = newValue }
+    }
+
     @inline(never)
     private mutating func grow() {
-        let bigger = Self.allocate(2 * capacity)
+        grow(toHold: capacity + 1)
+    }
+
+    /// Doubles the room (or more, to hold `needed` references).
+    @inline(never)
+    private mutating func grow(toHold needed: Int) {
+        let newCapacity = max(2 * capacity, needed)
+        let bigger = Self.allocate(newCapacity)
         bigger.update(from: base, count: count)
         LargeMemory.deallocate(UnsafeMutableRawPointer(base))
         base = bigger
-        capacity *= 2
+        capacity = newCapacity
     }
 
     /// The references appended so far (valid until the next append or ``deallocate()``).
     var buffer: UnsafeBufferPointer<UInt32> { UnsafeBufferPointer(start: base, count: count) }
+
+    /// The references appended so far, to rewrite in place (valid until the next append or ``deallocate()``).
+    var mutableBuffer: UnsafeMutableBufferPointer<UInt32> { UnsafeMutableBufferPointer(start: base, count: count) }
 
     /// Frees the memory; the buffer must not be used afterwards.
     mutating func deallocate() {
