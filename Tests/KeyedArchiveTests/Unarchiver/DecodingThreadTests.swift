@@ -109,4 +109,32 @@ import Darwin
         #expect(error.code == .limitExceeded)
         #expect(error.message.contains("objects nested deeper than 20000 (limits.maximumDepth)"))
     }
+
+    /// Results written by concurrent work, one slot each.
+    final class Slots: @unchecked Sendable {
+        private let lock = NSLock()
+        private var values: [[Int]?]
+        init(count: Int) { values = Array(repeating: nil, count: count) }
+        subscript(i: Int) -> [Int]? {
+            get { lock.withLock { values[i] } }
+            set { lock.withLock { values[i] = newValue } }
+        }
+    }
+
+    @Test func concurrentUnarchivesEachDecodeTheirOwnArchive() throws {
+        // Lists of a few thousand nodes: on some threads they fit the stack, on others a level moves to a new thread.
+        let counts = (0 ..< 8).map { 2_000 + 500 * $0 }
+        let archives = try counts.map { try Self.listArchive(count: $0) }
+        let results = Slots(count: counts.count)
+        DispatchQueue.concurrentPerform(iterations: counts.count) { i in
+            var unarchiver = KeyedUnarchiver()
+            unarchiver.limits.maximumDepth = 6_000
+            guard let head = try? unarchiver.decode(ThreadNotingNode.self, from: archives[i]) else { return }
+            results[i] = ThreadNotingNode.nodes(from: head).map(\.value)
+            ThreadNotingNode.dismantle(head)
+        }
+        for (i, count) in counts.enumerated() {
+            #expect(results[i] == Array(0 ..< count), "archive \(i)")
+        }
+    }
 }
