@@ -73,18 +73,24 @@ private let getThreadAttributes: (@convention(c) (pthread_t, UnsafeMutablePointe
     return unsafeBitCast(symbol, to: (@convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32).self)
 }()
 
-/// The per-thread cache of ``currentThreadStackBottom()`` (finding the main thread's stack reads
-/// `/proc/self/maps`); nil when no key could be made.
-private let stackBottomKey: pthread_key_t? = {
+/// The per-thread cache of ``currentThreadStack()`` (finding the main thread's stack reads
+/// `/proc/self/maps`): its lowest and its highest address; nil when no key could be made.
+private let stackBottomKey: pthread_key_t? = makeStackKey()
+private let stackTopKey: pthread_key_t? = makeStackKey()
+
+private func makeStackKey() -> pthread_key_t? {
     var key = pthread_key_t()
     return pthread_key_create(&key, nil) == 0 ? key : nil
-}()
+}
 #endif
 
-/// The lowest address of the calling thread's stack, or nil when the system does not say.
-func currentThreadStackBottom() -> UInt? {
+/// The lowest and the highest address of the calling thread's stack, or nil when the system does not say.
+func currentThreadStack() -> (bottom: UInt, top: UInt)? {
     #if canImport(Glibc) || canImport(Musl)
-    if let key = stackBottomKey, let cached = pthread_getspecific(key) { return UInt(bitPattern: cached) }
+    if let bottomKey = stackBottomKey, let topKey = stackTopKey, let bottom = pthread_getspecific(bottomKey),
+       let top = pthread_getspecific(topKey) {
+        return (UInt(bitPattern: bottom), UInt(bitPattern: top))
+    }
     guard let getThreadAttributes else { return nil }
     var attributes = pthread_attr_t()
     guard getThreadAttributes(pthread_self(), &attributes) == 0 else { return nil }
@@ -93,13 +99,18 @@ func currentThreadStackBottom() -> UInt? {
     var size = 0
     guard pthread_attr_getstack(&attributes, &address, &size) == 0, let address, size > 0 else { return nil }
     let bottom = UInt(bitPattern: address)
-    if let key = stackBottomKey { _ = pthread_setspecific(key, address) }
-    return bottom
+    let (top, overflow) = bottom.addingReportingOverflow(UInt(size))
+    guard !overflow else { return nil }
+    if let bottomKey = stackBottomKey, let topKey = stackTopKey {
+        _ = pthread_setspecific(bottomKey, address)
+        _ = pthread_setspecific(topKey, UnsafeRawPointer(bitPattern: top))
+    }
+    return (bottom, top)
     #elseif canImport(Darwin)
     let thread = pthread_self()
     let top = UInt(bitPattern: pthread_get_stackaddr_np(thread))
     let size = UInt(pthread_get_stacksize_np(thread))
-    return top > size ? top - size : nil
+    return top > size ? (top - size, top) : nil
     #else
     return nil
     #endif

@@ -9,12 +9,13 @@ extension UnarchivingSession {
     }
 
     /// The floor for the calling thread (see ``stackFloor``): its stack's lowest address plus
-    /// ``stackReserve``; nil when the system does not say where the stack ends, or it is too small to
-    /// be worth starting on.
+    /// ``stackReserve``; nil when the system does not say where the stack ends, when the code is not
+    /// running on that stack (a stack of its own making), or when too little of it is left.
     func callerStackFloor() -> UInt? {
-        guard let bottom = currentThreadStackBottom() else { return nil }
+        guard let (bottom, top) = currentThreadStack() else { return nil }
+        let here = currentStackAddress()
         let (floor, overflow) = bottom.addingReportingOverflow(UInt(stackReserve))
-        guard !overflow, currentStackAddress() > floor else { return nil }
+        guard !overflow, here > floor, here < top else { return nil }
         return floor
     }
 
