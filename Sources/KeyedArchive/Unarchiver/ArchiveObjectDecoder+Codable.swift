@@ -53,7 +53,8 @@ final class ArchiveCollectionCursor {
         try session.checkActive()
         session.push(component)
         defer { session.pop() }
-        return try body(ArchiveObjectDecoder(session: session, element: ref))
+        let decoder = ArchiveObjectDecoder(session: session, element: ref)
+        return try session.nested { try body(decoder) }
     }
 
     /// Leaves the collection. Cursors must be closed in the reverse order of opening.

@@ -66,7 +66,7 @@ extension ArchiveObjectDecoder {
             if pathKey(key) != nil { session.pop() }
             session.leave(uid: uid, decoded: false)
         }
-        return try body()
+        return try session.nested(body)
     }
 
     /// Decodes one element with `decoder` (an element-mode decoder the collection reuses).

@@ -362,7 +362,7 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
             let (baseValue, baseUID) = try session.target(of: baseRef, key: pathKey(key), expected: "URL")
             try session.enter(uid: objectUID, className: cls, key: pathKey(key))
             defer { session.leave(uid: objectUID, decoded: false) }
-            base = try url(baseValue, uid: baseUID, key: key)
+            base = try session.nested { try url(baseValue, uid: baseUID, key: key) }
         }
         guard let result = URL(string: relative, relativeTo: base) else {
             throw fail(.dataCorrupted, "\(cls).\(Catalogue.relativeKey) \"\(relative.prefix(80))\" is not a valid URL", key,

@@ -236,6 +236,20 @@ final class ArchiveStorage {
         return Int(r)
     }
 
+    /// The object reference at byte `p` inside a checked container (``container(_:)`` checked that its
+    /// references lie in the object area), or nil when it is out of range (``reference(at:object:)`` says so).
+    @inline(__always)
+    func referenceIfInRange(at p: Int) -> Int? {
+        let r = BinaryPropertyListScanner.loadBigEndian(base + p, width: refSize)
+        return r < UInt64(plistObjectCount) ? Int(r) : nil
+    }
+
+    /// The value of UID `n` when the word table holds it; nil for anything else (``uid(_:)`` reads the rest).
+    @inline(__always)
+    func resolvedUID(_ n: Int) -> UInt64? {
+        BinaryPropertyListObjectWord.uidValue(word(n))
+    }
+
     /// The word of property-list object `n` (`n` below the object count: every `n` here comes from a
     /// checked reference; the array's own bounds check stays).
     @inline(__always)

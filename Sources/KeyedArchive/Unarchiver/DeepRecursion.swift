@@ -56,3 +56,62 @@ func runOnThread(stackBytes bytes: Int, _ body: @escaping () -> Void) -> Bool {
     return true
     #endif
 }
+
+/// The address of a local of the calling function: where the calling thread's stack is now (stacks grow
+/// down on every platform Swift runs on).
+@inline(never)
+func currentStackAddress() -> UInt {
+    var marker: UInt8 = 0
+    return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+}
+
+#if canImport(Glibc) || canImport(Musl)
+/// `pthread_getattr_np`, a GNU extension the C library has but the Swift module does not declare (it is
+/// behind `_GNU_SOURCE`): looked up once; nil if missing.
+private let getThreadAttributes: (@convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32)? = {
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_getattr_np") else { return nil }
+    return unsafeBitCast(symbol, to: (@convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32).self)
+}()
+
+/// The per-thread cache of ``currentThreadStack()`` (finding the main thread's stack reads
+/// `/proc/self/maps`): its lowest and its highest address; nil when no key could be made.
+private let stackBottomKey: pthread_key_t? = makeStackKey()
+private let stackTopKey: pthread_key_t? = makeStackKey()
+
+private func makeStackKey() -> pthread_key_t? {
+    var key = pthread_key_t()
+    return pthread_key_create(&key, nil) == 0 ? key : nil
+}
+#endif
+
+/// The lowest and the highest address of the calling thread's stack, or nil when the system does not say.
+func currentThreadStack() -> (bottom: UInt, top: UInt)? {
+    #if canImport(Glibc) || canImport(Musl)
+    if let bottomKey = stackBottomKey, let topKey = stackTopKey, let bottom = pthread_getspecific(bottomKey),
+       let top = pthread_getspecific(topKey) {
+        return (UInt(bitPattern: bottom), UInt(bitPattern: top))
+    }
+    guard let getThreadAttributes else { return nil }
+    var attributes = pthread_attr_t()
+    guard getThreadAttributes(pthread_self(), &attributes) == 0 else { return nil }
+    defer { pthread_attr_destroy(&attributes) }
+    var address: UnsafeMutableRawPointer?
+    var size = 0
+    guard pthread_attr_getstack(&attributes, &address, &size) == 0, let address, size > 0 else { return nil }
+    let bottom = UInt(bitPattern: address)
+    let (top, overflow) = bottom.addingReportingOverflow(UInt(size))
+    guard !overflow else { return nil }
+    if let bottomKey = stackBottomKey, let topKey = stackTopKey {
+        _ = pthread_setspecific(bottomKey, address)
+        _ = pthread_setspecific(topKey, UnsafeRawPointer(bitPattern: top))
+    }
+    return (bottom, top)
+    #elseif canImport(Darwin)
+    let thread = pthread_self()
+    let top = UInt(bitPattern: pthread_get_stackaddr_np(thread))
+    let size = UInt(pthread_get_stacksize_np(thread))
+    return top > size ? (top - size, top) : nil
+    #else
+    return nil
+    #endif
+}

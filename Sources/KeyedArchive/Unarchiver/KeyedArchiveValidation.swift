@@ -143,10 +143,12 @@ struct KeyedArchiveValidation {
             guard let fields = try storage.fields(n) else { return }
             let classPosition = try self.classPosition(in: fields)
             guard let classRef = try classPosition.map({ try storage.value(at: $0, of: fields) }) else {
+                if checkFlat(n, fields, skippingValue: nil) { return }
                 try walk(n, path: Path(root: ""), uid: uid, className: nil)
                 return
             }
             let className = try self.className(classRef, uid: uid)
+            if checkFlat(n, fields, skippingValue: classRef) { return }
             try walk(n, path: Path(root: ""), uid: uid, className: className, skippingValue: classRef)
         }
     }
@@ -298,6 +300,35 @@ struct KeyedArchiveValidation {
             }
             return result
         }
+    }
+
+    /// Rules 4 and 6 for dictionary `n` when every value is a scalar or a UID in range (most object
+    /// dictionaries): there is nothing to enter, so ``walk(_:path:uid:className:skippingValue:)`` would
+    /// only read each entry. Returns false, having changed nothing, for anything else (a container value,
+    /// a reference or UID out of range or not in the word table), which the walk then checks and reports.
+    private mutating func checkFlat(_ n: Int, _ fields: ArchiveFields, skippingValue skipped: Int?) -> Bool {
+        let refSize = storage.refSize
+        let objectCount = UInt64(storage.objectCount)
+        // The walk's order (last entry first), so that the walk and this agree on which entry is read.
+        var i = fields.count - 1
+        while i >= 0 {
+            guard let child = storage.referenceIfInRange(at: fields.values + i * refSize) else { return false }
+            if child != skipped {
+                // The walk reads the key too (for its path), and throws if its reference is out of range.
+                guard storage.referenceIfInRange(at: fields.keys + i * refSize) != nil else { return false }
+                switch storage.kind(child) {
+                case .scalar:
+                    break
+                case .uid:
+                    guard let ref = storage.resolvedUID(child), ref < objectCount else { return false }
+                default:
+                    return false
+                }
+            }
+            i -= 1
+        }
+        state[n] = 2
+        return true
     }
 
     /// Checks every UID inside container `root` (rule 4) and that no container contains itself (rule 6).

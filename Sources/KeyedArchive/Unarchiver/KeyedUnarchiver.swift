@@ -34,13 +34,17 @@ import Foundation
 /// ## Depth
 /// Decoding through `init(from:)` is naturally recursive (a list's head initializer decodes the next node
 /// inside itself). Rather than limiting archives to what the caller's stack happens to hold, the
-/// unarchiver runs the decode on a dedicated thread whose stack is sized from the archive: at most one
-/// level per entry of `$objects` (an object cannot be entered twice on one path: that is a
-/// cycle error), capped by ``Limits/maximumDepth``, times ``stackBytesPerLevel``. The stack is reserved
-/// address space, committed only as deep as the recursion really goes. Small archives decode on the
-/// caller's thread. This keeps `init(from:)` ordinary Swift code, and it keeps every security check at
-/// the point where the caller's field asks for a type (a post-order pre-decode would have to instantiate
-/// objects before knowing whether their field allows them).
+/// unarchiver decodes on the caller's thread while its stack has room (at least 64 times
+/// ``stackBytesPerLevel``, 1 MiB by default, left at each level), and continues a deeper nesting on a new
+/// thread whose stack holds every level that may remain: at most one level per entry of `$objects` (an
+/// object cannot be entered twice on one path: that is a cycle error), capped by ``Limits/maximumDepth``,
+/// times ``stackBytesPerLevel``. The caller's thread waits for it, so one thread at a time runs the
+/// unarchive's `init(from:)` calls; in a deep archive the deeper ones run on that other thread. That
+/// stack is reserved address space, committed only as deep as the recursion really goes. Where the
+/// system does not say where the caller's stack ends, an archive that could nest more than 44 levels is
+/// decoded on such a thread from the start. This keeps `init(from:)` ordinary Swift code, and it keeps
+/// every security check at the point where the caller's field asks for a type (a post-order pre-decode
+/// would have to instantiate objects before knowing whether their field allows them).
 public struct KeyedUnarchiver {
     /// Bounds for untrusted input. Exceeding one throws ``KeyedArchiveError/Code/limitExceeded``.
     public struct Limits: Sendable, Hashable {
@@ -64,7 +68,8 @@ public struct KeyedUnarchiver {
     public var limits = Limits()
     /// The limits applied while reading the property-list bytes.
     public var readingOptions = PropertyListReadingOptions()
-    /// The stack reserved per nesting level when the decode runs on its own thread (default 16 KiB,
+    /// The stack reserved per nesting level when the decode continues on its own thread, and a 64th of
+    /// the room the caller's stack must keep before the next level decodes on it (default 16 KiB,
     /// generous for debug builds). Raise it if your `init(from:)` keeps large values on the stack.
     public var stackBytesPerLevel: Int = 16 << 10
 
@@ -153,7 +158,8 @@ public struct KeyedUnarchiver {
     }
 
     /// Reads the archive and gives `body` a decoder for the `$top` dictionary, for archives with several
-    /// top-level keys. `body` runs on the decoding thread; back-references are delivered after it returns.
+    /// top-level keys. `body` runs on the caller's thread (see Depth above); back-references are delivered
+    /// after it returns.
     ///
     /// The corresponding Foundation API is creating an `NSKeyedUnarchiver(forReadingFrom:)` and calling
     /// `decodeObject(of:forKey:)` on it.
@@ -167,10 +173,12 @@ public struct KeyedUnarchiver {
         try ArchiveStorage.reading(archive, options: readingOptions) { try run($0, body) }
     }
 
-    /// Decodes from checked archive bytes: on the caller's thread, or on a thread with a stack sized for
-    /// the archive's possible depth.
+    /// Decodes from checked archive bytes: on the caller's thread while its stack has room (deeper levels
+    /// continue on a thread with a bigger stack, UnarchivingSession+Depth.swift), or, where the caller's
+    /// stack cannot be measured, on a thread with a stack sized for the archive's possible depth.
     private func run<R>(_ storage: ArchiveStorage, _ body: (any ArchiveDecoder) throws -> R) throws -> R {
-        let session = UnarchivingSession(storage: storage, registry: registry, limits: limits)
+        let session = UnarchivingSession(storage: storage, registry: registry, limits: limits,
+                                         stackBytesPerLevel: stackBytesPerLevel)
         var outcome: Result<R, any Error>?
         try withoutActuallyEscaping(body) { body in
             let work = {
@@ -180,11 +188,17 @@ public struct KeyedUnarchiver {
                     try session.finish()
                     return value
                 }
-                session.release()
+                // Objects decoded on a bigger stack may hold chains as deep: they are let go on one too.
+                let releasing = session.deepestStackBytes
+                if releasing == 0 || !runOnThread(stackBytes: releasing, session.release) { session.release() }
             }
             // At most one level per `$objects` entry (an object cannot be entered twice on one path).
             let levels = min(session.objectCount, limits.maximumDepth) + 4
             if levels <= 48 {
+                work()
+            } else if let floor = session.callerStackFloor() {
+                // The caller's thread, until its stack runs short (UnarchivingSession+Depth.swift).
+                session.stackFloor = floor
                 work()
             } else {
                 let (bytes, overflow) = levels.multipliedReportingOverflow(by: max(stackBytesPerLevel, 1024))

@@ -48,16 +48,26 @@ final class UnarchivingSession {
     @exclusivity(unchecked) private var active = true
     /// The most recently used key tables, most recent first (UnarchivingSession+KeyTables.swift).
     @exclusivity(unchecked) var keyTables: [KeyTable] = []
+    /// The stack reserved per nesting level on a thread started for deep archives (UnarchivingSession+Depth.swift).
+    let stackBytesPerLevel: Int
+    /// Below this stack address the next nesting level runs on a new thread; 0 on a thread whose stack was
+    /// sized for every level that may remain (UnarchivingSession+Depth.swift).
+    @exclusivity(unchecked) var stackFloor: UInt = 0
+    /// The largest stack a nesting level continued on (0 when none did): the decoded objects are then
+    /// released on a thread with such a stack, as deep chains may be among them.
+    @exclusivity(unchecked) var deepestStackBytes = 0
 
     private struct ResolutionKey: Hashable {
         var classUID: Int
         var type: ObjectIdentifier
     }
 
-    init(storage: ArchiveStorage, registry: [String: any KeyedArchivable.Type], limits: KeyedUnarchiver.Limits) {
+    init(storage: ArchiveStorage, registry: [String: any KeyedArchivable.Type], limits: KeyedUnarchiver.Limits,
+         stackBytesPerLevel: Int = 16 << 10) {
         self.storage = storage
         self.registry = registry
         self.limits = limits
+        self.stackBytesPerLevel = stackBytesPerLevel
         self.objectCount = storage.objectCount
         self.slots = [DecodedSlot](repeating: DecodedSlot(), count: storage.objectCount)
     }
@@ -73,7 +83,8 @@ final class UnarchivingSession {
         active = false
     }
 
-    /// Drops decoded objects on the decoding thread (long chains are released there, on the big stack).
+    /// Drops decoded objects (on a thread with a big stack when some level needed one: long chains are
+    /// released recursively).
     func release() {
         active = false
         values = [:]
@@ -192,6 +203,9 @@ final class UnarchivingSession {
         if uid.rawValue < slots.count { slots[uid.rawValue].state = 1 }
         inProgress.append((uid, className, path.count))
     }
+
+    /// The number of objects and containers being decoded (the nesting depth).
+    var depth: Int { inProgress.count }
 
     func leave(uid: ArchiveObjectID, decoded: Bool) {
         if uid.rawValue < slots.count { slots[uid.rawValue].state = decoded ? 2 : 0 }
@@ -410,7 +424,7 @@ final class UnarchivingSession {
             leave(uid: uid, decoded: decoded)
         }
         let decoder = ArchiveObjectDecoder(session: self, fields: dict, uid: uid, className: className, keyTable: table)
-        let (made, object) = try make(type, from: decoder)
+        let (made, object) = try nested { try make(type, from: decoder) }
         if let object { slots[uid.rawValue].object = object } else { values[uid.rawValue] = made }
         // The class table only grows, so the index checkedObject found still names this object's class.
         slots[uid.rawValue].classIndex = Int32(exactly: classIndex) ?? -1

@@ -186,6 +186,19 @@ import Testing
         #expect(error.className == "Thing")
     }
 
+    @Test func fieldUIDOutOfRangeInAnObjectWithoutContainersIsRejected() throws {
+        // Every value a scalar or a UID: the validation's quick check of such objects leaves the report to the walk.
+        let error = try sameErrorOnAllPaths(F.archive([
+            "$null", "hello",
+            ["$class": F.uid(3), "count": 1, "friend": F.uid(40), "name": F.uid(1)],   // CORRUPTED: friend out of range
+            F.classDict("Thing"),
+        ]))
+        #expect(error.message == "UID 40 is out of range: $objects has 4 entries")
+        #expect(error.keyPath == "friend")
+        #expect(error.objectUID == 2)
+        #expect(error.className == "Thing")
+    }
+
     @Test func containerInsideItselfIsRejectedOnTheBytesPaths() throws {
         typealias O = HandMadeBinaryPropertyList.Object
         let data = HandMadeBinaryPropertyList.encode([

@@ -1,0 +1,56 @@
+extension UnarchivingSession {
+    // MARK: Depth: the caller's stack first, a bigger one when it runs short
+
+    /// The stack a nesting level may use beyond the floor before the check at the next level: 64 levels'
+    /// worth (1 MiB by default), so that a model's `init(from:)` with large frames never meets the end.
+    var stackReserve: Int {
+        let (bytes, overflow) = max(stackBytesPerLevel, 1024).multipliedReportingOverflow(by: 64)
+        return overflow ? Int.max : max(bytes, 256 << 10)
+    }
+
+    /// The floor for the calling thread (see ``stackFloor``): its stack's lowest address plus
+    /// ``stackReserve``; nil when the system does not say where the stack ends, when the code is not
+    /// running on that stack (a stack of its own making), or when too little of it is left.
+    func callerStackFloor() -> UInt? {
+        guard let (bottom, top) = currentThreadStack() else { return nil }
+        let here = currentStackAddress()
+        let (floor, overflow) = bottom.addingReportingOverflow(UInt(stackReserve))
+        guard !overflow, here > floor, here < top else { return nil }
+        return floor
+    }
+
+    /// Runs `body`, the decoding of one more nesting level: on this thread while its stack stays above
+    /// ``stackFloor``, otherwise on a new thread whose stack holds every level that may remain (at most
+    /// one per `$objects` entry not already on the path, capped by ``KeyedUnarchiver/Limits/maximumDepth``),
+    /// waiting for it. Only one thread works on the session at a time.
+    @inline(__always)
+    func nested<R>(_ body: () throws -> R) throws -> R {
+        if stackFloor == 0 || currentStackAddress() > stackFloor { return try body() }
+        return try continueOnNewThread(body)
+    }
+
+    @inline(never)
+    private func continueOnNewThread<R>(_ body: () throws -> R) throws -> R {
+        let levels = max(min(objectCount, limits.maximumDepth) - depth, 0) + 4
+        let (bytes, overflow) = levels.multipliedReportingOverflow(by: max(stackBytesPerLevel, 1024))
+        let total = overflow ? Int.max : bytes.addingReportingOverflow(1 << 20).partialValue
+        var outcome: Result<R, any Error>?
+        let floor = stackFloor
+        let started = !overflow && withoutActuallyEscaping(body) { body in
+            runOnThread(stackBytes: total) {
+                self.stackFloor = 0  // this stack holds every level that may remain
+                outcome = Result { try body() }
+            }
+        }
+        stackFloor = floor
+        guard started else {
+            throw KeyedArchiveError(.limitExceeded,
+                                    "could not start a decoding thread with a stack for \(levels) levels; lower limits.maximumDepth")
+        }
+        deepestStackBytes = max(deepestStackBytes, total)
+        guard let outcome else {
+            throw KeyedArchiveError(.limitExceeded, "the decoding thread did not run")
+        }
+        return try outcome.get()
+    }
+}
