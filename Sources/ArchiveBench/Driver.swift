@@ -11,6 +11,8 @@ struct DriverSettings {
     var only: Set<String> = []
     var libplist: String?
     var markdown = false
+    /// Whether the processes of one workload and size take turns (see Turns.swift); `--one-after-another` turns it off.
+    var turns = true
     var verbose = false
     /// `--from-log`: earlier runs' output to report from, instead of measuring.
     var logs: [String] = []
@@ -35,6 +37,16 @@ struct Driver {
 
     private func wants(_ name: String) -> Bool { settings.only.isEmpty || settings.only.contains(name) }
 
+    /// The largest archiver size whose processes run at the same time, taking turns (see Turns.swift):
+    /// above it, a process holds gigabytes, so its processes run one after another.
+    static let largestSizeInTurns = 200_000
+
+    /// Whether the processes of the child run by `arguments` take turns rather than run one after another.
+    static func fitsInTurns(_ arguments: [String]) -> Bool {
+        guard let index = arguments.firstIndex(of: "--count"), index + 1 < arguments.count, let count = Int(arguments[index + 1]) else { return true }
+        return count <= largestSizeInTurns
+    }
+
     mutating func run() throws {
         if !settings.logs.isEmpty {
             for path in settings.logs { try collect(String(contentsOfFile: path, encoding: .utf8)) }
@@ -58,9 +70,18 @@ struct Driver {
         }
         if wants("codable") { plan.append(["--child", "codable"]) }
         let common = ["--runs", "\(settings.runs)", "--warmup", "\(settings.warmups)", "--foundation-max", "\(settings.foundationMaximum)"]
-        for round in 1 ... processes {
-            for arguments in plan {
-                // The first round writes the archives for the memory probes and libplist.
+        // The first process of each writes the archives for the memory probes and libplist.
+        let inTurns = settings.turns ? plan.filter { Self.fitsInTurns($0) } : []
+        for arguments in inTurns {
+            print("  processes 1-\(processes) in turns: \(arguments.joined(separator: " "))")
+            fflush(nil)
+            for output in try runInTurns(arguments + common, processes: processes, firstExtra: ["--dir", directory], verbose: settings.verbose) {
+                try collect(output)
+            }
+        }
+        let oneAfterAnother = plan.filter { !inTurns.contains($0) }
+        for round in 1 ... processes where !oneAfterAnother.isEmpty {
+            for arguments in oneAfterAnother {
                 let extra = round == 1 ? ["--dir", directory] : []
                 print("  process \(round)/\(processes): \(arguments.joined(separator: " "))")
                 fflush(nil)

@@ -88,6 +88,7 @@ var file: String?
 var bytes = 100_000_000
 var count: Int?
 var directory: String?
+var takesTurns = false
 var arguments = CommandLine.arguments.dropFirst()
 @MainActor func positive(_ flag: String, minimum: Int = 1) -> Int {
     guard let text = arguments.popFirst(), let n = Int(text), n >= minimum else { usageError("\(flag) needs an integer >= \(minimum)") }
@@ -141,6 +142,8 @@ while let argument = arguments.popFirst() {
     case "--from-log":
         guard let path = arguments.popFirst() else { usageError("--from-log needs a path") }
         settings.logs.append(path)
+    case "--turns": takesTurns = true
+    case "--one-after-another": settings.turns = false
     case "--markdown": settings.markdown = true
     case "--verbose": settings.verbose = true
     default:
@@ -159,7 +162,8 @@ do {
     } else if let memoryKind {
         try MemoryProbe(kind: memoryKind, count: count ?? 20_000, directory: directory ?? ".").run()
     } else if let child {
-        try runChild(makeWorkload(child, count: count, directory: directory), runs: settings.runs, warmups: settings.warmups)
+        try runChild(makeWorkload(child, count: count, directory: directory), runs: settings.runs, warmups: settings.warmups,
+                     turns: takesTurns ? Turns() : nil)
     } else {
         var driver = Driver(settings: settings)
         try driver.run()
