@@ -90,7 +90,8 @@ struct Report {
 
         Swift.print("\n== growth (ratio of the medians; each size in processes of its own; target: no more than the growth in models)")
         for (small, large) in zip(archiverSizes, archiverSizes.dropFirst()) {
-            Swift.print("  \(small.formatted()) -> \(large.formatted()) models:")
+            let runs = ArchiverWorkload.oursRuns(count: large).map { " (ours at \(large.formatted()): \($0.timed) timed run(s) after \($0.warmups) warm-up(s) per process)" } ?? ""
+            Swift.print("  \(small.formatted()) -> \(large.formatted()) models\(runs):")
             for (label, op) in [("archive", "archive"), ("unarchive", "unarchive"), ("plist read", "read"), ("plist write", "write"),
                                 ("Foundation NSKeyedArchiver", "foundation-archive"), ("Foundation NSKeyedUnarchiver", "foundation-unarchive")] {
                 let g = ratio("archiver.\(large).\(op)", "archiver.\(small).\(op)")
