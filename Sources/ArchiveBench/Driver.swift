@@ -13,6 +13,17 @@ struct DriverSettings {
     var markdown = false
     /// Whether the processes of one workload and size take turns (see Turns.swift); `--one-after-another` turns it off.
     var turns = true
+
+    /// The largest archiver size whose processes run at the same time, taking turns (see Turns.swift):
+    /// above it, a process holds gigabytes, so its processes run one after another.
+    static let largestSizeInTurns = 200_000
+
+    /// Whether the archiver's processes at `size` models take turns: not above ``largestSizeInTurns``, nor
+    /// above 20,000 where Foundation runs (its graphs and what its unarchiver leaves in the heap reach
+    /// gigabytes per process at 200,000 models).
+    func takesTurns(size: Int) -> Bool {
+        turns && size <= Self.largestSizeInTurns && (size <= 20_000 || size > foundationMaximum)
+    }
     var verbose = false
     /// `--from-log`: earlier runs' output to report from, instead of measuring.
     var logs: [String] = []
@@ -37,14 +48,10 @@ struct Driver {
 
     private func wants(_ name: String) -> Bool { settings.only.isEmpty || settings.only.contains(name) }
 
-    /// The largest archiver size whose processes run at the same time, taking turns (see Turns.swift):
-    /// above it, a process holds gigabytes, so its processes run one after another.
-    static let largestSizeInTurns = 200_000
-
     /// Whether the processes of the child run by `arguments` take turns rather than run one after another.
-    static func fitsInTurns(_ arguments: [String]) -> Bool {
+    func fitsInTurns(_ arguments: [String]) -> Bool {
         guard let index = arguments.firstIndex(of: "--count"), index + 1 < arguments.count, let count = Int(arguments[index + 1]) else { return true }
-        return count <= largestSizeInTurns
+        return settings.takesTurns(size: count)
     }
 
     mutating func run() throws {
@@ -71,7 +78,7 @@ struct Driver {
         if wants("codable") { plan.append(["--child", "codable"]) }
         let common = ["--runs", "\(settings.runs)", "--warmup", "\(settings.warmups)", "--foundation-max", "\(settings.foundationMaximum)"]
         // The first process of each writes the archives for the memory probes and libplist.
-        let inTurns = settings.turns ? plan.filter { Self.fitsInTurns($0) } : []
+        let inTurns = settings.turns ? plan.filter { fitsInTurns($0) } : []
         for arguments in inTurns {
             print("  processes 1-\(processes) in turns: \(arguments.joined(separator: " "))")
             fflush(nil)

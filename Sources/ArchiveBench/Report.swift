@@ -160,8 +160,9 @@ struct Report {
     /// How the processes of one workload and size shared the time, for the report's notes.
     var turnsNote: String {
         guard settings.turns else { return ", one after another" }
-        let above = settings.sizes.filter { $0 > Driver.largestSizeInTurns }
-        return ", run at the same time taking turns" + (above.isEmpty ? "" : "; above \(Driver.largestSizeInTurns.formatted()) models one after another")
+        let apart = settings.sizes.filter { !settings.takesTurns(size: $0) }
+        return ", run at the same time taking turns"
+            + (apart.isEmpty ? "" : "; at \(apart.map { $0.formatted() }.joined(separator: ", ")) models one after another (memory)")
     }
 
     /// The README's performance table.

@@ -38,28 +38,31 @@ final class Turns {
 /// `--turns` at once, and gives them turns round-robin (a line on a child's standard input starts its next
 /// turn; its `@turn` line ends it) until every one has exited. Returns each child's standard output.
 ///
-/// While one child runs, the others wait in a read, using no CPU. The first round waits for every child's
-/// untimed setup (they make their inputs at the same time).
+/// While one child runs, the others wait in a read, using no CPU. The first round starts the children one
+/// by one, each making its inputs (untimed) alone.
 func runInTurns(_ arguments: [String], processes: Int, firstExtra: [String], verbose: Bool) throws -> [String] {
     signal(SIGPIPE, SIG_IGN)  // a child that died shows as the end of its output, not as a signal to the driver
     var children: [(process: Process, input: FileHandle, output: FileHandle)] = []
-    for index in 0 ..< processes {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-        process.arguments = arguments + ["--turns"] + (index == 0 ? firstExtra : [])
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        children.append((process, input.fileHandleForWriting, output.fileHandleForReading))
-    }
     var outputs = Array(repeating: Data(), count: processes)
     var running = Set(0 ..< processes)
     let marker = Data("@turn\n".utf8)
     var firstRound = true
     while !running.isEmpty {
         for index in running.sorted() {
-            if !firstRound { children[index].input.write(Data("go\n".utf8)) }
+            if firstRound {
+                // Started one at a time, each after the previous one's setup: the processes do not fault
+                // in their memory at the same time (their pages would interleave in physical memory).
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+                process.arguments = arguments + ["--turns"] + (index == 0 ? firstExtra : [])
+                let input = Pipe(), output = Pipe()
+                process.standardInput = input
+                process.standardOutput = output
+                try process.run()
+                children.append((process, input.fileHandleForWriting, output.fileHandleForReading))
+            } else {
+                children[index].input.write(Data("go\n".utf8))
+            }
             var turn = Data()
             while true {
                 let chunk = children[index].output.availableData

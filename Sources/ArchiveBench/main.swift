@@ -45,8 +45,8 @@ let largeNames = ["dump-memory", "lazy-open"]
       --processes <n> Child processes per workload and size; figures are the median over the processes
                       of each process's median CPU time, with the spread (default: 5). The processes of one
                       workload and size run at the same time and take turns, a few timed runs each, so that
-                      each one's runs are spread over the same stretch of time (archiver sizes above
-                      \(Driver.largestSizeInTurns.formatted()): one after another, for memory).
+                      each one's runs are spread over the same stretch of time (for memory, one after
+                      another: archiver sizes above \(DriverSettings.largestSizeInTurns.formatted()), and above 20,000 where Foundation runs).
       --one-after-another  Run each process's runs in one stretch, the processes one after another.
       --sizes <list>  Archiver sizes, comma-separated (default: 20000,200000,2000000). Foundation is
                       timed up to --foundation-max models.
