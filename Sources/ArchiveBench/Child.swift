@@ -72,7 +72,11 @@ func keepFreedMemory() {
     let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
     let trimThreshold: Int32 = -1, mmapMaximum: Int32 = -4  // M_TRIM_THRESHOLD, M_MMAP_MAX
     _ = mallopt(mmapMaximum, 0)  // every block from the heap, reused after free
-    _ = mallopt(trimThreshold, Int32.max)  // and the heap's top never given back
+    // And the heap's top never given back: with mallopt at most 2 GiB (an Int32); the driver sets a larger
+    // threshold through GLIBC_TUNABLES (Driver.timingEnvironment), which this call would lower again.
+    if !(ProcessInfo.processInfo.environment["GLIBC_TUNABLES"] ?? "").contains("trim_threshold") {
+        _ = mallopt(trimThreshold, Int32.max)
+    }
     #endif
 }
 

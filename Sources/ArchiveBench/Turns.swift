@@ -40,7 +40,7 @@ final class Turns {
 ///
 /// While one child runs, the others wait in a read, using no CPU. The first round starts the children one
 /// by one, each making its inputs (untimed) alone.
-func runInTurns(_ arguments: [String], processes: Int, firstExtra: [String], verbose: Bool) throws -> [String] {
+func runInTurns(_ arguments: [String], processes: Int, firstExtra: [String], environment: [String: String], verbose: Bool) throws -> [String] {
     signal(SIGPIPE, SIG_IGN)  // a child that died shows as the end of its output, not as a signal to the driver
     var children: [(process: Process, input: FileHandle, output: FileHandle)] = []
     var outputs = Array(repeating: Data(), count: processes)
@@ -55,6 +55,7 @@ func runInTurns(_ arguments: [String], processes: Int, firstExtra: [String], ver
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
                 process.arguments = arguments + ["--turns"] + (index == 0 ? firstExtra : [])
+                process.environment = environment
                 let input = Pipe(), output = Pipe()
                 process.standardInput = input
                 process.standardOutput = output
