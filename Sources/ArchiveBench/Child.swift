@@ -23,9 +23,10 @@ func format(_ seconds: Double) -> String {
 
 /// Runs one workload in this process (`--child`): a human-readable line per operation, and for each
 /// operation with an id a line the driver reads, `@time <prefix>.<id> <median CPU seconds>`.
-func runChild(_ workload: any Workload, runs: Int, warmups: Int) throws {
+func runChild(_ workload: any Workload, runs: Int, warmups: Int, turns: Turns? = nil) throws {
     keepFreedMemory()
     print("== \(workload.name): \(workload.summary)")
+    if printsSamples { print("  layout: " + processLayout()) }
     print("(medians of at least \(runs) runs (more for fast operations, up to \(minimumTimedSeconds) s of runs) after \(warmups) warm-ups "
           + "unless noted, CPU time of this process and wall-clock time)")
     let environment = ProcessInfo.processInfo.environment
@@ -36,9 +37,9 @@ func runChild(_ workload: any Workload, runs: Int, warmups: Int) throws {
         print("  \(group.title)")
         var reference: Double?
         for operation in oursOnly ? Array(group.operations.prefix(1)) : group.operations {
-            let timing = try medianTiming(of: operation, runs: runs, warmups: warmups)
+            let timing = try medianTiming(of: operation, runs: runs, warmups: warmups, turns: turns)
             let label = operation.label.padding(toLength: 48, withPad: " ", startingAt: 0)
-            let times = "cpu \(format(timing.cpu))  wall \(format(timing.wall))"
+            let times = "cpu \(format(timing.cpu))  wall \(format(timing.wall))  \(timing.faults) faults, \(timing.preemptions) preempted"
             if let id = operation.id {
                 timingsByID[id] = timing
                 print("@time \(workload.resultPrefix).\(id) \(timing.cpu)")
@@ -71,6 +72,21 @@ func keepFreedMemory() {
     let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
     let trimThreshold: Int32 = -1, mmapMaximum: Int32 = -4  // M_TRIM_THRESHOLD, M_MMAP_MAX
     _ = mallopt(mmapMaximum, 0)  // every block from the heap, reused after free
-    _ = mallopt(trimThreshold, Int32.max)  // and the heap's top never given back
+    // And the heap's top never given back: with mallopt at most 2 GiB (an Int32); the driver sets a larger
+    // threshold through GLIBC_TUNABLES (Driver.timingEnvironment), which this call would lower again.
+    if !(ProcessInfo.processInfo.environment["GLIBC_TUNABLES"] ?? "").contains("trim_threshold") {
+        _ = mallopt(trimThreshold, Int32.max)
+    }
     #endif
+}
+
+/// Where this process's heap and stack start (they move with ASLR), for comparing processes' figures.
+func processLayout() -> String {
+    var local = 0
+    let stack = withUnsafeMutablePointer(to: &local) { UInt(bitPattern: $0) }
+    let heap = UInt(bitPattern: sbrk(0))
+    let block = malloc(64).map { UInt(bitPattern: $0) } ?? 0
+    defer { free(UnsafeMutableRawPointer(bitPattern: block)) }
+    return String(format: "heap top 0x%lx (%% 2 MiB: 0x%lx), a malloc block 0x%lx, stack 0x%lx (%% 4 KiB: 0x%lx)",
+                  heap, heap % (2 << 20), block, stack, stack % 4096)
 }

@@ -11,6 +11,19 @@ struct DriverSettings {
     var only: Set<String> = []
     var libplist: String?
     var markdown = false
+    /// Whether the processes of one workload and size take turns (see Turns.swift); `--one-after-another` turns it off.
+    var turns = true
+
+    /// The largest archiver size whose processes run at the same time, taking turns (see Turns.swift):
+    /// above it, a process holds gigabytes, so its processes run one after another.
+    static let largestSizeInTurns = 200_000
+
+    /// Whether the archiver's processes at `size` models take turns: not above ``largestSizeInTurns``, nor
+    /// above 20,000 where Foundation runs (its graphs and what its unarchiver leaves in the heap reach
+    /// gigabytes per process at 200,000 models).
+    func takesTurns(size: Int) -> Bool {
+        turns && size <= Self.largestSizeInTurns && (size <= 20_000 || size > foundationMaximum)
+    }
     var verbose = false
     /// `--from-log`: earlier runs' output to report from, instead of measuring.
     var logs: [String] = []
@@ -35,6 +48,24 @@ struct Driver {
 
     private func wants(_ name: String) -> Bool { settings.only.isEmpty || settings.only.contains(name) }
 
+    /// Whether the processes of the child run by `arguments` take turns rather than run one after another.
+    func fitsInTurns(_ arguments: [String]) -> Bool {
+        guard let index = arguments.firstIndex(of: "--count"), index + 1 < arguments.count, let count = Int(arguments[index + 1]) else { return true }
+        return settings.takesTurns(size: count)
+    }
+
+    /// The environment of the timing children (ours and libplist-bench; not the memory probes): glibc's
+    /// trim threshold set above anything a run frees. `keepFreedMemory()` sets it with `mallopt`, whose
+    /// `int` stops at 2 GiB: at 2,000,000 models a run frees more than that at once, glibc gave it back to
+    /// the kernel, and the next run faulted it in again (archive: 186,000-247,000 page faults per timed run
+    /// after its warm-up; libplist's read: 1,720,000). The tunable takes a 64-bit size.
+    var timingEnvironment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        let tunable = "glibc.malloc.trim_threshold=\(UInt64(1) << 62)"
+        environment["GLIBC_TUNABLES"] = [environment["GLIBC_TUNABLES"], tunable].compactMap { $0 }.joined(separator: ":")
+        return environment
+    }
+
     mutating func run() throws {
         if !settings.logs.isEmpty {
             for path in settings.logs { try collect(String(contentsOfFile: path, encoding: .utf8)) }
@@ -58,13 +89,23 @@ struct Driver {
         }
         if wants("codable") { plan.append(["--child", "codable"]) }
         let common = ["--runs", "\(settings.runs)", "--warmup", "\(settings.warmups)", "--foundation-max", "\(settings.foundationMaximum)"]
-        for round in 1 ... processes {
-            for arguments in plan {
-                // The first round writes the archives for the memory probes and libplist.
+        // The first process of each writes the archives for the memory probes and libplist.
+        let inTurns = settings.turns ? plan.filter { fitsInTurns($0) } : []
+        for arguments in inTurns {
+            print("  processes 1-\(processes) in turns: \(arguments.joined(separator: " "))")
+            fflush(nil)
+            for output in try runInTurns(arguments + common, processes: processes, firstExtra: ["--dir", directory],
+                                         environment: timingEnvironment, verbose: settings.verbose) {
+                try collect(output)
+            }
+        }
+        let oneAfterAnother = plan.filter { !inTurns.contains($0) }
+        for round in 1 ... processes where !oneAfterAnother.isEmpty {
+            for arguments in oneAfterAnother {
                 let extra = round == 1 ? ["--dir", directory] : []
                 print("  process \(round)/\(processes): \(arguments.joined(separator: " "))")
                 fflush(nil)
-                try collect(runSelf(arguments + common + extra))
+                try collect(runSelf(arguments + common + extra, environment: timingEnvironment))
             }
         }
         if wants("memory") || (settings.only.isEmpty) {
@@ -98,12 +139,13 @@ struct Driver {
         var libplistNote = ""
         if wants("libplist") {
             if FileManager.default.isExecutableFile(atPath: libplist) {
-                let files = settings.sizes.filter { $0 <= 200_000 }.map { "\(directory)/archive-\($0).bplist" }
+                // Files above 100 MB (2,000,000 models) get 1 timed run after 1 warm-up per process (libplist-bench says so).
+                let files = settings.sizes.map { "\(directory)/archive-\($0).bplist" }
                     + ["\(directory)/small-dictionaries.bplist"]
                 for round in 1 ... processes {
                     print("  process \(round)/\(processes): libplist-bench")
                     fflush(nil)
-                    try collect(run(libplist, files.filter { FileManager.default.fileExists(atPath: $0) }))
+                    try collect(run(libplist, files.filter { FileManager.default.fileExists(atPath: $0) }, environment: timingEnvironment))
                 }
             } else {
                 libplistNote = "libplist: not measured (build it: swift build -c release --package-path Benchmarks)"
@@ -114,15 +156,16 @@ struct Driver {
 
     /// Runs this executable again with `arguments`: `/proc/self/exe` itself, not the path it names, so that
     /// a rebuild replacing the file while the driver runs does not change or break the children.
-    private func runSelf(_ arguments: [String]) throws -> String {
-        try run("/proc/self/exe", arguments)
+    private func runSelf(_ arguments: [String], environment: [String: String]? = nil) throws -> String {
+        try run("/proc/self/exe", arguments, environment: environment)
     }
 
     /// Runs `executable` and returns its standard output; fails when it fails.
-    private func run(_ executable: String, _ arguments: [String]) throws -> String {
+    private func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if let environment { process.environment = environment }
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()

@@ -47,7 +47,7 @@ struct Report {
     var archiverSizes: [Int] { settings.sizes }
 
     func print() {
-        Swift.print("\n== all figures (median over processes ±spread; \(settings.processes) processes each unless noted)")
+        Swift.print("\n== all figures (median over processes ±spread; \(settings.processes) processes each unless noted\(turnsNote))")
         for key in times.keys.sorted() {
             Swift.print("  " + key.padding(toLength: 44, withPad: " ", startingAt: 0) + figure(key)
                         + (times[key]!.count == settings.processes ? "" : "  (\(times[key]!.count) processes)"))
@@ -90,7 +90,8 @@ struct Report {
 
         Swift.print("\n== growth (ratio of the medians; each size in processes of its own; target: no more than the growth in models)")
         for (small, large) in zip(archiverSizes, archiverSizes.dropFirst()) {
-            Swift.print("  \(small.formatted()) -> \(large.formatted()) models:")
+            let runs = ArchiverWorkload.oursRuns(count: large).map { " (ours at \(large.formatted()): \($0.timed) timed run(s) after \($0.warmups) warm-up(s) per process)" } ?? ""
+            Swift.print("  \(small.formatted()) -> \(large.formatted()) models\(runs):")
             for (label, op) in [("archive", "archive"), ("unarchive", "unarchive"), ("plist read", "read"), ("plist write", "write"),
                                 ("Foundation NSKeyedArchiver", "foundation-archive"), ("Foundation NSKeyedUnarchiver", "foundation-unarchive")] {
                 let g = ratio("archiver.\(large).\(op)", "archiver.\(small).\(op)")
@@ -156,6 +157,14 @@ struct Report {
         Set(times.keys.filter { $0.hasPrefix("libplist.") }.map { String($0.dropFirst(9).split(separator: ".").dropLast().joined(separator: ".")) }).sorted()
     }
 
+    /// How the processes of one workload and size shared the time, for the report's notes.
+    var turnsNote: String {
+        guard settings.turns else { return ", one after another" }
+        let apart = settings.sizes.filter { !settings.takesTurns(size: $0) }
+        return ", run at the same time taking turns"
+            + (apart.isEmpty ? "" : "; at \(apart.map { $0.formatted() }.joined(separator: ", ")) models one after another (memory)")
+    }
+
     /// The README's performance table.
     func markdown() -> String {
         var rows: [String] = []
@@ -192,7 +201,8 @@ struct Report {
             let peer = median("archiver.\(large).foundation-archive") != nil
                 ? "NSKeyedArchiver \(g("foundation-archive")), NSKeyedUnarchiver \(g("foundation-unarchive"))" : "not run"
             let lib = ratio("libplist.archive-\(large).libplist", "libplist.archive-\(small).libplist").map { ", libplist read \(x($0))" } ?? ""
-            row("growth \(small.formatted()) -> \(large.formatted()) models", "archive \(g("archive")), unarchive \(g("unarchive")), "
+            let runs = ArchiverWorkload.oursRuns(count: large).map { $0.timed == 1 ? " (1 run after \($0.warmups) warm-up per process)" : "" } ?? ""
+            row("growth \(small.formatted()) -> \(large.formatted()) models\(runs)", "archive \(g("archive")), unarchive \(g("unarchive")), "
                     + "plist read \(g("read")), plist write \(g("write"))", peer + lib)
         }
         row("64 MiB blob: read / write", "\(figure("data-blob.read")) / \(figure("data-blob.write")) "
@@ -215,7 +225,7 @@ struct Report {
             row("archive size, 20,000 objects", megabytes(a), megabytes(f))
         }
         return """
-        Measured with `swift run -c release archive-bench --markdown` (\(settings.processes) processes per workload and size;
+        Measured with `swift run -c release archive-bench --markdown` (\(settings.processes) processes per workload and size\(turnsNote);
         each figure is the median over the processes of each process's median CPU time, ± the spread of those medians;
         ratios in parentheses are how many times faster KeyedArchive is, or growth in time).
 

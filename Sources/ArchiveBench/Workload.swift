@@ -76,6 +76,27 @@ func keep<T>(_ result: T) -> T {
 struct Timing {
     var wall: Double
     var cpu: Double
+    /// The median page faults (minor + major) and involuntary context switches of one timed run.
+    var faults = 0
+    var preemptions = 0
+}
+
+/// This process's page faults and context switches so far (getrusage), to tell what a slow run paid for.
+struct ResourceCounts {
+    /// Minor and major page faults.
+    var minor = 0, major = 0
+    /// Voluntary and involuntary context switches (involuntary: the scheduler gave the CPU to another process).
+    var voluntary = 0, involuntary = 0
+
+    static func now() -> ResourceCounts {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return ResourceCounts(minor: usage.ru_minflt, major: usage.ru_majflt, voluntary: usage.ru_nvcsw, involuntary: usage.ru_nivcsw)
+    }
+
+    static func - (a: ResourceCounts, b: ResourceCounts) -> ResourceCounts {
+        ResourceCounts(minor: a.minor - b.minor, major: a.major - b.major, voluntary: a.voluntary - b.voluntary, involuntary: a.involuntary - b.involuntary)
+    }
 }
 
 /// This process's CPU time (user + system) in seconds.
@@ -99,32 +120,54 @@ let printsSamples = ProcessInfo.processInfo.environment["ARCHIVE_BENCH_SAMPLES"]
 /// CPU time is what the ratios use: on a shared machine other processes stretch wall-clock time but not
 /// the CPU time this process spends (every operation here runs on one thread at a time). The warm-up
 /// runs take the one-time costs (the heap growing to the operation's size, caches) out of the figures.
-func medianTiming(of operation: Operation, runs: Int, warmups: Int) throws -> Timing {
+///
+/// With `turns` (the driver's `--turns`), the operation starts in a turn of its own and its timed runs are
+/// spread over ``Turns/turnsPerOperation`` turns; each later turn starts with one untimed run.
+func medianTiming(of operation: Operation, runs: Int, warmups: Int, turns: Turns? = nil) throws -> Timing {
     let (runs, warmups) = operation.runs ?? (runs, warmups)
+    turns?.next()
+    var warmupSeconds: [Double] = []
     for _ in 0 ..< warmups {
+        let start = processCPUSeconds()
         benchmarkSink &+= try operation.run()
         benchmarkResult = nil
+        warmupSeconds.append(processCPUSeconds() - start)
     }
-    var walls: [Double] = []
-    var cpus: [Double] = []
+    var walls: [Double] = [], cpus: [Double] = [], faults: [Double] = [], preemptions: [Double] = []
     // Fast operations run more often (the command line's count is a minimum): a median of 5 runs of a
     // 5 ms operation moves with every hiccup of a shared machine, one of 50 much less. Operations with
     // their own run counts (the slow peers) keep them.
     let minimumTime = operation.runs == nil ? minimumTimedSeconds : 0
+    // The timed runs to expect (from the warm-ups' time), to spread over the turns.
+    let expectedRuns = warmupSeconds.isEmpty || minimumTime == 0 ? max(1, runs)
+        : min(maximumRuns, max(runs, Int((minimumTime / max(median(warmupSeconds), 1e-6)).rounded(.up))))
+    let runsPerTurn = turns?.runsPerTurn(of: expectedRuns) ?? Int.max
     while cpus.count < max(1, runs) || (cpus.reduce(0, +) < minimumTime && cpus.count < maximumRuns) {
+        if let turns, !cpus.isEmpty, cpus.count % runsPerTurn == 0 {
+            turns.next()
+            benchmarkSink &+= try operation.run()  // untimed: the caches hold this operation's data again
+            benchmarkResult = nil
+        }
         operation.beforeEachRun?()
+        let countsStart = ResourceCounts.now()
         let wallStart = DispatchTime.now().uptimeNanoseconds
         let cpuStart = processCPUSeconds()
         let result = try operation.run()
         let cpuEnd = processCPUSeconds()
         let wallEnd = DispatchTime.now().uptimeNanoseconds
+        let counts = ResourceCounts.now() - countsStart
         benchmarkResult = nil
         benchmarkSink &+= result
         walls.append(Double(wallEnd - wallStart) / 1e9)
         cpus.append(cpuEnd - cpuStart)
-        if printsSamples { print(String(format: "      run %d: cpu %.2f ms", cpus.count, (cpuEnd - cpuStart) * 1000)) }
+        faults.append(Double(counts.minor + counts.major))
+        preemptions.append(Double(counts.involuntary))
+        if printsSamples {
+            print(String(format: "      run %d: cpu %.2f ms, wall %.2f ms, %d minor + %d major faults, %d involuntary context switches",
+                         cpus.count, (cpuEnd - cpuStart) * 1000, Double(wallEnd - wallStart) / 1e6, counts.minor, counts.major, counts.involuntary))
+        }
     }
-    return Timing(wall: median(walls), cpu: median(cpus))
+    return Timing(wall: median(walls), cpu: median(cpus), faults: Int(median(faults)), preemptions: Int(median(preemptions)))
 }
 
 func median(_ samples: [Double]) -> Double {

@@ -4,7 +4,8 @@
 //
 // The driver (the default mode) runs every workload in `--processes` child processes (this executable again,
 // with `--child`), so that each size's figures come from a fresh process, and reports the median over the
-// processes of each process's median, with the spread. `--child NAME` runs one workload in this process and
+// processes of each process's median, with the spread. The processes of one workload and size take turns
+// (Turns.swift), so that a busy minute of a shared machine falls on all of them alike. `--child NAME` runs one workload in this process and
 // prints human-readable lines plus machine-readable `@time`/`@size` lines; `--memory KIND` measures one
 // operation's peak memory (see MemoryProbe.swift).
 //
@@ -42,7 +43,11 @@ let largeNames = ["dump-memory", "lazy-open"]
 
     OPTIONS:
       --processes <n> Child processes per workload and size; figures are the median over the processes
-                      of each process's median CPU time, with the spread (default: 5).
+                      of each process's median CPU time, with the spread (default: 5). The processes of one
+                      workload and size run at the same time and take turns, a few timed runs each, so that
+                      each one's runs are spread over the same stretch of time (for memory, one after
+                      another: archiver sizes above \(DriverSettings.largestSizeInTurns.formatted()), and above 20,000 where Foundation runs).
+      --one-after-another  Run each process's runs in one stretch, the processes one after another.
       --sizes <list>  Archiver sizes, comma-separated (default: 20000,200000,2000000). Foundation is
                       timed up to --foundation-max models.
       --foundation-max <n>  The largest size Foundation's archiver is timed at (default: 200000).
@@ -62,7 +67,8 @@ let largeNames = ["dump-memory", "lazy-open"]
       -h, --help      Show help information.
 
     INTERNAL (what the driver runs):
-      --child <name> [--count <n>] [--dir <path>]   one workload in this process
+      --child <name> [--count <n>] [--dir <path>] [--turns]   one workload in this process (--turns: wait for
+                                                     a line on standard input before each turn, print @turn after it)
       --memory <kind> --count <n> --dir <path>       peak memory of one operation (see MemoryProbe.swift)
       --large <kind> --file <path> [--bytes <n>]     a large-archive measurement (see LargeArchiveProbe.swift)
 
@@ -88,6 +94,7 @@ var file: String?
 var bytes = 100_000_000
 var count: Int?
 var directory: String?
+var takesTurns = false
 var arguments = CommandLine.arguments.dropFirst()
 @MainActor func positive(_ flag: String, minimum: Int = 1) -> Int {
     guard let text = arguments.popFirst(), let n = Int(text), n >= minimum else { usageError("\(flag) needs an integer >= \(minimum)") }
@@ -141,6 +148,8 @@ while let argument = arguments.popFirst() {
     case "--from-log":
         guard let path = arguments.popFirst() else { usageError("--from-log needs a path") }
         settings.logs.append(path)
+    case "--turns": takesTurns = true
+    case "--one-after-another": settings.turns = false
     case "--markdown": settings.markdown = true
     case "--verbose": settings.verbose = true
     default:
@@ -159,7 +168,8 @@ do {
     } else if let memoryKind {
         try MemoryProbe(kind: memoryKind, count: count ?? 20_000, directory: directory ?? ".").run()
     } else if let child {
-        try runChild(makeWorkload(child, count: count, directory: directory), runs: settings.runs, warmups: settings.warmups)
+        try runChild(makeWorkload(child, count: count, directory: directory), runs: settings.runs, warmups: settings.warmups,
+                     turns: takesTurns ? Turns() : nil)
     } else {
         var driver = Driver(settings: settings)
         try driver.run()
