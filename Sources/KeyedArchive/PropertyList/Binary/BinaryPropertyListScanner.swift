@@ -45,15 +45,15 @@ struct BinaryPropertyListScanner {
         /// so each is decoded once and shared: an array, not a hash table keyed by object number, so a
         /// look-up is one indexed load. Scalars that decode without allocating are not kept (decoding is cheaper).
         var memo: [PropertyListValue] = []
-        /// The last dictionaries read (with where their key references start, and their counts), so that
-        /// dictionaries with the same keys (every object of one class in an archive) share one key array
-        /// and index instead of reading the keys and building them again (see `keySet(at:count:_:)`).
-        var keySets: [PropertyListDictionary] = []
+        /// Dictionaries read, one per slot of a table indexed by the hash of their keys (with where their
+        /// key references start, and that hash), so that dictionaries with the same keys share one key
+        /// array and index instead of reading the keys and building them again (see `keySet(_:at:count:_:)`):
+        /// every object of one class in an archive, and the dictionaries of a file Foundation wrote, which
+        /// stores each dictionary's keys again in one of a few orders. Empty until the first is kept, then
+        /// ``keySetSlots`` entries.
+        var keySets: [PropertyListDictionary?] = []
         var keySetStarts: [Int] = []
-        var keySetCounts: [Int] = []
-        /// The first key's ``keyPrint(at:)`` of each.
-        var keySetPrints: [UInt64] = []
-        var nextKeySet = 0
+        var keySetHashes: [UInt64] = []
 
         init(objectCount: Int) { state = Array(repeating: 0, count: objectCount) }
     }
@@ -63,6 +63,8 @@ struct BinaryPropertyListScanner {
     static let memoized: UInt8 = 8
     /// Past 2^32 - 1 memoized objects (a file of many gigabytes) the rest are decoded per reference.
     static let slotLimit = Int(UInt32.max)
+    /// The size of ``TreeState/keySets`` (a power of two: a pair of slots is the top bits of a key-set hash).
+    static let keySetSlots = 1024
 
     /// The size of the fixed trailer at the end of the file.
     static let trailerSize = 32
@@ -169,7 +171,7 @@ struct BinaryPropertyListScanner {
         // Every offset-table entry must point into the object area.
         var entry = base + tableOffset
         for n in 0..<(checkingOffsets ? objectCount : 0) {
-            let offset = Self.loadBigEndian(entry, width: offsetSize)
+            let offset = Self.loadBigEndian(beforeTrailer: entry, width: offsetSize)  // the table ends before the trailer
             guard offset >= UInt64(Self.headerSize), offset < UInt64(tableOffset) else {
                 throw PropertyListError(.invalidReference,
                                         "bplist: offset-table entry \(offset) is outside the object area 8..<\(tableOffset)",
@@ -207,7 +209,7 @@ struct BinaryPropertyListScanner {
                 case 8: Self.tally(UInt64.self, p, refs, counts)
                 default:
                     for k in 0 ..< refs {
-                        let r = Self.loadBigEndian(p + k * refSize, width: refSize)
+                        let r = Self.loadBigEndian(beforeTrailer: p + k * refSize, width: refSize)  // inside the object area
                         if r < UInt64(counts.count), counts[Int(r)] < Self.shared { counts[Int(r)] += 1 }
                     }
                 }
@@ -264,10 +266,20 @@ struct BinaryPropertyListScanner {
         }
     }
 
+    /// A big-endian unsigned integer of `width` (1...8) bytes at `p`, where at least 8 bytes are readable:
+    /// true of every byte before the trailer (objects, references, offset-table entries), which the
+    /// 32-byte trailer follows. One load and a shift, where ``loadBigEndian(_:width:)`` branches on the
+    /// width (3-byte references and offsets, common in files of a few megabytes, took its slowest case).
+    @inline(__always)
+    static func loadBigEndian(beforeTrailer p: UnsafeRawPointer, width: Int) -> UInt64 {
+        UInt64(bigEndian: p.loadUnaligned(as: UInt64.self)) &>> UInt64(truncatingIfNeeded: 64 &- 8 &* width)
+    }
+
     /// The byte offset of object `n` (already validated to lie in the object area).
     @inline(__always)
     func offset(of n: Int) -> Int {
-        Int(truncatingIfNeeded: Self.loadBigEndian(base + tableOffset + n * offsetSize, width: offsetSize))
+        // Bounds: entry n lies in the offset table, before the trailer.
+        Int(truncatingIfNeeded: Self.loadBigEndian(beforeTrailer: base + tableOffset + n * offsetSize, width: offsetSize))
     }
 
     /// Throws unless `count` bytes starting at `start` lie inside the object area.
@@ -333,7 +345,7 @@ struct BinaryPropertyListScanner {
     /// The object reference at byte `p`, checked against the object count.
     @inline(__always)
     func reference(at p: Int, object n: Int) throws -> Int {
-        let r = Self.loadBigEndian(base + p, width: refSize)
+        let r = Self.loadBigEndian(beforeTrailer: base + p, width: refSize)  // callers checked p is in the object area
         guard r < UInt64(objectCount) else { try referenceError(r, p, n) }
         return Int(r)
     }
