@@ -266,7 +266,16 @@ extension BinaryPropertyListScanner {
     /// The first of the two slots in ``TreeState/keySets`` where a dictionary whose keys have `hash` is kept
     /// (two-way: dictionaries of two key orders whose hashes share a slot do not keep replacing each other).
     @inline(__always)
-    static func keySetSlot(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash >> 54) & (keySetSlots - 2) }
+    static func keySetSlot(_ hash: UInt64, slots: Int) -> Int { Int(truncatingIfNeeded: hash >> 40) & (slots - 2) }
+
+    /// How many slots ``TreeState/keySets`` has for a file of `objectCount` objects: a power of two from 16
+    /// (a small file allocates little) to 4,096 (a file of many dictionaries keeps a few hundred key orders
+    /// with few of them sharing a pair of slots).
+    static func keySetSlots(objectCount: Int) -> Int {
+        var slots = 16
+        while slots < 4096, slots * 64 < objectCount { slots *= 2 }
+        return slots
+    }
 
     /// A dictionary read before whose keys are the same strings as the `count` key references at `start`
     /// (so all distinct), found by their `hash` (``keySetHash(at:count:)`` or ``keyReferenceHash(at:count:)``),
@@ -275,7 +284,7 @@ extension BinaryPropertyListScanner {
     @inline(__always)
     func keySet(_ hash: UInt64, at start: Int, count: Int, _ tree: borrowing TreeState) -> PropertyListDictionary? {
         guard !tree.keySets.isEmpty else { return nil }
-        let first = Self.keySetSlot(hash)
+        let first = Self.keySetSlot(hash, slots: tree.keySets.count)
         for slot in first ... first + 1 {
             if tree.keySetHashes[slot] == hash, let d = tree.keySets[slot], d.count == count,
                sameKeys(start, tree.keySetStarts[slot], count: count) {
@@ -292,22 +301,32 @@ extension BinaryPropertyListScanner {
     @inline(__always)
     func keyPrint(of r: Int) -> (low: UInt64, high: UInt64) {
         let offset = offset(of: r)
-        let marker = base.load(fromByteOffset: offset, as: UInt8.self)
-        let units = Int(BinaryPropertyListMarker.nibble(marker))
-        let length: Int  // with the marker
-        switch marker >> 4 {
-        case BinaryPropertyListMarker.asciiString.rawValue where units != Int(BinaryPropertyListMarker.extendedCount):
-            length = 1 + units
-        case BinaryPropertyListMarker.utf16String.rawValue where units <= 7: length = 1 + 2 * units
-        default: return (0, UInt64(r))
-        }
-        guard offset + length <= tableOffset else { return (0, UInt64(r)) }
+        let length = Self.printLength(base.load(fromByteOffset: offset, as: UInt8.self))
+        guard length > 0, offset + length <= tableOffset else { return (0, UInt64(r)) }
         // Bounds: `offset` is inside the object area, which the 32-byte trailer follows, so the 16 bytes at
         // `offset` are inside the buffer; the bytes past the string's end (length <= 15) are masked off.
         let low = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
         let high = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
-        if length <= 8 { return (length == 8 ? low : low & (UInt64(1) << (8 * length) &- 1), 0) }
-        return (low, high & (UInt64(1) << (8 * (length - 8)) &- 1))
+        return (low & Self.byteMask(length), high & Self.byteMask(length - 8))
+    }
+
+    /// The length with its marker of a string object that ``keyPrint(of:)`` holds whole (an ASCII string
+    /// of up to 14 bytes, a UTF-16 string of up to 7 units), or 0.
+    @inline(__always)
+    static func printLength(_ marker: UInt8) -> Int {
+        let units = Int(BinaryPropertyListMarker.nibble(marker))
+        switch marker >> 4 {
+        case BinaryPropertyListMarker.asciiString.rawValue where units != Int(BinaryPropertyListMarker.extendedCount):
+            return 1 + units
+        case BinaryPropertyListMarker.utf16String.rawValue where units <= 7: return 1 + 2 * units
+        default: return 0
+        }
+    }
+
+    /// A mask of the low `bytes` bytes of a word (none when `bytes <= 0`, all when `bytes >= 8`).
+    @inline(__always)
+    static func byteMask(_ bytes: Int) -> UInt64 {
+        bytes <= 0 ? 0 : UInt64.max &>> UInt64(truncatingIfNeeded: 64 &- 8 &* Swift.min(bytes, 8))
     }
 
     /// Whether the `count` key references at `a` name the same strings as those at `b`, a dictionary
@@ -319,23 +338,41 @@ extension BinaryPropertyListScanner {
             let ra = Self.loadBigEndian(beforeTrailer: base + a + i * refSize, width: refSize)
             let rb = Self.loadBigEndian(beforeTrailer: base + b + i * refSize, width: refSize)
             if ra == rb { continue }
-            guard ra < UInt64(objectCount) else { return false }
-            let x = keyPrint(of: Int(ra))
-            guard x.low != 0, x == keyPrint(of: Int(rb)) else { return false }
+            guard ra < UInt64(objectCount), samePrint(Int(ra), as: Int(rb)) else { return false }
         }
         return true
+    }
+
+    /// Whether key object `x` (below the object count) has the same whole ``keyPrint(of:)`` as `y`, a key
+    /// read before: the same marker and bytes, compared in place.
+    @inline(__always)
+    func samePrint(_ x: Int, as y: Int) -> Bool {
+        let ox = offset(of: x), oy = offset(of: y)
+        let marker = base.load(fromByteOffset: ox, as: UInt8.self)
+        guard marker == base.load(fromByteOffset: oy, as: UInt8.self) else { return false }
+        let length = Self.printLength(marker)
+        guard length > 0, ox + length <= tableOffset else { return false }
+        // Bounds: both offsets are inside the object area, which the 32-byte trailer follows (as in keyPrint).
+        let lowX = base.loadUnaligned(fromByteOffset: ox, as: UInt64.self)
+        let lowY = base.loadUnaligned(fromByteOffset: oy, as: UInt64.self)
+        if length <= 8 { return UInt64(littleEndian: lowX ^ lowY) & Self.byteMask(length) == 0 }
+        guard lowX == lowY else { return false }
+        let highX = base.loadUnaligned(fromByteOffset: ox + 8, as: UInt64.self)
+        let highY = base.loadUnaligned(fromByteOffset: oy + 8, as: UInt64.self)
+        return UInt64(littleEndian: highX ^ highY) & Self.byteMask(length - 8) == 0
     }
 
     /// Keeps `d`, whose key references are at `start` and hash to `hash`, for ``keySet(_:at:count:_:)``
     /// (in place of the dictionary in its slot).
     func rememberKeySet(_ d: PropertyListDictionary, at start: Int, hash: UInt64, _ tree: inout TreeState) {
         if tree.keySets.isEmpty {
-            tree.keySets = Array(repeating: nil, count: Self.keySetSlots)
-            tree.keySetStarts = Array(repeating: 0, count: Self.keySetSlots)
-            tree.keySetHashes = Array(repeating: 0, count: Self.keySetSlots)
+            let slots = Self.keySetSlots(objectCount: objectCount)
+            tree.keySets = Array(repeating: nil, count: slots)
+            tree.keySetStarts = Array(repeating: 0, count: slots)
+            tree.keySetHashes = Array(repeating: 0, count: slots)
         }
         // The newer of the two slots' dictionaries moves to the second.
-        let slot = Self.keySetSlot(hash)
+        let slot = Self.keySetSlot(hash, slots: tree.keySets.count)
         tree.keySets[slot + 1] = tree.keySets[slot]
         tree.keySetStarts[slot + 1] = tree.keySetStarts[slot]
         tree.keySetHashes[slot + 1] = tree.keySetHashes[slot]
@@ -410,11 +447,10 @@ extension BinaryPropertyListScanner {
         var i = 0
         var key: String?
         do {
-            if let template {
+            if template != nil {
                 // The keys were read (as distinct strings) for that dictionary: only the values are new.
-                let known = template.keys
+                // (The key of a value that fails is taken from the template below, not copied here per entry.)
                 while i < count {
-                    key = known[i]
                     let vr = try reference(at: valuesStart + i * refSize, object: n)
                     values.append(try value(vr, depth: depth + 1, &tree))
                     i += 1
@@ -439,6 +475,7 @@ extension BinaryPropertyListScanner {
             }
         } catch {
             PropertyListValue.dismantle(all: &values)  // a finished value may be deep
+            if let known = template?.keys, i < known.count { key = known[i] }
             try Self.rethrow(error, key: key, index: i)
         }
         let v: PropertyListValue

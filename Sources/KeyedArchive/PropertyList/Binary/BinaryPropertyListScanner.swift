@@ -50,7 +50,7 @@ struct BinaryPropertyListScanner {
         /// array and index instead of reading the keys and building them again (see `keySet(_:at:count:_:)`):
         /// every object of one class in an archive, and the dictionaries of a file Foundation wrote, which
         /// stores each dictionary's keys again in one of a few orders. Empty until the first is kept, then
-        /// ``keySetSlots`` entries.
+        /// ``keySetSlots(objectCount:)`` entries.
         var keySets: [PropertyListDictionary?] = []
         var keySetStarts: [Int] = []
         var keySetHashes: [UInt64] = []
@@ -63,8 +63,6 @@ struct BinaryPropertyListScanner {
     static let memoized: UInt8 = 8
     /// Past 2^32 - 1 memoized objects (a file of many gigabytes) the rest are decoded per reference.
     static let slotLimit = Int(UInt32.max)
-    /// The size of ``TreeState/keySets`` (a power of two: a pair of slots is the top bits of a key-set hash).
-    static let keySetSlots = 1024
 
     /// The size of the fixed trailer at the end of the file.
     static let trailerSize = 32
@@ -169,16 +167,22 @@ struct BinaryPropertyListScanner {
         self.tableOffset = Int(table)
 
         // Every offset-table entry must point into the object area.
-        var entry = base + tableOffset
-        for n in 0..<(checkingOffsets ? objectCount : 0) {
-            let offset = Self.loadBigEndian(beforeTrailer: entry, width: offsetSize)  // the table ends before the trailer
-            guard offset >= UInt64(Self.headerSize), offset < UInt64(tableOffset) else {
-                throw PropertyListError(.invalidReference,
-                                        "bplist: offset-table entry \(offset) is outside the object area 8..<\(tableOffset)",
-                                        at: .init(byteOffset: tableOffset + n * offsetSize, objectNumber: n))
-            }
-            entry += offsetSize
-        }
+        for n in 0..<(checkingOffsets ? objectCount : 0) { _ = try checkedOffset(of: n) }
+    }
+
+    /// The byte offset of object `n` (below ``objectCount``), checked to lie in the object area.
+    @inline(__always)
+    func checkedOffset(of n: Int) throws -> Int {
+        // Bounds: entry n lies in the offset table, before the trailer.
+        let offset = Self.loadBigEndian(beforeTrailer: base + tableOffset + n * offsetSize, width: offsetSize)
+        guard offset >= UInt64(Self.headerSize), offset < UInt64(tableOffset) else { try offsetEntryError(offset, n) }
+        return Int(offset)
+    }
+
+    @inline(never)
+    func offsetEntryError(_ offset: UInt64, _ n: Int) throws -> Never {
+        throw PropertyListError(.invalidReference, "bplist: offset-table entry \(offset) is outside the object area 8..<\(tableOffset)",
+                                at: .init(byteOffset: tableOffset + n * offsetSize, objectNumber: n))
     }
 
     /// Counts, for every object, the references to it (saturating at 2), so that only shared objects are
@@ -187,10 +191,14 @@ struct BinaryPropertyListScanner {
     /// One pass over every object of the file, so it is kept tight: the counts are updated through a
     /// buffer pointer (bounded by the `r < objectCount` check beside each store) and the reference loop is
     /// specialised for the file's reference width.
-    func countReferences(into state: inout [UInt8]) {
-        state.withUnsafeMutableBufferPointer { counts in
+    ///
+    /// - Parameter checkingOffsets: check each offset-table entry here, in the same order and with the same
+    ///   error as the initializer's check (a scanner made with `checkingOffsets: false`): one pass over the
+    ///   table instead of two.
+    func countReferences(into state: inout [UInt8], checkingOffsets: Bool) throws {
+        try state.withUnsafeMutableBufferPointer { counts in
             for n in 0 ..< objectCount {
-                let offset = offset(of: n)
+                let offset = checkingOffsets ? try checkedOffset(of: n) : offset(of: n)
                 let marker = base.load(fromByteOffset: offset, as: UInt8.self)
                 let high = marker >> 4
                 // Containers only: 0xA array, 0xB ordered set, 0xC set, 0xD dictionary.
@@ -231,9 +239,11 @@ struct BinaryPropertyListScanner {
     }
 
     /// Decodes the root object and everything it refers to.
-    func readRoot() throws -> PropertyListValue {
+    ///
+    /// - Parameter offsetsChecked: whether the initializer checked the offset table (else it is checked here).
+    func readRoot(offsetsChecked: Bool = true) throws -> PropertyListValue {
         var tree = TreeState(objectCount: objectCount)
-        countReferences(into: &tree.state)
+        try countReferences(into: &tree.state, checkingOffsets: !offsetsChecked)
         do {
             return try value(topObject, depth: 0, &tree)
         } catch {
