@@ -425,7 +425,7 @@ extension BinaryPropertyListScanner {
         try requireElements(overflow ? Int.max : twice, of: refSize, at: start, object: n, "dictionary reference")
         guard depth < maximumDepth else { try tooDeep(n, offset) }
         tree.state[n] |= Self.onPath
-        // Dictionaries whose keys are the same objects as a recent one's share its keys (and index).
+        // Dictionaries whose keys are the same objects or strings as an earlier one's share its keys (and index).
         // (A copy: decoding the values below may replace the cache's entries.)
         // (Both hashes of a dictionary whose keys are read are kept: the same key objects or the same strings.)
         var hashes: (references: UInt64, prints: UInt64?)?
