@@ -80,9 +80,10 @@ public struct BinaryPropertyListReader: Sendable {
     ///   offset, key path from the root).
     public func read(_ data: Data) throws -> PropertyListValue {
         try data.withUnsafeBytes { raw in
-            var scanner = try BinaryPropertyListScanner(raw, options: options)
+            // The offset table is checked while the references are counted: one pass over it.
+            var scanner = try BinaryPropertyListScanner(raw, options: options, checkingOffsets: false)
             scanner.source = data
-            return try scanner.readRoot()
+            return try scanner.readRoot(offsetsChecked: false)
         }
     }
 }

@@ -230,98 +230,155 @@ extension BinaryPropertyListScanner {
         }
     }
 
-    /// The index in `keySets` of a recent dictionary whose keys are the same strings as the `count` key
-    /// references at `start` (so all distinct), or nil: the same key objects (an archive's writer shares
-    /// them), or short string objects stored with the same bytes (Foundation's writer stores every
-    /// dictionary's keys again). Only what is inside the object area is compared; a reference or key that
-    /// does not match is decoded (and checked) the ordinary way.
-    ///
-    /// Most dictionaries match none (Foundation's writer stores each dictionary's keys in its own order),
-    /// so each candidate is first checked by its first key's ``keyPrint(at:)``, one compare.
+    /// The hash of the `count` key references at `start` (inside the object area) by what each key is:
+    /// its ``keyPrint(of:)``, or nil when a reference is not below the object count (decoding it throws).
+    /// Keys that are the same strings stored with the same bytes (Foundation's writer stores every
+    /// dictionary's keys again), or the same objects (an archive's writer shares them), hash alike.
     @inline(__always)
-    func keySet(at start: Int, count: Int, _ tree: borrowing TreeState) -> Int? {
-        guard !tree.keySetCounts.isEmpty else { return nil }
-        let first = Self.loadBigEndian(base + start, width: refSize)
-        guard first < UInt64(objectCount) else { return nil }
-        let print = keyPrint(at: offset(of: Int(first)))
-        for j in tree.keySetCounts.indices
-        where tree.keySetCounts[j] == count && tree.keySetPrints[j] == print && sameKeys(start, tree.keySetStarts[j], count: count) {
-            return j
+    func keySetHash(at start: Int, count: Int) -> UInt64? {
+        var h = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
+        var p = start
+        for _ in 0 ..< count {
+            let r = Self.loadBigEndian(beforeTrailer: base + p, width: refSize)
+            guard r < UInt64(objectCount) else { return nil }
+            let (low, high) = keyPrint(of: Int(r))
+            h = (h ^ low) &* 0xBF58_476D_1CE4_E5B9
+            h = (h ^ high ^ (h >> 31)) &* 0x94D0_49BB_1331_11EB
+            p += refSize
+        }
+        return h
+    }
+
+    /// The hash of the `count` key references at `start` (inside the object area) themselves: dictionaries
+    /// whose keys are the same objects (an archive's writer shares them) hash alike, without a look at
+    /// the keys (the cheaper look-up, tried first).
+    @inline(__always)
+    func keyReferenceHash(at start: Int, count: Int) -> UInt64 {
+        var h = UInt64(truncatingIfNeeded: count) &* 0xBF58_476D_1CE4_E5B9
+        var p = start
+        for _ in 0 ..< count {
+            h = (h ^ Self.loadBigEndian(beforeTrailer: base + p, width: refSize)) &* 0x9E37_79B9_7F4A_7C15
+            p += refSize
+        }
+        return h ^ (h >> 29)
+    }
+
+    /// The first of the two slots in ``TreeState/keySets`` where a dictionary whose keys have `hash` is kept
+    /// (two-way: dictionaries of two key orders whose hashes share a slot do not keep replacing each other).
+    @inline(__always)
+    static func keySetSlot(_ hash: UInt64, slots: Int) -> Int { Int(truncatingIfNeeded: hash >> 40) & (slots - 2) }
+
+    /// How many slots ``TreeState/keySets`` has for a file of `objectCount` objects: a power of two from 16
+    /// (a small file allocates little) to 4,096 (a file of many dictionaries keeps a few hundred key orders
+    /// with few of them sharing a pair of slots).
+    static func keySetSlots(objectCount: Int) -> Int {
+        var slots = 16
+        while slots < 4096, slots * 64 < objectCount { slots *= 2 }
+        return slots
+    }
+
+    /// A dictionary read before whose keys are the same strings as the `count` key references at `start`
+    /// (so all distinct), found by their `hash` (``keySetHash(at:count:)`` or ``keyReferenceHash(at:count:)``),
+    /// or nil. Only what is inside the object area is compared; keys that do not match are decoded (and
+    /// checked) the ordinary way.
+    @inline(__always)
+    func keySet(_ hash: UInt64, at start: Int, count: Int, _ tree: borrowing TreeState) -> PropertyListDictionary? {
+        guard !tree.keySets.isEmpty else { return nil }
+        let first = Self.keySetSlot(hash, slots: tree.keySets.count)
+        for slot in first ... first + 1 {
+            if tree.keySetHashes[slot] == hash, let d = tree.keySets[slot], d.count == count,
+               sameKeys(start, tree.keySetStarts[slot], count: count) {
+                return d
+            }
         }
         return nil
     }
 
-    /// The marker and first bytes of a short string object at `offset` (at most 8 bytes, none past its
-    /// end), or 0 for any other object: equal strings stored with the same bytes have equal prints.
+    /// What names key object `r` (below the object count): for an ASCII string of up to 14 bytes or a
+    /// UTF-16 string of up to 7 units whose bytes lie in the object area, its marker and bytes (the
+    /// marker in the low byte of `low`, zero past its end), which decode to one string whatever object
+    /// holds them; for any other object `(0, r)`, the object itself (no string's print has a zero `low`).
     @inline(__always)
-    func keyPrint(at offset: Int) -> UInt64 {
-        let marker = base.load(fromByteOffset: offset, as: UInt8.self)
+    func keyPrint(of r: Int) -> (low: UInt64, high: UInt64) {
+        let offset = offset(of: r)
+        let length = Self.printLength(base.load(fromByteOffset: offset, as: UInt8.self))
+        guard length > 0, offset + length <= tableOffset else { return (0, UInt64(r)) }
+        // Bounds: `offset` is inside the object area, which the 32-byte trailer follows, so the 16 bytes at
+        // `offset` are inside the buffer; the bytes past the string's end (length <= 15) are masked off.
+        let low = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        let high = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
+        return (low & Self.byteMask(length), high & Self.byteMask(length - 8))
+    }
+
+    /// The length with its marker of a string object that ``keyPrint(of:)`` holds whole (an ASCII string
+    /// of up to 14 bytes, a UTF-16 string of up to 7 units), or 0.
+    @inline(__always)
+    static func printLength(_ marker: UInt8) -> Int {
         let units = Int(BinaryPropertyListMarker.nibble(marker))
-        let length: Int
         switch marker >> 4 {
-        case BinaryPropertyListMarker.asciiString.rawValue: length = 1 + units
-        case BinaryPropertyListMarker.utf16String.rawValue: length = 1 + 2 * units
+        case BinaryPropertyListMarker.asciiString.rawValue where units != Int(BinaryPropertyListMarker.extendedCount):
+            return 1 + units
+        case BinaryPropertyListMarker.utf16String.rawValue where units <= 7: return 1 + 2 * units
         default: return 0
         }
-        // Bounds: `offset` is inside the object area, which the 32-byte trailer follows, so the 8 bytes
-        // at `offset` are inside the buffer; the bytes past the string's end are masked off.
-        let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-        return length >= 8 ? word : word & (UInt64(1) << (8 * length) &- 1)
+    }
+
+    /// A mask of the low `bytes` bytes of a word (none when `bytes <= 0`, all when `bytes >= 8`).
+    @inline(__always)
+    static func byteMask(_ bytes: Int) -> UInt64 {
+        bytes <= 0 ? 0 : UInt64.max &>> UInt64(truncatingIfNeeded: 64 &- 8 &* Swift.min(bytes, 8))
     }
 
     /// Whether the `count` key references at `a` name the same strings as those at `b`, a dictionary
-    /// whose keys were read (its references are valid and its keys are strings).
+    /// whose keys were read (its references are valid and its keys are strings): the same objects, or
+    /// strings with the same ``keyPrint(of:)``.
     @inline(__always)
     func sameKeys(_ a: Int, _ b: Int, count: Int) -> Bool {
         for i in 0 ..< count {
-            let ra = Self.loadBigEndian(base + a + i * refSize, width: refSize)
-            let rb = Self.loadBigEndian(base + b + i * refSize, width: refSize)
+            let ra = Self.loadBigEndian(beforeTrailer: base + a + i * refSize, width: refSize)
+            let rb = Self.loadBigEndian(beforeTrailer: base + b + i * refSize, width: refSize)
             if ra == rb { continue }
-            guard ra < UInt64(objectCount), sameShortString(Int(ra), as: Int(rb)) else { return false }
+            guard ra < UInt64(objectCount), samePrint(Int(ra), as: Int(rb)) else { return false }
         }
         return true
     }
 
-    /// Whether object `x` is an ASCII or UTF-16 string of at most 14 units stored with the same marker
-    /// and bytes as `y`, a string already decoded (so its bytes are inside the object area; `x`'s are
-    /// checked here). Equal bytes decode to equal strings.
+    /// Whether key object `x` (below the object count) has the same whole ``keyPrint(of:)`` as `y`, a key
+    /// read before: the same marker and bytes, compared in place.
     @inline(__always)
-    func sameShortString(_ x: Int, as y: Int) -> Bool {
+    func samePrint(_ x: Int, as y: Int) -> Bool {
         let ox = offset(of: x), oy = offset(of: y)
         let marker = base.load(fromByteOffset: ox, as: UInt8.self)
         guard marker == base.load(fromByteOffset: oy, as: UInt8.self) else { return false }
-        let units = Int(BinaryPropertyListMarker.nibble(marker))
-        guard units != Int(BinaryPropertyListMarker.extendedCount) else { return false }
-        let length: Int
-        switch marker >> 4 {
-        case BinaryPropertyListMarker.asciiString.rawValue: length = units
-        case BinaryPropertyListMarker.utf16String.rawValue: length = 2 * units
-        default: return false
-        }
-        // Bounds: x's marker and bytes must end inside the object area (ox < tableOffset, length <= 28).
-        guard ox + 1 + length <= tableOffset else { return false }
-        for i in 1 ... length + 1 where base.load(fromByteOffset: ox + i, as: UInt8.self) != base.load(fromByteOffset: oy + i, as: UInt8.self) {
-            return false
-        }
-        return true
+        let length = Self.printLength(marker)
+        guard length > 0, ox + length <= tableOffset else { return false }
+        // Bounds: both offsets are inside the object area, which the 32-byte trailer follows (as in keyPrint).
+        let lowX = base.loadUnaligned(fromByteOffset: ox, as: UInt64.self)
+        let lowY = base.loadUnaligned(fromByteOffset: oy, as: UInt64.self)
+        if length <= 8 { return UInt64(littleEndian: lowX ^ lowY) & Self.byteMask(length) == 0 }
+        guard lowX == lowY else { return false }
+        let highX = base.loadUnaligned(fromByteOffset: ox + 8, as: UInt64.self)
+        let highY = base.loadUnaligned(fromByteOffset: oy + 8, as: UInt64.self)
+        return UInt64(littleEndian: highX ^ highY) & Self.byteMask(length - 8) == 0
     }
 
-    /// Remembers `d`, whose key references are at `start`, for ``keySet(at:count:)`` (the last 4).
-    func rememberKeySet(_ d: PropertyListDictionary, at start: Int, _ tree: inout TreeState) {
-        // The first key reference was valid: the dictionary's keys were read.
-        let print = keyPrint(at: offset(of: Int(Self.loadBigEndian(base + start, width: refSize))))
-        if tree.keySets.count < 4 {
-            tree.keySets.append(d)
-            tree.keySetStarts.append(start)
-            tree.keySetCounts.append(d.count)
-            tree.keySetPrints.append(print)
-        } else {
-            tree.keySets[tree.nextKeySet] = d
-            tree.keySetStarts[tree.nextKeySet] = start
-            tree.keySetCounts[tree.nextKeySet] = d.count
-            tree.keySetPrints[tree.nextKeySet] = print
-            tree.nextKeySet = (tree.nextKeySet + 1) & 3
+    /// Keeps `d`, whose key references are at `start` and hash to `hash`, for ``keySet(_:at:count:_:)``
+    /// (in place of the dictionary in its slot).
+    func rememberKeySet(_ d: PropertyListDictionary, at start: Int, hash: UInt64, _ tree: inout TreeState) {
+        if tree.keySets.isEmpty {
+            let slots = Self.keySetSlots(objectCount: objectCount)
+            tree.keySets = Array(repeating: nil, count: slots)
+            tree.keySetStarts = Array(repeating: 0, count: slots)
+            tree.keySetHashes = Array(repeating: 0, count: slots)
         }
+        // The newer of the two slots' dictionaries moves to the second.
+        let slot = Self.keySetSlot(hash, slots: tree.keySets.count)
+        tree.keySets[slot + 1] = tree.keySets[slot]
+        tree.keySetStarts[slot + 1] = tree.keySetStarts[slot]
+        tree.keySetHashes[slot + 1] = tree.keySetHashes[slot]
+        tree.keySets[slot] = d
+        tree.keySetStarts[slot] = start
+        tree.keySetHashes[slot] = hash
     }
 
     @inline(never)
@@ -368,9 +425,20 @@ extension BinaryPropertyListScanner {
         try requireElements(overflow ? Int.max : twice, of: refSize, at: start, object: n, "dictionary reference")
         guard depth < maximumDepth else { try tooDeep(n, offset) }
         tree.state[n] |= Self.onPath
-        // Dictionaries whose keys are the same objects as a recent one's share its keys (and index).
+        // Dictionaries whose keys are the same objects or strings as an earlier one's share its keys (and index).
         // (A copy: decoding the values below may replace the cache's entries.)
-        let template = count > 0 ? keySet(at: start, count: count, tree).map { tree.keySets[$0] } : nil
+        // (Both hashes of a dictionary whose keys are read are kept: the same key objects or the same strings.)
+        var hashes: (references: UInt64, prints: UInt64?)?
+        var template: PropertyListDictionary?
+        if count > 0 {
+            let references = keyReferenceHash(at: start, count: count)
+            template = keySet(references, at: start, count: count, tree)
+            if template == nil {
+                let prints = keySetHash(at: start, count: count)
+                template = prints.flatMap { keySet($0, at: start, count: count, tree) }
+                hashes = (references, prints)
+            }
+        }
         var keys: [String] = []
         var values: [PropertyListValue] = []
         if template == nil { keys.reserveCapacity(count) }  // bounded: 2 * count * refSize bytes fit in the file
@@ -379,11 +447,10 @@ extension BinaryPropertyListScanner {
         var i = 0
         var key: String?
         do {
-            if let template {
+            if template != nil {
                 // The keys were read (as distinct strings) for that dictionary: only the values are new.
-                let known = template.keys
+                // (The key of a value that fails is taken from the template below, not copied here per entry.)
                 while i < count {
-                    key = known[i]
                     let vr = try reference(at: valuesStart + i * refSize, object: n)
                     values.append(try value(vr, depth: depth + 1, &tree))
                     i += 1
@@ -408,6 +475,7 @@ extension BinaryPropertyListScanner {
             }
         } catch {
             PropertyListValue.dismantle(all: &values)  // a finished value may be deep
+            if let known = template?.keys, i < known.count { key = known[i] }
             try Self.rethrow(error, key: key, index: i)
         }
         let v: PropertyListValue
@@ -415,7 +483,10 @@ extension BinaryPropertyListScanner {
             v = .dictionary(PropertyListDictionary(keysOf: template, values: values))
         } else {
             v = Self.makeDictionary(keys, values)
-            if count > 0, case .dictionary(let d) = v, d.count == count { rememberKeySet(d, at: start, &tree) }
+            if let hashes, case .dictionary(let d) = v, d.count == count {
+                if let prints = hashes.prints { rememberKeySet(d, at: start, hash: prints, &tree) }
+                rememberKeySet(d, at: start, hash: hashes.references, &tree)
+            }
         }
         tree.state[n] &= ~Self.onPath
         memoize(n, v, &tree)

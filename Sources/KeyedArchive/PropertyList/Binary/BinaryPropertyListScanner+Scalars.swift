@@ -90,7 +90,7 @@ extension BinaryPropertyListScanner {
     func uidValue(_ nibble: UInt8, at offset: Int, object n: Int) throws -> UInt64 {
         let width = Int(nibble) + 1
         try require(offset + 1, width, object: n, "UID")
-        let low = Self.loadBigEndian(base + offset + 1 + max(0, width - 8), width: min(width, 8))
+        let low = Self.loadBigEndian(beforeTrailer: base + offset + 1 + max(0, width - 8), width: min(width, 8))  // in the object area
         if width > 8, Self.loadBigEndian(base + offset + 1, width: width - 8) != 0 {
             throw PropertyListError(.invalidObject, "bplist: \(width)-byte UID is larger than UInt64.max",
                                     at: .init(byteOffset: offset, objectNumber: n))
@@ -123,7 +123,7 @@ extension BinaryPropertyListScanner {
         case 0, 1, 2:
             let width = 1 << Int(nibble)
             try require(offset + 1, width, object: n, "integer")
-            return PropertyListInteger(Int64(Self.loadBigEndian(base + offset + 1, width: width)))
+            return PropertyListInteger(Int64(Self.loadBigEndian(beforeTrailer: base + offset + 1, width: width)))  // checked above
         case 3:
             try require(offset + 1, 8, object: n, "integer")
             return PropertyListInteger(Int64(bitPattern: Self.loadBigEndian(base + offset + 1, width: 8)))

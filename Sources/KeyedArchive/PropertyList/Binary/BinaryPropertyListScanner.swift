@@ -45,15 +45,15 @@ struct BinaryPropertyListScanner {
         /// so each is decoded once and shared: an array, not a hash table keyed by object number, so a
         /// look-up is one indexed load. Scalars that decode without allocating are not kept (decoding is cheaper).
         var memo: [PropertyListValue] = []
-        /// The last dictionaries read (with where their key references start, and their counts), so that
-        /// dictionaries with the same keys (every object of one class in an archive) share one key array
-        /// and index instead of reading the keys and building them again (see `keySet(at:count:_:)`).
-        var keySets: [PropertyListDictionary] = []
+        /// Dictionaries read, one per slot of a table indexed by the hash of their keys (with where their
+        /// key references start, and that hash), so that dictionaries with the same keys share one key
+        /// array and index instead of reading the keys and building them again (see `keySet(_:at:count:_:)`):
+        /// every object of one class in an archive, and the dictionaries of a file Foundation wrote, which
+        /// stores each dictionary's keys again in one of a few orders. Empty until the first is kept, then
+        /// ``keySetSlots(objectCount:)`` entries.
+        var keySets: [PropertyListDictionary?] = []
         var keySetStarts: [Int] = []
-        var keySetCounts: [Int] = []
-        /// The first key's ``keyPrint(at:)`` of each.
-        var keySetPrints: [UInt64] = []
-        var nextKeySet = 0
+        var keySetHashes: [UInt64] = []
 
         init(objectCount: Int) { state = Array(repeating: 0, count: objectCount) }
     }
@@ -167,16 +167,22 @@ struct BinaryPropertyListScanner {
         self.tableOffset = Int(table)
 
         // Every offset-table entry must point into the object area.
-        var entry = base + tableOffset
-        for n in 0..<(checkingOffsets ? objectCount : 0) {
-            let offset = Self.loadBigEndian(entry, width: offsetSize)
-            guard offset >= UInt64(Self.headerSize), offset < UInt64(tableOffset) else {
-                throw PropertyListError(.invalidReference,
-                                        "bplist: offset-table entry \(offset) is outside the object area 8..<\(tableOffset)",
-                                        at: .init(byteOffset: tableOffset + n * offsetSize, objectNumber: n))
-            }
-            entry += offsetSize
-        }
+        for n in 0..<(checkingOffsets ? objectCount : 0) { _ = try checkedOffset(of: n) }
+    }
+
+    /// The byte offset of object `n` (below ``objectCount``), checked to lie in the object area.
+    @inline(__always)
+    func checkedOffset(of n: Int) throws -> Int {
+        // Bounds: entry n lies in the offset table, before the trailer.
+        let offset = Self.loadBigEndian(beforeTrailer: base + tableOffset + n * offsetSize, width: offsetSize)
+        guard offset >= UInt64(Self.headerSize), offset < UInt64(tableOffset) else { try offsetEntryError(offset, n) }
+        return Int(offset)
+    }
+
+    @inline(never)
+    func offsetEntryError(_ offset: UInt64, _ n: Int) throws -> Never {
+        throw PropertyListError(.invalidReference, "bplist: offset-table entry \(offset) is outside the object area 8..<\(tableOffset)",
+                                at: .init(byteOffset: tableOffset + n * offsetSize, objectNumber: n))
     }
 
     /// Counts, for every object, the references to it (saturating at 2), so that only shared objects are
@@ -185,10 +191,14 @@ struct BinaryPropertyListScanner {
     /// One pass over every object of the file, so it is kept tight: the counts are updated through a
     /// buffer pointer (bounded by the `r < objectCount` check beside each store) and the reference loop is
     /// specialised for the file's reference width.
-    func countReferences(into state: inout [UInt8]) {
-        state.withUnsafeMutableBufferPointer { counts in
+    ///
+    /// - Parameter checkingOffsets: check each offset-table entry here, in the same order and with the same
+    ///   error as the initializer's check (a scanner made with `checkingOffsets: false`): one pass over the
+    ///   table instead of two.
+    func countReferences(into state: inout [UInt8], checkingOffsets: Bool) throws {
+        try state.withUnsafeMutableBufferPointer { counts in
             for n in 0 ..< objectCount {
-                let offset = offset(of: n)
+                let offset = checkingOffsets ? try checkedOffset(of: n) : offset(of: n)
                 let marker = base.load(fromByteOffset: offset, as: UInt8.self)
                 let high = marker >> 4
                 // Containers only: 0xA array, 0xB ordered set, 0xC set, 0xD dictionary.
@@ -207,7 +217,7 @@ struct BinaryPropertyListScanner {
                 case 8: Self.tally(UInt64.self, p, refs, counts)
                 default:
                     for k in 0 ..< refs {
-                        let r = Self.loadBigEndian(p + k * refSize, width: refSize)
+                        let r = Self.loadBigEndian(beforeTrailer: p + k * refSize, width: refSize)  // inside the object area
                         if r < UInt64(counts.count), counts[Int(r)] < Self.shared { counts[Int(r)] += 1 }
                     }
                 }
@@ -229,9 +239,11 @@ struct BinaryPropertyListScanner {
     }
 
     /// Decodes the root object and everything it refers to.
-    func readRoot() throws -> PropertyListValue {
+    ///
+    /// - Parameter offsetsChecked: whether the initializer checked the offset table (else it is checked here).
+    func readRoot(offsetsChecked: Bool = true) throws -> PropertyListValue {
         var tree = TreeState(objectCount: objectCount)
-        countReferences(into: &tree.state)
+        try countReferences(into: &tree.state, checkingOffsets: !offsetsChecked)
         do {
             return try value(topObject, depth: 0, &tree)
         } catch {
@@ -264,10 +276,20 @@ struct BinaryPropertyListScanner {
         }
     }
 
+    /// A big-endian unsigned integer of `width` (1...8) bytes at `p`, where at least 8 bytes are readable:
+    /// true of every byte before the trailer (objects, references, offset-table entries), which the
+    /// 32-byte trailer follows. One load and a shift, where ``loadBigEndian(_:width:)`` branches on the
+    /// width (3-byte references and offsets, common in files of a few megabytes, took its slowest case).
+    @inline(__always)
+    static func loadBigEndian(beforeTrailer p: UnsafeRawPointer, width: Int) -> UInt64 {
+        UInt64(bigEndian: p.loadUnaligned(as: UInt64.self)) &>> UInt64(truncatingIfNeeded: 64 &- 8 &* width)
+    }
+
     /// The byte offset of object `n` (already validated to lie in the object area).
     @inline(__always)
     func offset(of n: Int) -> Int {
-        Int(truncatingIfNeeded: Self.loadBigEndian(base + tableOffset + n * offsetSize, width: offsetSize))
+        // Bounds: entry n lies in the offset table, before the trailer.
+        Int(truncatingIfNeeded: Self.loadBigEndian(beforeTrailer: base + tableOffset + n * offsetSize, width: offsetSize))
     }
 
     /// Throws unless `count` bytes starting at `start` lie inside the object area.
@@ -333,7 +355,7 @@ struct BinaryPropertyListScanner {
     /// The object reference at byte `p`, checked against the object count.
     @inline(__always)
     func reference(at p: Int, object n: Int) throws -> Int {
-        let r = Self.loadBigEndian(base + p, width: refSize)
+        let r = Self.loadBigEndian(beforeTrailer: base + p, width: refSize)  // callers checked p is in the object area
         guard r < UInt64(objectCount) else { try referenceError(r, p, n) }
         return Int(r)
     }

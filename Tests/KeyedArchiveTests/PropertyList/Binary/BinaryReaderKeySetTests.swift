@@ -3,7 +3,7 @@ import Testing
 @testable import KeyedArchive
 
 // The reader's fast paths for dictionaries: a dictionary whose keys are short strings stored with the same
-// bytes as a recent dictionary's (Foundation's writer stores every dictionary's keys again) shares that
+// bytes as an earlier dictionary's (Foundation's writer stores every dictionary's keys again) shares that
 // dictionary's keys instead of decoding its own; anything else is decoded and checked as before. And the
 // marker kinds, now decoded by a switch of their own.
 
@@ -101,6 +101,44 @@ import Testing
             [0x51, 0x6B],  // 5: "k" again, at the end of the object area
         ]))
         #expect(value == .array([["k": 1], ["k": 1]]))
+    }
+
+    @Test func dictionariesInManyKeyOrdersEachKeepTheirOwnOrderAndValues() throws {
+        // As Foundation writes them: each dictionary stores its keys again, in an order of its own; here all
+        // 6 orders of 3 keys, twice (more orders than the reader's earlier cache of 4 dictionaries held).
+        let names = ["i", "n", "f"]  // (one-letter keys: the test file's offsets are 1 byte)
+        let orders = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]]
+        let rounds = orders + orders
+        // Objects: 0 the array, 1...12 the dictionaries, 13...15 the integers 1...3 (key j's value is j + 1),
+        // then each dictionary's 3 key strings.
+        var objects: [[UInt8]] = [[0xAC] + (1 ... 12).map { UInt8($0) }]
+        for (d, order) in rounds.enumerated() {
+            objects.append([0xD3] + (0 ..< 3).map { UInt8(16 + 3 * d + $0) } + order.map { UInt8(13 + $0) })
+        }
+        objects += [[0x10, 1], [0x10, 2], [0x10, 3]]
+        for order in rounds {
+            for k in order { objects.append([0x50 | UInt8(names[k].utf8.count)] + Array(names[k].utf8)) }
+        }
+        let value = try BinaryPropertyListReader().read(bplist(objects))
+        let dictionaries = try #require(value.arrayValue).compactMap(\.dictionaryValue)
+        #expect(dictionaries.map(\.keys) == rounds.map { $0.map { names[$0] } })
+        #expect(dictionaries.map(\.values) == rounds.map { $0.map { PropertyListValue.integer(PropertyListInteger(Int64($0 + 1))) } })
+        #expect(dictionaries.allSatisfy { $0["i"] == 1 && $0["n"] == 2 && $0["f"] == 3 })
+    }
+
+    @Test func aFailingValueInADictionaryWithKnownKeysIsReportedUnderItsKey() {
+        let error = readError(bplist([
+            [0xA2, 1, 2],  // 0: array [obj 1, obj 2]
+            [0xD2, 3, 4, 5, 5],  // 1: dict {"a": 1, "b": 1}
+            [0xD2, 3, 4, 5, 6],  // 2: dict {"a": 1, "b": obj 6}: the same keys -- CORRUPTED value is null (0x00)
+            [0x51, 0x61],  // 3: "a"
+            [0x51, 0x62],  // 4: "b"
+            [0x10, 0x01],  // 5: 1
+            [0x00],  // 6: null
+        ]))
+        #expect(error?.code == .invalidObject)
+        #expect(error?.location.objectNumber == 6)
+        #expect(error?.location.keyPath == "[1].b")
     }
 
     @Test func everyMarkerByteHasTheKindOfItsHighNibble() {
