@@ -57,6 +57,26 @@ func runOnThread(stackBytes bytes: Int, _ body: @escaping () -> Void) -> Bool {
     #endif
 }
 
+/// Runs `body` on a new thread whose stack holds `levels` nesting levels of `bytesPerLevel` bytes (at least
+/// 1 KiB each) plus 1 MiB, and waits for it: the decoding thread of an archive that may nest that deep.
+///
+/// - Throws: ``KeyedArchiveError/Code/limitExceeded`` when that size overflows or the system refuses such
+///   a thread (the caller's stack is not risked instead).
+func runOnDecodingThread(levels: Int, bytesPerLevel: Int, _ body: @escaping () -> Void) throws {
+    let (bytes, overflow) = levels.multipliedReportingOverflow(by: max(bytesPerLevel, 1024))
+    let (total, tooLarge) = bytes.addingReportingOverflow(1 << 20)
+    guard !overflow, !tooLarge, runOnThread(stackBytes: total, body) else {
+        throw KeyedArchiveError(.limitExceeded,
+                                "could not start a decoding thread with a stack for \(levels) levels; lower limits.maximumDepth")
+    }
+}
+
+/// The outcome a decoding thread left, or the error saying it never ran.
+func decodingThreadOutcome<R>(_ outcome: Result<R, any Error>?) throws -> R {
+    guard let outcome else { throw KeyedArchiveError(.limitExceeded, "the decoding thread did not run") }
+    return try outcome.get()
+}
+
 /// The address of a local of the calling function: where the calling thread's stack is now (stacks grow
 /// down on every platform Swift runs on).
 @inline(never)

@@ -189,8 +189,10 @@ public struct KeyedUnarchiver {
                     return value
                 }
                 // Objects decoded on a bigger stack may hold chains as deep: they are let go on one too.
-                let releasing = session.deepestStackBytes
-                if releasing == 0 || !runOnThread(stackBytes: releasing, session.release) { session.release() }
+                let levels = session.deepestThreadLevels
+                if levels == 0 || (try? runOnDecodingThread(levels: levels, bytesPerLevel: stackBytesPerLevel, session.release)) == nil {
+                    session.release()
+                }
             }
             // At most one level per `$objects` entry (an object cannot be entered twice on one path).
             let levels = min(session.objectCount, limits.maximumDepth) + 4
@@ -201,18 +203,10 @@ public struct KeyedUnarchiver {
                 session.stackFloor = floor
                 work()
             } else {
-                let (bytes, overflow) = levels.multipliedReportingOverflow(by: max(stackBytesPerLevel, 1024))
-                let total = overflow ? Int.max : bytes.addingReportingOverflow(1 << 20).partialValue
-                guard !overflow, runOnThread(stackBytes: total, work) else {
-                    throw KeyedArchiveError(.limitExceeded,
-                                            "could not start a decoding thread with a stack for \(levels) levels; lower limits.maximumDepth")
-                }
+                try runOnDecodingThread(levels: levels, bytesPerLevel: stackBytesPerLevel, work)
             }
         }
-        guard let outcome else {
-            throw KeyedArchiveError(.limitExceeded, "the decoding thread did not run")
-        }
-        return try outcome.get()
+        return try decodingThreadOutcome(outcome)
     }
 
     /// Decodes the root object of `data` as `T`, with default limits and no registry.

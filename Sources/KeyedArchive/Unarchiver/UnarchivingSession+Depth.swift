@@ -32,25 +32,17 @@ extension UnarchivingSession {
     @inline(never)
     private func continueOnNewThread<R>(_ body: () throws -> R) throws -> R {
         let levels = max(min(objectCount, limits.maximumDepth) - depth, 0) + 4
-        let (bytes, overflow) = levels.multipliedReportingOverflow(by: max(stackBytesPerLevel, 1024))
-        let total = overflow ? Int.max : bytes.addingReportingOverflow(1 << 20).partialValue
         var outcome: Result<R, any Error>?
         let floor = stackFloor
-        let started = !overflow && withoutActuallyEscaping(body) { body in
-            runOnThread(stackBytes: total) {
+        defer { stackFloor = floor }
+        try withoutActuallyEscaping(body) { body in
+            try runOnDecodingThread(levels: levels, bytesPerLevel: stackBytesPerLevel) {
                 self.stackFloor = 0  // this stack holds every level that may remain
                 outcome = Result { try body() }
             }
         }
-        stackFloor = floor
-        guard started else {
-            throw KeyedArchiveError(.limitExceeded,
-                                    "could not start a decoding thread with a stack for \(levels) levels; lower limits.maximumDepth")
-        }
-        deepestStackBytes = max(deepestStackBytes, total)
-        guard let outcome else {
-            throw KeyedArchiveError(.limitExceeded, "the decoding thread did not run")
-        }
-        return try outcome.get()
+        // Objects decoded on this stack may hold chains as deep: they are released on one as big.
+        deepestThreadLevels = max(deepestThreadLevels, levels)
+        return try decodingThreadOutcome(outcome)
     }
 }

@@ -53,9 +53,9 @@ final class UnarchivingSession {
     /// Below this stack address the next nesting level runs on a new thread; 0 on a thread whose stack was
     /// sized for every level that may remain (UnarchivingSession+Depth.swift).
     @exclusivity(unchecked) var stackFloor: UInt = 0
-    /// The largest stack a nesting level continued on (0 when none did): the decoded objects are then
-    /// released on a thread with such a stack, as deep chains may be among them.
-    @exclusivity(unchecked) var deepestStackBytes = 0
+    /// The most levels a thread a nesting level continued on was sized for (0 when none did): the decoded
+    /// objects are then released on a thread with such a stack, as deep chains may be among them.
+    @exclusivity(unchecked) var deepestThreadLevels = 0
 
     private struct ResolutionKey: Hashable {
         var classUID: Int
