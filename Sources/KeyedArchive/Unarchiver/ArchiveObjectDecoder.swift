@@ -110,8 +110,18 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
     func builtin(_ value: Int, uid: ArchiveObjectID?, key: String, names: [String], expected: String)
         throws -> (ArchiveObjectID, ArchiveFields, String)
     {
+        let object = try builtinObject(value, uid: uid, key: key, names: names, expected: expected)
+        return (object.uid, object.fields, object.className)
+    }
+
+    /// ``builtin(_:uid:key:names:expected:)`` with the object's key table (nil: its members are looked up in
+    /// the bytes), so that reading its members does not look the table up again.
+    @inline(__always)
+    func builtinObject(_ value: Int, uid: ArchiveObjectID?, key: String, names: [String], expected: String)
+        throws -> BuiltinObject
+    {
         guard let uid, session.storage.kind(value) == .dictionary,
-              let (dict, classIndex, _) = try session.objectClass(uid, key: pathKey(key)) else {
+              let (dict, classIndex, table) = try session.objectClass(uid, key: pathKey(key)) else {
             throw fail(.typeMismatch, "expected \(expected), found \(found(value, uid: uid))", key, uid: uid)
         }
         let className = session.classTable[classIndex].name
@@ -119,15 +129,44 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
             throw fail(.classNotAllowed, "class \"\(className)\" is not allowed here; expected \(expected) (\(names.joined(separator: ", ")))",
                        key, uid: uid, className: className)
         }
-        return (uid, dict, className)
+        return BuiltinObject(uid: uid, fields: dict, className: className, keyTable: table)
+    }
+
+    /// A Foundation object read by ``builtinObject(_:uid:key:names:expected:)``.
+    struct BuiltinObject {
+        let uid: ArchiveObjectID
+        let fields: ArchiveFields
+        let className: String
+        /// The key table of `fields` (``UnarchivingSession/keyTable(for:)``), or nil when there is none.
+        let keyTable: UnarchivingSession.KeyTable?
+    }
+
+    /// A member of a Foundation object read by ``builtinObject(_:uid:key:names:expected:)``: inline, or one UID away.
+    @inline(__always)
+    func member(_ object: BuiltinObject, _ name: String, key: String) throws -> Int {
+        try member(object.fields, name, of: object.uid, className: object.className, key: key, keyTable: object.keyTable)
+    }
+
+    /// The plain value of a member (see ``member(_:_:key:)``), or nil when it is an object.
+    @inline(__always)
+    func memberValue(_ object: BuiltinObject, _ name: String, key: String) throws -> (Int, PropertyListValue?) {
+        let n = try member(object, name, key: key)
+        return (n, try plain(n, key: key))
     }
 
     /// A member of a Foundation object: inline, or one UID away.
     func member(_ dict: ArchiveFields, _ name: String, of uid: ArchiveObjectID, className: String, key: String)
         throws -> Int
     {
+        try member(dict, name, of: uid, className: className, key: key, keyTable: session.keyTable(for: dict))
+    }
+
+    /// A member of a Foundation object whose key table (``UnarchivingSession/keyTable(for:)``) is `keyTable`.
+    func member(_ dict: ArchiveFields, _ name: String, of uid: ArchiveObjectID, className: String, key: String,
+                keyTable: UnarchivingSession.KeyTable?) throws -> Int
+    {
         let found: Int?
-        if let table = session.keyTable(for: dict) {
+        if let table = keyTable {
             found = try table.position(ofStoredKey: name).map { try session.value(at: $0, of: dict, key: pathKey(key), uid: uid) }
         } else {
             found = try session.lookup(dict, name, key: pathKey(key), uid: uid)
@@ -143,14 +182,6 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
             return try session.object(ArchiveObjectID(reference: ref), key: pathKey(key))
         }
         return value
-    }
-
-    /// The plain value of a member (see ``member(_:_:of:className:key:)``), or nil when it is an object.
-    func memberValue(_ dict: ArchiveFields, _ name: String, of uid: ArchiveObjectID, className: String, key: String)
-        throws -> (Int, PropertyListValue?)
-    {
-        let n = try member(dict, name, of: uid, className: className, key: key)
-        return (n, try plain(n, key: key))
     }
 
     // MARK: ArchiveDecoder: presence
@@ -275,9 +306,9 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
             try session.countBytes(s.utf8.count, key: pathKey(key))
             return s
         }
-        let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: Catalogue.stringNames,
-                                                 expected: "String")
-        let (inner, innerValue) = try memberValue(dict, Catalogue.stringKey, of: objectUID, className: cls, key: key)
+        let object = try builtinObject(value, uid: uid, key: key, names: Catalogue.stringNames, expected: "String")
+        let (objectUID, cls) = (object.uid, object.className)
+        let (inner, innerValue) = try memberValue(object, Catalogue.stringKey, key: key)
         guard case .string(let s)? = innerValue else {
             throw fail(.typeMismatch, "\(cls).\(Catalogue.stringKey) must be a string, found \(session.kindName(inner))", key,
                        uid: objectUID, className: cls)
@@ -296,9 +327,9 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
             try session.countBytes(d.count, key: pathKey(key))
             return d
         }
-        let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: Catalogue.dataNames,
-                                                 expected: "Data")
-        let (inner, innerValue) = try memberValue(dict, Catalogue.dataKey, of: objectUID, className: cls, key: key)
+        let object = try builtinObject(value, uid: uid, key: key, names: Catalogue.dataNames, expected: "Data")
+        let (objectUID, cls) = (object.uid, object.className)
+        let (inner, innerValue) = try memberValue(object, Catalogue.dataKey, key: key)
         guard case .data(let d)? = innerValue else {
             throw fail(.typeMismatch, "\(cls).\(Catalogue.dataKey) must be data, found \(session.kindName(inner))", key,
                        uid: objectUID, className: cls)
@@ -314,8 +345,9 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
 
     func date(_ value: Int, uid: ArchiveObjectID?, key: String) throws -> Date {
         if case .date(let d)? = try plain(value, key: key) { return d }
-        let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: Catalogue.dateNames, expected: "Date")
-        let (inner, innerValue) = try memberValue(dict, Catalogue.timeKey, of: objectUID, className: cls, key: key)
+        let object = try builtinObject(value, uid: uid, key: key, names: Catalogue.dateNames, expected: "Date")
+        let (objectUID, cls) = (object.uid, object.className)
+        let (inner, innerValue) = try memberValue(object, Catalogue.timeKey, key: key)
         switch innerValue {
         case .real(let t)?: return Date(timeIntervalSinceReferenceDate: t)
         case .float(let t)?: return Date(timeIntervalSinceReferenceDate: Double(t))
@@ -332,8 +364,9 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
     }
 
     func uuid(_ value: Int, uid: ArchiveObjectID?, key: String) throws -> UUID {
-        let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: Catalogue.uuidNames, expected: "UUID")
-        guard case .data(let bytes)? = try memberValue(dict, Catalogue.uuidBytesKey, of: objectUID, className: cls, key: key).1,
+        let object = try builtinObject(value, uid: uid, key: key, names: Catalogue.uuidNames, expected: "UUID")
+        let (objectUID, cls) = (object.uid, object.className)
+        guard case .data(let bytes)? = try memberValue(object, Catalogue.uuidBytesKey, key: key).1,
               bytes.count == 16 else {
             throw fail(.dataCorrupted, "\(cls).\(Catalogue.uuidBytesKey) must be 16 bytes of data", key, uid: objectUID, className: cls)
         }

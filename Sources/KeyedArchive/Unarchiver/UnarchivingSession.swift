@@ -46,8 +46,11 @@ final class UnarchivingSession {
     @exclusivity(unchecked) private var decodedElementCount = 0
     @exclusivity(unchecked) private var deferred: [() throws -> Void] = []
     @exclusivity(unchecked) private var active = true
-    /// The most recently used key tables, most recent first (UnarchivingSession+KeyTables.swift).
+    /// The key tables met so far, at most 8 (UnarchivingSession+KeyTables.swift).
     @exclusivity(unchecked) var keyTables: [KeyTable] = []
+    /// The fields each of ``keyTables`` was made from, compared without touching the tables themselves
+    /// (reading a class reference out of an array retains and releases it).
+    @exclusivity(unchecked) var keyTableFields: [ArchiveFields] = []
     /// The stack reserved per nesting level on a thread started for deep archives (UnarchivingSession+Depth.swift).
     let stackBytesPerLevel: Int
     /// Below this stack address the next nesting level runs on a new thread; 0 on a thread whose stack was
