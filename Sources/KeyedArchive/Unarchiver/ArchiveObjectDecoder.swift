@@ -11,14 +11,16 @@ import Foundation
 /// field asks for them.
 final class ArchiveObjectDecoder: ArchiveDecoder {
     let session: UnarchivingSession
-    let fields: ArchiveFields?
+    // The object a decoder reads is set once, except when the session reuses a decoder that nothing else
+    // holds for its next object (``reuse(fields:uid:className:keyTable:)``).
+    @exclusivity(unchecked) private(set) var fields: ArchiveFields?
     /// The element an element-mode decoder answers with; a collection reuses one decoder for all its elements.
     @exclusivity(unchecked) var element: Int
     /// The object whose fields this decoder reads; nil for `$top` and for an element.
-    let uid: ArchiveObjectID?
-    let className: String?
+    @exclusivity(unchecked) private(set) var uid: ArchiveObjectID?
+    @exclusivity(unchecked) private(set) var className: String?
     /// The decoded keys of `fields`, when the session could share them (see ``UnarchivingSession/KeyTable``).
-    let keyTable: UnarchivingSession.KeyTable?
+    @exclusivity(unchecked) private(set) var keyTable: UnarchivingSession.KeyTable?
     /// Where the last key was found: fields are usually read in the order they were written.
     @exclusivity(unchecked) var cursor = -1
 
@@ -31,6 +33,17 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         self.uid = uid
         self.className = className
         self.keyTable = keyTable
+    }
+
+    /// Makes this decoder read the fields of another object, as if it were new: the session calls it only
+    /// for a decoder of an object's fields that nothing but the session holds (a model that kept its
+    /// decoder keeps it as it was).
+    func reuse(fields: ArchiveFields, uid: ArchiveObjectID, className: String, keyTable: UnarchivingSession.KeyTable?) {
+        self.fields = fields
+        self.uid = uid
+        self.className = className
+        self.keyTable = keyTable
+        cursor = -1
     }
 
     /// A decoder for one collection element (the object holding its UID).

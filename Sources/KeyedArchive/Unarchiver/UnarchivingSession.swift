@@ -46,6 +46,8 @@ final class UnarchivingSession {
     @exclusivity(unchecked) private var decodedElementCount = 0
     @exclusivity(unchecked) private var deferred: [() throws -> Void] = []
     @exclusivity(unchecked) private var active = true
+    /// Object decoders that nothing else holds, for the next objects (see ``instance(_:allowed:key:expected:)``).
+    @exclusivity(unchecked) private var spareDecoders: [ArchiveObjectDecoder] = []
     /// The key tables met so far, at most 8 (UnarchivingSession+KeyTables.swift).
     @exclusivity(unchecked) var keyTables: [KeyTable] = []
     /// The fields each of ``keyTables`` was made from, compared without touching the tables themselves
@@ -93,6 +95,7 @@ final class UnarchivingSession {
         values = [:]
         slots = []
         deferred = []
+        spareDecoders = []
     }
 
     // MARK: Reading the archive
@@ -426,8 +429,16 @@ final class UnarchivingSession {
             if key != nil { pop() }
             leave(uid: uid, decoded: decoded)
         }
-        let decoder = ArchiveObjectDecoder(session: self, fields: dict, uid: uid, className: className, keyTable: table)
+        var decoder: ArchiveObjectDecoder
+        if let spare = spareDecoders.popLast() {
+            decoder = spare
+            decoder.reuse(fields: dict, uid: uid, className: className, keyTable: table)
+        } else {
+            decoder = ArchiveObjectDecoder(session: self, fields: dict, uid: uid, className: className, keyTable: table)
+        }
         let (made, object) = try nested { try make(type, from: decoder) }
+        // A decoder the model did not keep serves the next object (one allocation per nesting level, not per object).
+        if isKnownUniquelyReferenced(&decoder) { spareDecoders.append(decoder) }
         if let object { slots[uid.rawValue].object = object } else { values[uid.rawValue] = made }
         // The class table only grows, so the index checkedObject found still names this object's class.
         slots[uid.rawValue].classIndex = Int32(exactly: classIndex) ?? -1
