@@ -20,17 +20,24 @@ final class UnarchivingSession {
     let objectCount: Int
     /// What the session knows of one `$objects` entry, in one place: a reference to an object met before
     /// reads one slot (one cache line) instead of three arrays at unrelated places.
+    ///
+    /// Plain values only (12 bytes): the table is made and dropped without a retain or a release per entry,
+    /// and is smaller than with the instance inline; the instances are in ``decodedObjects``, in the order
+    /// they were decoded.
     struct DecodedSlot {
-        /// The instance, when the object was decoded as a class instance (for the typed fast path).
-        var object: AnyObject?
+        /// 1 + the index of the instance in ``decodedObjects`` when the object was decoded as a class
+        /// instance (for the typed fast path); 0 otherwise.
+        var objectNumber: UInt32 = 0
         /// The index of its class in `classTable` (-1 until decoded), so that a second reference to it is
         /// checked without reading its dictionary again.
         var classIndex: Int32 = -1
-        /// 0 not started, 1 being decoded, 2 decoded (the instance is in `object`, or the value in `values`).
+        /// 0 not started, 1 being decoded, 2 decoded (the instance is in ``decodedObjects``, or the value in `values`).
         var state: UInt8 = 0
     }
     /// Per `$objects` entry (emptied by ``release()``: every read checks the index against its count).
     @exclusivity(unchecked) private var slots: [DecodedSlot]
+    /// The class instances decoded, in order (see ``DecodedSlot/objectNumber``); emptied by ``release()``.
+    @exclusivity(unchecked) private var decodedObjects: [AnyObject] = []
     /// Decoded values that are not class instances (structs), by UID.
     @exclusivity(unchecked) private var values: [Int: Any] = [:]
     /// Every class met so far; objects name theirs by index into this table.
@@ -94,6 +101,7 @@ final class UnarchivingSession {
         active = false
         values = [:]
         slots = []
+        decodedObjects = []
         deferred = []
         spareDecoders = []
     }
@@ -372,7 +380,8 @@ final class UnarchivingSession {
     @inline(__always)
     func decodedInstance(_ value: Int, of type: any KeyedArchivable.Type) -> (uid: ArchiveObjectID, object: AnyObject)? {
         guard let ref = (try? storage.uid(value)) ?? nil, ref > 0, ref < UInt64(slots.count), case let slot = slots[Int(ref)],
-              slot.state == 2, let object = slot.object, ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(type) else {
+              slot.state == 2, slot.objectNumber != 0, case let object = decodedObjects[Int(slot.objectNumber) - 1],
+              ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(type) else {
             return nil
         }
         return (ArchiveObjectID(reference: ref), object)
@@ -439,7 +448,12 @@ final class UnarchivingSession {
         let (made, object) = try nested { try make(type, from: decoder) }
         // A decoder the model did not keep serves the next object (one allocation per nesting level, not per object).
         if isKnownUniquelyReferenced(&decoder) { spareDecoders.append(decoder) }
-        if let object { slots[uid.rawValue].object = object } else { values[uid.rawValue] = made }
+        if let object, let number = UInt32(exactly: decodedObjects.count + 1) {
+            decodedObjects.append(object)
+            slots[uid.rawValue].objectNumber = number
+        } else {
+            values[uid.rawValue] = made  // a struct (or an instance past 2^32 - 1 of them: found by the full path)
+        }
         // The class table only grows, so the index checkedObject found still names this object's class.
         slots[uid.rawValue].classIndex = Int32(exactly: classIndex) ?? -1
         decoded = true
@@ -478,7 +492,8 @@ final class UnarchivingSession {
     /// The decoded instance or value of object `uid`, if any.
     func cached(_ uid: ArchiveObjectID) -> Any? {
         guard uid.rawValue >= 0, uid.rawValue < slots.count else { return nil }
-        if let object = slots[uid.rawValue].object { return object }
+        let number = Int(slots[uid.rawValue].objectNumber)
+        if number != 0 { return decodedObjects[number - 1] }
         return values[uid.rawValue]
     }
 
