@@ -21,18 +21,32 @@ final class UnarchivingSession {
     /// What the session knows of one `$objects` entry, in one place: a reference to an object met before
     /// reads one slot (one cache line) instead of three arrays at unrelated places.
     ///
-    /// Plain values only (12 bytes): the table is made and dropped without a retain or a release per entry,
-    /// and is smaller than with the instance inline; the instances are in ``decodedObjects``, in the order
-    /// they were decoded.
+    /// One word: the table is made and dropped without a retain or a release per entry, and is a third
+    /// of its size with the instance inline (a repeated reference to an object in a large archive misses
+    /// the cache less often); the instances are in ``decodedObjects``, in the order they were decoded.
     struct DecodedSlot {
+        /// Bits 0-31 ``objectNumber``, bits 32-55 ``classIndex`` + 1 (0: none), bits 56-63 ``state``.
+        private var bits: UInt64 = 0
         /// 1 + the index of the instance in ``decodedObjects`` when the object was decoded as a class
         /// instance (for the typed fast path); 0 otherwise.
-        var objectNumber: UInt32 = 0
-        /// The index of its class in `classTable` (-1 until decoded), so that a second reference to it is
-        /// checked without reading its dictionary again.
-        var classIndex: Int32 = -1
+        var objectNumber: UInt32 {
+            get { UInt32(truncatingIfNeeded: bits) }
+            set { bits = bits & ~0xFFFF_FFFF | UInt64(newValue) }
+        }
+        /// The index of its class in `classTable` (-1 until decoded, or when it does not fit in 24 bits), so
+        /// that a second reference to it is checked without reading its dictionary again.
+        var classIndex: Int32 {
+            get { Int32(truncatingIfNeeded: (bits >> 32) & 0xFF_FFFF) - 1 }
+            set {
+                let stored: UInt64 = newValue >= 0 && newValue < 0xFF_FFFF ? UInt64(newValue + 1) : 0
+                bits = bits & ~(0xFF_FFFF << 32) | stored << 32
+            }
+        }
         /// 0 not started, 1 being decoded, 2 decoded (the instance is in ``decodedObjects``, or the value in `values`).
-        var state: UInt8 = 0
+        var state: UInt8 {
+            get { UInt8(truncatingIfNeeded: bits >> 56) }
+            set { bits = bits & 0x00FF_FFFF_FFFF_FFFF | UInt64(newValue) << 56 }
+        }
     }
     /// Per `$objects` entry (emptied by ``release()``: every read checks the index against its count).
     @exclusivity(unchecked) private var slots: [DecodedSlot]
