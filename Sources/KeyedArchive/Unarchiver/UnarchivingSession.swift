@@ -189,21 +189,31 @@ final class UnarchivingSession {
     /// Whether the unarchive is still running (the archive's bytes are only readable until it ends).
     var isActive: Bool { active }
 
+    /// Throws when the unarchive has finished (inlined: every field read starts here).
+    @inline(__always)
     func checkActive() throws {
-        if !active {
-            throw KeyedArchiveError(.invalidValue, "a decoder was used after its unarchive finished")
-        }
+        if !active { throw usedAfterFinish() }
+    }
+
+    @inline(never)
+    private func usedAfterFinish() -> KeyedArchiveError {
+        KeyedArchiveError(.invalidValue, "a decoder was used after its unarchive finished")
     }
 
     // MARK: Limits
 
+    /// Counts the bytes of a string or data value (inlined: every string read ends here).
+    @inline(__always)
     func countBytes(_ n: Int, key: String?) throws {
         let (sum, overflow) = byteCount.addingReportingOverflow(n)
-        guard !overflow, sum <= limits.maximumByteCount else {
-            throw error(.limitExceeded, "more than \(limits.maximumByteCount) bytes of strings and data (limits.maximumByteCount)",
-                        key: key, uid: nil, className: nil)
-        }
+        guard !overflow, sum <= limits.maximumByteCount else { throw tooManyBytes(key: key) }
         byteCount = sum
+    }
+
+    @inline(never)
+    private func tooManyBytes(key: String?) -> KeyedArchiveError {
+        error(.limitExceeded, "more than \(limits.maximumByteCount) bytes of strings and data (limits.maximumByteCount)",
+              key: key, uid: nil, className: nil)
     }
 
     /// Counts the elements of a collection about to be decoded.
