@@ -11,14 +11,16 @@ import Foundation
 /// field asks for them.
 final class ArchiveObjectDecoder: ArchiveDecoder {
     let session: UnarchivingSession
-    let fields: ArchiveFields?
+    // The object a decoder reads is set once, except when the session reuses a decoder that nothing else
+    // holds for its next object (``reuse(fields:uid:className:keyTable:)``).
+    @exclusivity(unchecked) private(set) var fields: ArchiveFields?
     /// The element an element-mode decoder answers with; a collection reuses one decoder for all its elements.
     @exclusivity(unchecked) var element: Int
     /// The object whose fields this decoder reads; nil for `$top` and for an element.
-    let uid: ArchiveObjectID?
-    let className: String?
+    @exclusivity(unchecked) private(set) var uid: ArchiveObjectID?
+    @exclusivity(unchecked) private(set) var className: String?
     /// The decoded keys of `fields`, when the session could share them (see ``UnarchivingSession/KeyTable``).
-    let keyTable: UnarchivingSession.KeyTable?
+    @exclusivity(unchecked) private(set) var keyTable: UnarchivingSession.KeyTable?
     /// Where the last key was found: fields are usually read in the order they were written.
     @exclusivity(unchecked) var cursor = -1
 
@@ -31,6 +33,17 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         self.uid = uid
         self.className = className
         self.keyTable = keyTable
+    }
+
+    /// Makes this decoder read the fields of another object, as if it were new: the session calls it only
+    /// for a decoder of an object's fields that nothing but the session holds (a model that kept its
+    /// decoder keeps it as it was).
+    func reuse(fields: ArchiveFields, uid: ArchiveObjectID, className: String, keyTable: UnarchivingSession.KeyTable?) {
+        self.fields = fields
+        self.uid = uid
+        self.className = className
+        self.keyTable = keyTable
+        cursor = -1
     }
 
     /// A decoder for one collection element (the object holding its UID).
@@ -110,8 +123,18 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
     func builtin(_ value: Int, uid: ArchiveObjectID?, key: String, names: [String], expected: String)
         throws -> (ArchiveObjectID, ArchiveFields, String)
     {
+        let object = try builtinObject(value, uid: uid, key: key, names: names, expected: expected)
+        return (object.uid, object.fields, object.className)
+    }
+
+    /// ``builtin(_:uid:key:names:expected:)`` with the object's key table (nil: its members are looked up in
+    /// the bytes), so that reading its members does not look the table up again.
+    @inline(__always)
+    func builtinObject(_ value: Int, uid: ArchiveObjectID?, key: String, names: [String], expected: String)
+        throws -> BuiltinObject
+    {
         guard let uid, session.storage.kind(value) == .dictionary,
-              let (dict, classIndex, _) = try session.objectClass(uid, key: pathKey(key)) else {
+              let (dict, classIndex, table) = try session.objectClass(uid, key: pathKey(key)) else {
             throw fail(.typeMismatch, "expected \(expected), found \(found(value, uid: uid))", key, uid: uid)
         }
         let className = session.classTable[classIndex].name
@@ -119,15 +142,44 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
             throw fail(.classNotAllowed, "class \"\(className)\" is not allowed here; expected \(expected) (\(names.joined(separator: ", ")))",
                        key, uid: uid, className: className)
         }
-        return (uid, dict, className)
+        return BuiltinObject(uid: uid, fields: dict, className: className, keyTable: table)
+    }
+
+    /// A Foundation object read by ``builtinObject(_:uid:key:names:expected:)``.
+    struct BuiltinObject {
+        let uid: ArchiveObjectID
+        let fields: ArchiveFields
+        let className: String
+        /// The key table of `fields` (``UnarchivingSession/keyTable(for:)``), or nil when there is none.
+        let keyTable: UnarchivingSession.KeyTable?
+    }
+
+    /// A member of a Foundation object read by ``builtinObject(_:uid:key:names:expected:)``: inline, or one UID away.
+    @inline(__always)
+    func member(_ object: BuiltinObject, _ name: String, key: String) throws -> Int {
+        try member(object.fields, name, of: object.uid, className: object.className, key: key, keyTable: object.keyTable)
+    }
+
+    /// The plain value of a member (see ``member(_:_:key:)``), or nil when it is an object.
+    @inline(__always)
+    func memberValue(_ object: BuiltinObject, _ name: String, key: String) throws -> (Int, PropertyListValue?) {
+        let n = try member(object, name, key: key)
+        return (n, try plain(n, key: key))
     }
 
     /// A member of a Foundation object: inline, or one UID away.
     func member(_ dict: ArchiveFields, _ name: String, of uid: ArchiveObjectID, className: String, key: String)
         throws -> Int
     {
+        try member(dict, name, of: uid, className: className, key: key, keyTable: session.keyTable(for: dict))
+    }
+
+    /// A member of a Foundation object whose key table (``UnarchivingSession/keyTable(for:)``) is `keyTable`.
+    func member(_ dict: ArchiveFields, _ name: String, of uid: ArchiveObjectID, className: String, key: String,
+                keyTable: UnarchivingSession.KeyTable?) throws -> Int
+    {
         let found: Int?
-        if let table = session.keyTable(for: dict) {
+        if let table = keyTable {
             found = try table.position(ofStoredKey: name).map { try session.value(at: $0, of: dict, key: pathKey(key), uid: uid) }
         } else {
             found = try session.lookup(dict, name, key: pathKey(key), uid: uid)
@@ -143,14 +195,6 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
             return try session.object(ArchiveObjectID(reference: ref), key: pathKey(key))
         }
         return value
-    }
-
-    /// The plain value of a member (see ``member(_:_:of:className:key:)``), or nil when it is an object.
-    func memberValue(_ dict: ArchiveFields, _ name: String, of uid: ArchiveObjectID, className: String, key: String)
-        throws -> (Int, PropertyListValue?)
-    {
-        let n = try member(dict, name, of: uid, className: className, key: key)
-        return (n, try plain(n, key: key))
     }
 
     // MARK: ArchiveDecoder: presence
@@ -275,9 +319,9 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
             try session.countBytes(s.utf8.count, key: pathKey(key))
             return s
         }
-        let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: Catalogue.stringNames,
-                                                 expected: "String")
-        let (inner, innerValue) = try memberValue(dict, Catalogue.stringKey, of: objectUID, className: cls, key: key)
+        let object = try builtinObject(value, uid: uid, key: key, names: Catalogue.stringNames, expected: "String")
+        let (objectUID, cls) = (object.uid, object.className)
+        let (inner, innerValue) = try memberValue(object, Catalogue.stringKey, key: key)
         guard case .string(let s)? = innerValue else {
             throw fail(.typeMismatch, "\(cls).\(Catalogue.stringKey) must be a string, found \(session.kindName(inner))", key,
                        uid: objectUID, className: cls)
@@ -296,9 +340,9 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
             try session.countBytes(d.count, key: pathKey(key))
             return d
         }
-        let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: Catalogue.dataNames,
-                                                 expected: "Data")
-        let (inner, innerValue) = try memberValue(dict, Catalogue.dataKey, of: objectUID, className: cls, key: key)
+        let object = try builtinObject(value, uid: uid, key: key, names: Catalogue.dataNames, expected: "Data")
+        let (objectUID, cls) = (object.uid, object.className)
+        let (inner, innerValue) = try memberValue(object, Catalogue.dataKey, key: key)
         guard case .data(let d)? = innerValue else {
             throw fail(.typeMismatch, "\(cls).\(Catalogue.dataKey) must be data, found \(session.kindName(inner))", key,
                        uid: objectUID, className: cls)
@@ -314,8 +358,9 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
 
     func date(_ value: Int, uid: ArchiveObjectID?, key: String) throws -> Date {
         if case .date(let d)? = try plain(value, key: key) { return d }
-        let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: Catalogue.dateNames, expected: "Date")
-        let (inner, innerValue) = try memberValue(dict, Catalogue.timeKey, of: objectUID, className: cls, key: key)
+        let object = try builtinObject(value, uid: uid, key: key, names: Catalogue.dateNames, expected: "Date")
+        let (objectUID, cls) = (object.uid, object.className)
+        let (inner, innerValue) = try memberValue(object, Catalogue.timeKey, key: key)
         switch innerValue {
         case .real(let t)?: return Date(timeIntervalSinceReferenceDate: t)
         case .float(let t)?: return Date(timeIntervalSinceReferenceDate: Double(t))
@@ -332,8 +377,9 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
     }
 
     func uuid(_ value: Int, uid: ArchiveObjectID?, key: String) throws -> UUID {
-        let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: Catalogue.uuidNames, expected: "UUID")
-        guard case .data(let bytes)? = try memberValue(dict, Catalogue.uuidBytesKey, of: objectUID, className: cls, key: key).1,
+        let object = try builtinObject(value, uid: uid, key: key, names: Catalogue.uuidNames, expected: "UUID")
+        let (objectUID, cls) = (object.uid, object.className)
+        guard case .data(let bytes)? = try memberValue(object, Catalogue.uuidBytesKey, key: key).1,
               bytes.count == 16 else {
             throw fail(.dataCorrupted, "\(cls).\(Catalogue.uuidBytesKey) must be 16 bytes of data", key, uid: objectUID, className: cls)
         }

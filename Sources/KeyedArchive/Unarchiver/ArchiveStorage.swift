@@ -231,7 +231,9 @@ final class ArchiveStorage {
     /// object area), checked against the object count, as ``BinaryPropertyListScanner/reference(at:object:)``.
     @inline(__always)
     func reference(at p: Int, object n: Int) throws -> Int {
-        let r = BinaryPropertyListScanner.loadBigEndian(base + p, width: refSize)
+        // One load and a shift (the width-switching load took a jump per reference): `p` lies in the object
+        // area (the caller's container was checked), which the offset table and 32-byte trailer follow.
+        let r = BinaryPropertyListScanner.loadBigEndian(beforeTrailer: base + p, width: refSize)
         guard r < UInt64(plistObjectCount) else { return try scanner.reference(at: p, object: n) }
         return Int(r)
     }
@@ -240,7 +242,7 @@ final class ArchiveStorage {
     /// references lie in the object area), or nil when it is out of range (``reference(at:object:)`` says so).
     @inline(__always)
     func referenceIfInRange(at p: Int) -> Int? {
-        let r = BinaryPropertyListScanner.loadBigEndian(base + p, width: refSize)
+        let r = BinaryPropertyListScanner.loadBigEndian(beforeTrailer: base + p, width: refSize)  // as reference(at:object:)
         return r < UInt64(plistObjectCount) ? Int(r) : nil
     }
 
@@ -334,7 +336,18 @@ final class ArchiveStorage {
     /// Whether two dictionaries have the same key objects in the same order (so the same keys).
     @inline(__always)
     func sameKeys(_ a: ArchiveFields, _ b: ArchiveFields) -> Bool {
-        a.count == b.count && (a.keys == b.keys || memcmp(base + a.keys, base + b.keys, a.count * refSize) == 0)
+        guard a.count == b.count else { return false }
+        if a.keys == b.keys || a.count == 0 { return true }
+        let length = a.count * refSize
+        // Up to 8 bytes of references (a dictionary of a few keys): one masked load each instead of a call to
+        // memcmp. Both runs lie in the object area (checked containers), which the offset table and the
+        // 32-byte trailer follow, so 8 bytes from either start are readable.
+        if length <= 8 {
+            let pa = BinaryPropertyListScanner.loadBigEndian(beforeTrailer: base + a.keys, width: length)
+            let pb = BinaryPropertyListScanner.loadBigEndian(beforeTrailer: base + b.keys, width: length)
+            return pa == pb
+        }
+        return memcmp(base + a.keys, base + b.keys, length) == 0
     }
 
     /// The object number of the value in entry `i` of `fields`.
@@ -393,7 +406,8 @@ final class ArchiveStorage {
             let offset = BinaryPropertyListObjectWord.offset(w)
             let width = 1 << Int(nibble)
             guard offset + 1 + width <= objectAreaEnd else { break }
-            let raw = BinaryPropertyListScanner.loadBigEndian(base + offset + 1, width: width)
+            // Inside the object area (checked above), so 8 bytes are readable (the trailer follows).
+            let raw = BinaryPropertyListScanner.loadBigEndian(beforeTrailer: base + offset + 1, width: width)
             // 1, 2 and 4 bytes are unsigned, 8 bytes signed (as the scanner reads them).
             return .integer(PropertyListInteger(Int64(bitPattern: raw)))
         case BinaryPropertyListMarker.real.rawValue where nibble == 3:

@@ -120,6 +120,10 @@ struct KeyedArchiveValidation {
     /// Rule 5 for an object dictionary and rules 4 and 6 for everything inside entry `uid`.
     private mutating func checkObject(_ uid: ArchiveObjectID) throws {
         let n = try storage.object(uid)
+        let kind = storage.kind(n)
+        // A scalar has nothing inside, and its state is never consulted (the walk skips scalars): most
+        // entries (strings, numbers, data) end here without touching the state table.
+        if kind == .scalar { return }
         guard state[n] == 0 else {
             // Already walked as a value inside an earlier entry (a file may share one property-list object
             // between an inline position and an entry of its own): its contents are checked, but as an entry
@@ -130,12 +134,11 @@ struct KeyedArchiveValidation {
             }
             return
         }
-        switch storage.kind(n) {
+        switch kind {
         case .uid:
             try checkUID(n, path: Path(root: ""), uid: uid, className: nil)
             return
         case .scalar:
-            state[n] = 2
             return
         case .array, .set:
             try walk(n, path: Path(root: ""), uid: uid, className: nil)

@@ -52,9 +52,19 @@ extension UnarchivingSession {
 
     /// The key table for `fields`, or nil when lookups must scan the bytes.
     func keyTable(for fields: ArchiveFields) -> KeyTable? {
-        for table in keyTables where storage.sameKeys(table.fields, fields) { return table }
+        var i = 0
+        while i < keyTableFields.count {
+            if storage.sameKeys(keyTableFields[i], fields) { return keyTables[i] }
+            i += 1
+        }
         guard let table = makeKeyTable(fields) else { return nil }
-        if keyTables.count < 8 { keyTables.append(table) } else { keyTables[keyTables.count - 1] = table }
+        if keyTables.count < 8 {
+            keyTables.append(table)
+            keyTableFields.append(fields)
+        } else {
+            keyTables[keyTables.count - 1] = table
+            keyTableFields[keyTableFields.count - 1] = fields
+        }
         return table
     }
 

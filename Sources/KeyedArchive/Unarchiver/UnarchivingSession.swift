@@ -20,17 +20,38 @@ final class UnarchivingSession {
     let objectCount: Int
     /// What the session knows of one `$objects` entry, in one place: a reference to an object met before
     /// reads one slot (one cache line) instead of three arrays at unrelated places.
+    ///
+    /// One word: the table is made and dropped without a retain or a release per entry, and is a third
+    /// of its size with the instance inline (a repeated reference to an object in a large archive misses
+    /// the cache less often); the instances are in ``decodedObjects``, in the order they were decoded.
     struct DecodedSlot {
-        /// The instance, when the object was decoded as a class instance (for the typed fast path).
-        var object: AnyObject?
-        /// The index of its class in `classTable` (-1 until decoded), so that a second reference to it is
-        /// checked without reading its dictionary again.
-        var classIndex: Int32 = -1
-        /// 0 not started, 1 being decoded, 2 decoded (the instance is in `object`, or the value in `values`).
-        var state: UInt8 = 0
+        /// Bits 0-31 ``objectNumber``, bits 32-55 ``classIndex`` + 1 (0: none), bits 56-63 ``state``.
+        private var bits: UInt64 = 0
+        /// 1 + the index of the instance in ``decodedObjects`` when the object was decoded as a class
+        /// instance (for the typed fast path); 0 otherwise.
+        var objectNumber: UInt32 {
+            get { UInt32(truncatingIfNeeded: bits) }
+            set { bits = bits & ~0xFFFF_FFFF | UInt64(newValue) }
+        }
+        /// The index of its class in `classTable` (-1 until decoded, or when it does not fit in 24 bits), so
+        /// that a second reference to it is checked without reading its dictionary again.
+        var classIndex: Int32 {
+            get { Int32(truncatingIfNeeded: (bits >> 32) & 0xFF_FFFF) - 1 }
+            set {
+                let stored: UInt64 = newValue >= 0 && newValue < 0xFF_FFFF ? UInt64(newValue + 1) : 0
+                bits = bits & ~(0xFF_FFFF << 32) | stored << 32
+            }
+        }
+        /// 0 not started, 1 being decoded, 2 decoded (the instance is in ``decodedObjects``, or the value in `values`).
+        var state: UInt8 {
+            get { UInt8(truncatingIfNeeded: bits >> 56) }
+            set { bits = bits & 0x00FF_FFFF_FFFF_FFFF | UInt64(newValue) << 56 }
+        }
     }
     /// Per `$objects` entry (emptied by ``release()``: every read checks the index against its count).
     @exclusivity(unchecked) private var slots: [DecodedSlot]
+    /// The class instances decoded, in order (see ``DecodedSlot/objectNumber``); emptied by ``release()``.
+    @exclusivity(unchecked) private var decodedObjects: [AnyObject] = []
     /// Decoded values that are not class instances (structs), by UID.
     @exclusivity(unchecked) private var values: [Int: Any] = [:]
     /// Every class met so far; objects name theirs by index into this table.
@@ -46,8 +67,13 @@ final class UnarchivingSession {
     @exclusivity(unchecked) private var decodedElementCount = 0
     @exclusivity(unchecked) private var deferred: [() throws -> Void] = []
     @exclusivity(unchecked) private var active = true
-    /// The most recently used key tables, most recent first (UnarchivingSession+KeyTables.swift).
+    /// Object decoders that nothing else holds, for the next objects (see ``instance(_:allowed:key:expected:)``).
+    @exclusivity(unchecked) private var spareDecoders: [ArchiveObjectDecoder] = []
+    /// The key tables met so far, at most 8 (UnarchivingSession+KeyTables.swift).
     @exclusivity(unchecked) var keyTables: [KeyTable] = []
+    /// The fields each of ``keyTables`` was made from, compared without touching the tables themselves
+    /// (reading a class reference out of an array retains and releases it).
+    @exclusivity(unchecked) var keyTableFields: [ArchiveFields] = []
     /// The stack reserved per nesting level on a thread started for deep archives (UnarchivingSession+Depth.swift).
     let stackBytesPerLevel: Int
     /// Below this stack address the next nesting level runs on a new thread; 0 on a thread whose stack was
@@ -89,7 +115,9 @@ final class UnarchivingSession {
         active = false
         values = [:]
         slots = []
+        decodedObjects = []
         deferred = []
+        spareDecoders = []
     }
 
     // MARK: Reading the archive
@@ -161,21 +189,31 @@ final class UnarchivingSession {
     /// Whether the unarchive is still running (the archive's bytes are only readable until it ends).
     var isActive: Bool { active }
 
+    /// Throws when the unarchive has finished (inlined: every field read starts here).
+    @inline(__always)
     func checkActive() throws {
-        if !active {
-            throw KeyedArchiveError(.invalidValue, "a decoder was used after its unarchive finished")
-        }
+        if !active { throw usedAfterFinish() }
+    }
+
+    @inline(never)
+    private func usedAfterFinish() -> KeyedArchiveError {
+        KeyedArchiveError(.invalidValue, "a decoder was used after its unarchive finished")
     }
 
     // MARK: Limits
 
+    /// Counts the bytes of a string or data value (inlined: every string read ends here).
+    @inline(__always)
     func countBytes(_ n: Int, key: String?) throws {
         let (sum, overflow) = byteCount.addingReportingOverflow(n)
-        guard !overflow, sum <= limits.maximumByteCount else {
-            throw error(.limitExceeded, "more than \(limits.maximumByteCount) bytes of strings and data (limits.maximumByteCount)",
-                        key: key, uid: nil, className: nil)
-        }
+        guard !overflow, sum <= limits.maximumByteCount else { throw tooManyBytes(key: key) }
         byteCount = sum
+    }
+
+    @inline(never)
+    private func tooManyBytes(key: String?) -> KeyedArchiveError {
+        error(.limitExceeded, "more than \(limits.maximumByteCount) bytes of strings and data (limits.maximumByteCount)",
+              key: key, uid: nil, className: nil)
     }
 
     /// Counts the elements of a collection about to be decoded.
@@ -366,7 +404,8 @@ final class UnarchivingSession {
     @inline(__always)
     func decodedInstance(_ value: Int, of type: any KeyedArchivable.Type) -> (uid: ArchiveObjectID, object: AnyObject)? {
         guard let ref = (try? storage.uid(value)) ?? nil, ref > 0, ref < UInt64(slots.count), case let slot = slots[Int(ref)],
-              slot.state == 2, let object = slot.object, ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(type) else {
+              slot.state == 2, slot.objectNumber != 0, case let object = decodedObjects[Int(slot.objectNumber) - 1],
+              ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(type) else {
             return nil
         }
         return (ArchiveObjectID(reference: ref), object)
@@ -423,9 +462,22 @@ final class UnarchivingSession {
             if key != nil { pop() }
             leave(uid: uid, decoded: decoded)
         }
-        let decoder = ArchiveObjectDecoder(session: self, fields: dict, uid: uid, className: className, keyTable: table)
+        var decoder: ArchiveObjectDecoder
+        if let spare = spareDecoders.popLast() {
+            decoder = spare
+            decoder.reuse(fields: dict, uid: uid, className: className, keyTable: table)
+        } else {
+            decoder = ArchiveObjectDecoder(session: self, fields: dict, uid: uid, className: className, keyTable: table)
+        }
         let (made, object) = try nested { try make(type, from: decoder) }
-        if let object { slots[uid.rawValue].object = object } else { values[uid.rawValue] = made }
+        // A decoder the model did not keep serves the next object (one allocation per nesting level, not per object).
+        if isKnownUniquelyReferenced(&decoder) { spareDecoders.append(decoder) }
+        if let object, let number = UInt32(exactly: decodedObjects.count + 1) {
+            decodedObjects.append(object)
+            slots[uid.rawValue].objectNumber = number
+        } else {
+            values[uid.rawValue] = made  // a struct (or an instance past 2^32 - 1 of them: found by the full path)
+        }
         // The class table only grows, so the index checkedObject found still names this object's class.
         slots[uid.rawValue].classIndex = Int32(exactly: classIndex) ?? -1
         decoded = true
@@ -464,7 +516,8 @@ final class UnarchivingSession {
     /// The decoded instance or value of object `uid`, if any.
     func cached(_ uid: ArchiveObjectID) -> Any? {
         guard uid.rawValue >= 0, uid.rawValue < slots.count else { return nil }
-        if let object = slots[uid.rawValue].object { return object }
+        let number = Int(slots[uid.rawValue].objectNumber)
+        if number != 0 { return decodedObjects[number - 1] }
         return values[uid.rawValue]
     }
 
