@@ -428,9 +428,9 @@ struct KeyedArchiveEmitter {
                 let c = containers[id]
                 let start = max(c.start, 0)
                 let end = start + c.kind.referenceCount(entries: c.count)
-                // A long container (`$objects`) also reads ahead within itself: 16 refs ahead the numbers
-                // and starts, 8 ahead the bytes.
-                let aheadEnd = end - 16
+                // A long container (`$objects`; more refs than an object's dictionary holds) also reads ahead
+                // within itself: 16 refs ahead the numbers and starts, 8 ahead the bytes.
+                let aheadEnd = end - start > 64 ? end - 16 : start
                 // Indices, not a slice of `refs`: a slice would retain and release the array per container.
                 for i in start ..< end {
                     if i < aheadEnd {
