@@ -420,11 +420,23 @@ struct KeyedArchiveEmitter {
         do {  // `scalarStarts` shares the pool's positions only inside this block
             let scalarStarts = pool.positions
             let poolBase = UnsafeRawPointer(pool.output.base)
+            // Loads of what the containers ahead will read, whose values only feed `sink` (kept below):
+            // their cache misses then overlap instead of each waiting for the one before.
+            var sink = 0
             while let (id, number) = builder.nextContainer() {
+                sink &+= readAhead(builder, numbers: numbers, uidNumbers: uidNumbers, scalarStarts: scalarStarts, poolBase: poolBase)
                 let c = containers[id]
                 let start = max(c.start, 0)
+                let end = start + c.kind.referenceCount(entries: c.count)
+                // A long container (`$objects`; more refs than an object's dictionary holds) also reads ahead
+                // within itself: 16 refs ahead the numbers and starts, 8 ahead the bytes.
+                let aheadEnd = end - start > 64 ? end - 16 : start
                 // Indices, not a slice of `refs`: a slice would retain and release the array per container.
-                for i in start ..< start + c.kind.referenceCount(entries: c.count) {
+                for i in start ..< end {
+                    if i < aheadEnd {
+                        sink &+= touchNumber(of: refs[i + 16], numbers: numbers, uidNumbers: uidNumbers, scalarStarts: scalarStarts)
+                        sink &+= touchBytes(of: refs[i + 8], numbers: numbers, scalarStarts: scalarStarts, poolBase: poolBase)
+                    }
                     let r = refs[i]
                     if r & Self.containerBit != 0 {
                         builder.reference(builder.container(Int(r & ~Self.containerBit)))
@@ -446,9 +458,62 @@ struct KeyedArchiveEmitter {
                 }
                 builder.endContainer(c.kind, number: number, entries: c.count)
             }
+            readAheadSink = sink
         }
         pool.removeEndPosition()
         return builder.finish()
+    }
+
+    /// Where ``write(root:)`` leaves the sum of the values it read ahead, so that those loads are made.
+    private var readAheadSink = 0
+
+    /// Read-ahead for ``write(root:)``, called as each container's turn comes: it loads, for containers a few
+    /// turns ahead, what their turn will read (their record, their refs, the numbers and pool bytes of the
+    /// scalars and UIDs they refer to), each stage for a nearer container than the one before, so each load
+    /// finds what it depends on already cached. Without it, a container's turn waits for up to five misses
+    /// one after another (record, refs, number, start, bytes: each needs the one before), at random places
+    /// once an archive outgrows the caches. It changes nothing: the sum it returns only goes to
+    /// ``readAheadSink``.
+    @inline(__always)
+    private func readAhead(_ builder: BinaryPropertyListBuilder<Int>, numbers: [UInt32], uidNumbers: [UInt32],
+                           scalarStarts: [Int], poolBase: UnsafeRawPointer) -> Int {
+        var sink = 0
+        // 8 turns ahead: the container's record.
+        if let id = builder.pending(at: 7) { sink &+= containers[id].start }
+        // 4 ahead: the refs that can refer to objects (a dictionary's values).
+        if let id = builder.pending(at: 3), let (next, end) = Self.walk(containers[id]), next < end { sink &+= Int(refs[next]) }
+        // 2 ahead: the number of each scalar and UID referred to, and the start of each scalar.
+        if let id = builder.pending(at: 1), let (next, end) = Self.walk(containers[id]) {
+            for i in next ..< min(end, next + 16) {
+                sink &+= touchNumber(of: refs[i], numbers: numbers, uidNumbers: uidNumbers, scalarStarts: scalarStarts)
+            }
+        }
+        // Next: the bytes of each scalar not written yet.
+        if let id = builder.pending(at: 0), let (next, end) = Self.walk(containers[id]) {
+            for i in next ..< min(end, next + 16) {
+                sink &+= touchBytes(of: refs[i], numbers: numbers, scalarStarts: scalarStarts, poolBase: poolBase)
+            }
+        }
+        return sink
+    }
+
+    /// Loads the number of the scalar or UID `r` refers to, and a scalar's start (read-ahead; see ``readAhead``).
+    @inline(__always)
+    private func touchNumber(of r: Ref, numbers: [UInt32], uidNumbers: [UInt32], scalarStarts: [Int]) -> Int {
+        if r & Self.containerBit != 0 { return 0 }
+        if r & Self.uidBit != 0 {
+            let uid = Int(r & ~Self.uidBit)
+            return uid < uidNumbers.count ? Int(uidNumbers[uid]) : 0
+        }
+        return Int(r) < numbers.count ? Int(numbers[Int(r)]) &+ scalarStarts[Int(r)] : 0
+    }
+
+    /// Loads the first byte of scalar `r` when it is not written yet (read-ahead; see ``readAhead``).
+    @inline(__always)
+    private func touchBytes(of r: Ref, numbers: [UInt32], scalarStarts: [Int], poolBase: UnsafeRawPointer) -> Int {
+        guard r & (Self.containerBit | Self.uidBit) == 0, Int(r) < numbers.count, numbers[Int(r)] == .max else { return 0 }
+        // In bounds: a scalar's start lies in the pool (the positions hold only starts of its bytes).
+        return Int(poolBase.load(fromByteOffset: scalarStarts[Int(r)], as: UInt8.self))
     }
 
     // MARK: - Tree

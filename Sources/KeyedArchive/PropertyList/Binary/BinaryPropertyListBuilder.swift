@@ -79,6 +79,13 @@ struct BinaryPropertyListBuilder<Pending> {
         return queue[head - 1]
     }
 
+    /// What ``nextContainer()`` will return `offset` calls from now (0: the next), if that container is
+    /// already numbered: for a feeder that reads ahead. The queue is not changed.
+    @inline(__always)
+    func pending(at offset: Int) -> Pending? {
+        head + offset < queue.count ? queue[head + offset].0 : nil
+    }
+
     /// The number of the scalar `encode` writes: a new one, or an earlier identical scalar's (written once).
     @inline(__always)
     mutating func scalar(_ encode: (inout BinaryPropertyListOutput) -> Void) -> ObjectNumber {

@@ -18,7 +18,7 @@ struct BinaryPropertyListReferences {
     }
 
     private static func allocate(_ count: Int) -> UnsafeMutablePointer<UInt32> {
-        LargeMemory.allocate(byteCount: count * MemoryLayout<UInt32>.stride).bindMemory(to: UInt32.self, capacity: count)
+        LargeMemory.allocateSequential(byteCount: count * MemoryLayout<UInt32>.stride).bindMemory(to: UInt32.self, capacity: count)
     }
 
     /// Appends a reference (doubling the room when it is full, so appends are amortised O(1)).

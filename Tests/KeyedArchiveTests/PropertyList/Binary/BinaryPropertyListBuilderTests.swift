@@ -25,6 +25,25 @@ import Testing
         #expect(Array(bytes) == expected)
     }
 
+    @Test func pendingContainersAreSeenAheadInTheOrderTheyAreFilledIn() {
+        var builder = BinaryPropertyListBuilder<Int>(capacity: 16)
+        _ = builder.container(10)
+        #expect(builder.pending(at: 0) == 10 && builder.pending(at: 1) == nil)
+        var filled: [Int] = []
+        var seenAhead: [[Int?]] = []
+        while let (pending, number) = builder.nextContainer() {
+            filled.append(pending)
+            if pending == 10 {  // the root refers to three containers, queued behind it
+                for child in [11, 12, 13] { builder.reference(builder.container(child)) }
+            }
+            seenAhead.append((0 ..< 4).map { builder.pending(at: $0) })
+            builder.endContainer(.array, number: number, entries: pending == 10 ? 3 : 0)
+        }
+        #expect(filled == [10, 11, 12, 13])
+        #expect(seenAhead == [[11, 12, 13, nil], [12, 13, nil, nil], [13, nil, nil, nil], [nil, nil, nil, nil]])
+        _ = builder.finish()
+    }
+
     @Test func builderFedDirectlyLaysOutTheSameBytesAsTheWriter() throws {
         var builder = BinaryPropertyListBuilder<Int>(capacity: 16)
         let root = builder.container(7)

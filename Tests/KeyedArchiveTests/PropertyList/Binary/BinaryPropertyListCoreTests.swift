@@ -111,4 +111,15 @@ import Testing
         try reference.encode([blob, Data([1, 2])], forKey: "root")
         #expect(archived == BinaryPropertyListWriter().write(try reference.finishEncoding()))
     }
+
+    @Test func sequentialBlocksAreUsableAndReleased() {
+        for size in [1, 4096, 5 << 20, (5 << 20) + 12_345] {
+            let block = LargeMemory.allocateSequential(byteCount: size)
+            block.storeBytes(of: 0xAB, toByteOffset: 0, as: UInt8.self)
+            block.storeBytes(of: 0xCD, toByteOffset: size - 1, as: UInt8.self)
+            #expect(block.load(fromByteOffset: 0, as: UInt8.self) == (size == 1 ? 0xCD : 0xAB))
+            #expect(block.load(fromByteOffset: size - 1, as: UInt8.self) == 0xCD)
+            LargeMemory.deallocate(block)
+        }
+    }
 }
