@@ -31,7 +31,27 @@ struct BinaryPropertyListScanner {
 
     /// The `Data` whose bytes `base` points at, when the caller has one: data values are then slices of
     /// it that share its storage (no copy); without it they are copied.
-    var source: Data?
+    var source: Data? {
+        get { sourceBox?.data }
+        set { sourceBox = newValue.map(SourceBox.init) }
+    }
+    /// ``source``, held in a class that slices it: reading a data value then passes one reference, where
+    /// slicing a `Data?` stored property made the compiler copy the whole scanner (retaining and releasing
+    /// the `Data`) at every data value.
+    var sourceBox: SourceBox?
+    final class SourceBox: Sendable {
+        let data: Data
+        init(_ data: Data) { self.data = data }
+
+        /// The `count` bytes at byte `start` of ``data`` (inside it), sharing its storage.
+        @inline(never)
+        func slice(_ start: Int, _ count: Int) -> Data {
+            let first = data.startIndex + start
+            return data[first ..< first + count]
+        }
+    }
+    /// ``smallStringBitsAgree``, read once per scanner rather than through the global's once-check per string.
+    var buildsSmallStrings = BinaryPropertyListScanner.smallStringBitsAgree
     /// What a whole-tree read (``readRoot()``) keeps while it decodes, apart from the scanner itself so
     /// that the scanner stays immutable during the walk: its decoding functions take it `inout` and the
     /// scanner by reference (a mutating walk copied the scanner, 144 bytes, at every call it made).
@@ -54,6 +74,10 @@ struct BinaryPropertyListScanner {
         var keySets: [PropertyListDictionary?] = []
         var keySetStarts: [Int] = []
         var keySetHashes: [UInt64] = []
+        /// Per slot: the ``keyPrint(of:)`` words of the dictionary's keys (two per key), when it has at most
+        /// ``printedKeyLimit`` keys, else empty: a look-up by the hash of a dictionary's key prints compares
+        /// them with these, not with the slot dictionary's key objects in the file (a second set of loads).
+        var keySetPrints: [[UInt64]] = []
 
         init(objectCount: Int) { state = Array(repeating: 0, count: objectCount) }
     }
@@ -310,8 +334,17 @@ struct BinaryPropertyListScanner {
     @inline(__always)
     func countAndStart(_ nibble: UInt8, at offset: Int, object n: Int) throws -> (count: Int, start: Int) {
         if nibble != BinaryPropertyListMarker.extendedCount { return (Int(nibble), offset + 1) }
+        // The common extended count, a 1-byte integer (`0x10 nn`: data of 15-255 bytes, a dictionary of 15
+        // or more entries), read here; any other form (and every error) is `extendedCount`'s.
+        // Bounds: both bytes lie in the object area (`offset + 2 < tableOffset`), as `extendedCount` requires.
+        if offset + 2 < tableOffset, base.load(fromByteOffset: offset + 1, as: UInt8.self) == Self.oneByteInteger {
+            return (Int(base.load(fromByteOffset: offset + 2, as: UInt8.self)), offset + 3)
+        }
         return try extendedCount(at: offset, object: n)
     }
+
+    /// The marker of a 1-byte integer, the usual extended count.
+    static let oneByteInteger: UInt8 = 0x10
 
     /// The count that follows a marker with nibble 0xF: an integer object of 1, 2, 4 or 8 bytes.
     @inline(never)
