@@ -86,8 +86,9 @@ extension BinaryPropertyListScanner {
     ///
     @inline(__always)
     func dataValue(at start: Int, count: Int) -> Data {
-        guard let box = sourceBox else { return Data(bytes: base + start, count: count) }
-        return box.slice(start, count)
+        guard let reference = sourceReference else { return Data(bytes: base + start, count: count) }
+        // `sourceBox`, a strong reference of this scanner, keeps the box alive during the call.
+        return reference._withUnsafeGuaranteedRef { $0.slice(start, count) }
     }
 
     /// The value of a UID object (`0x8n`, `n + 1` bytes at `offset + 1`).

@@ -33,12 +33,18 @@ struct BinaryPropertyListScanner {
     /// it that share its storage (no copy); without it they are copied.
     var source: Data? {
         get { sourceBox?.data }
-        set { sourceBox = newValue.map(SourceBox.init) }
+        set {
+            sourceBox = newValue.map(SourceBox.init)
+            sourceReference = sourceBox.map { Unmanaged.passUnretained($0) }
+        }
     }
-    /// ``source``, held in a class that slices it: reading a data value then passes one reference, where
-    /// slicing a `Data?` stored property made the compiler copy the whole scanner (retaining and releasing
-    /// the `Data`) at every data value.
-    var sourceBox: SourceBox?
+    /// ``source``, held in a class that slices it.
+    private(set) var sourceBox: SourceBox?
+    /// ``sourceBox`` without a reference count, which data values are sliced through: slicing a `Data?`
+    /// (or class) stored property made the compiler copy the whole scanner (retaining and releasing the
+    /// `Data`) at every data value. Set only with `sourceBox`, whose strong reference keeps the box alive
+    /// for as long as this scanner (or a copy of it) exists.
+    private(set) var sourceReference: Unmanaged<SourceBox>?
     final class SourceBox: Sendable {
         let data: Data
         init(_ data: Data) { self.data = data }
@@ -220,13 +226,26 @@ struct BinaryPropertyListScanner {
     ///   error as the initializer's check (a scanner made with `checkingOffsets: false`): one pass over the
     ///   table instead of two.
     func countReferences(into state: inout [UInt8], checkingOffsets: Bool) throws {
+        let shift = UInt64(truncatingIfNeeded: 64 &- 8 &* offsetSize)
+        let area = UInt64(tableOffset &- Self.headerSize)  // the object area's size (tableOffset >= 9)
         try state.withUnsafeMutableBufferPointer { counts in
+            var entry = base + tableOffset
             for n in 0 ..< objectCount {
-                let offset = checkingOffsets ? try checkedOffset(of: n) : offset(of: n)
+                // Bounds: entry n lies in the offset table, which the 32-byte trailer follows, so 8 bytes
+                // are readable (as in `loadBigEndian(beforeTrailer:width:)`).
+                let raw = UInt64(bigEndian: entry.loadUnaligned(as: UInt64.self)) &>> shift
+                entry += offsetSize
+                // Inside the object area `8 ..< tableOffset` (one unsigned compare); without `checkingOffsets`
+                // the initializer has checked every entry already.
+                guard raw &- UInt64(Self.headerSize) < area else {
+                    if checkingOffsets { try offsetEntryError(raw, n) }
+                    continue
+                }
+                let offset = Int(truncatingIfNeeded: raw)
                 let marker = base.load(fromByteOffset: offset, as: UInt8.self)
+                // Containers only: 0xA array, 0xB ordered set, 0xC set, 0xD dictionary (one unsigned compare).
+                guard marker &- 0xA0 < 0x40 else { continue }
                 let high = marker >> 4
-                // Containers only: 0xA array, 0xB ordered set, 0xC set, 0xD dictionary.
-                guard high >= 0xA, high <= 0xD else { continue }
                 guard let (count, start) = try? countAndStart(BinaryPropertyListMarker.nibble(marker), at: offset, object: n)
                 else { continue }
                 let (refs, o1) = count.multipliedReportingOverflow(by: high == 0xD ? 2 : 1)
