@@ -137,6 +137,48 @@ import Testing
         }
     }
 
+    @Test func uidsOfEveryWidthReadTheSameFromEveryReference() throws {
+        // UIDs of 1-3 bytes are decoded by the reference count pass, 4 and 8 bytes when referenced; each
+        // is referenced from an array, twice, and from a dictionary.
+        let value = try BinaryPropertyListReader().read(bplist([
+            [0xAA, 1, 2, 3, 4, 5, 1, 2, 3, 4, 6],  // 0: array [obj 1...5, obj 1...4, obj 6]
+            [0x80, 0x12],  // 1: UID 0x12
+            [0x81, 0x12, 0x34],  // 2: UID 0x1234
+            [0x82, 0x12, 0x34, 0x56],  // 3: UID 0x123456
+            [0x83, 0x12, 0x34, 0x56, 0x78],  // 4: UID 0x12345678
+            [0x82, 0xFF, 0xFF, 0xFF],  // 5: UID 0xFFFFFF, the largest of 3 bytes
+            [0xD4, 7, 8, 9, 10, 1, 2, 3, 4],  // 6: dict {"a": obj 1, "b": obj 2, "c": obj 3, "d": obj 4}
+            [0x51, 0x61], [0x51, 0x62], [0x51, 0x63], [0x51, 0x64],  // 7-10: "a", "b", "c", "d"
+        ]))
+        let uids: [PropertyListValue] = [.uid(UID(0x12)), .uid(UID(0x1234)), .uid(UID(0x12_3456)), .uid(UID(0x1234_5678))]
+        let elements = try #require(value.arrayValue)
+        #expect(Array(elements[0 ..< 5]) == uids + [.uid(UID(0xFF_FFFF))])
+        #expect(Array(elements[5 ..< 9]) == uids)
+        let dictionary = try #require(elements[9].dictionaryValue)
+        #expect(dictionary.keys == ["a", "b", "c", "d"])
+        #expect(dictionary.values == uids)
+    }
+
+    @Test func aUIDCutOffByTheOffsetTableIsTruncatedWhenReferenced() {
+        let error = readError(bplist([
+            [0xA2, 1, 2],  // 0: array [obj 1, obj 2]
+            [0x80, 0x05],  // 1: UID 5
+            [0x82, 0x01, 0x02],  // 2: UID of 3 bytes -- CORRUPTED: the offset table starts at its third byte
+        ]))
+        #expect(error?.code == .truncated)
+        #expect(error?.location.objectNumber == 2)
+        #expect(error?.location.keyPath == "[1]")
+    }
+
+    @Test func aUIDInADeepNestReadsTheSameAsNearTheRoot() throws {
+        // 100 nested one-element arrays (past the recursive reader's 64 levels) around UID 0x0203.
+        var objects: [[UInt8]] = (0 ..< 100).map { [0xA1, UInt8($0 + 1)] }
+        objects.append([0x81, 0x02, 0x03])  // 100: UID 0x0203
+        var value = try BinaryPropertyListReader().read(bplist(objects))
+        for _ in 0 ..< 100 { value = try #require(value.arrayValue?.first) }
+        #expect(value == .uid(UID(0x0203)))
+    }
+
     @Test func aDictionaryWhoseKeysMatchAKeptOneInAllButTheLastKeyReadsItsOwnKeys() throws {
         // The kept prints differ from the third dictionary's only in the last key's last byte.
         let value = try BinaryPropertyListReader().read(bplist([
