@@ -238,14 +238,20 @@ extension BinaryPropertyListScanner {
     /// its ``keyPrint(of:)``, or nil when a reference is not below the object count (decoding it throws).
     /// Keys that are the same strings stored with the same bytes (Foundation's writer stores every
     /// dictionary's keys again), or the same objects (an archive's writer shares them), hash alike.
+    ///
+    /// - Parameter words: where to keep each key's print too (two words per key, `2 * count` of them), if given.
     @inline(__always)
-    func keySetHash(at start: Int, count: Int) -> UInt64? {
+    func keySetHash(at start: Int, count: Int, keeping words: UnsafeMutableBufferPointer<UInt64>? = nil) -> UInt64? {
         var h = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
         var p = start
-        for _ in 0 ..< count {
+        for i in 0 ..< count {
             let r = Self.loadBigEndian(beforeTrailer: base + p, width: refSize)
             guard r < UInt64(objectCount) else { return nil }
             let (low, high) = keyPrint(of: Int(r))
+            if let words {
+                words[2 &* i] = low
+                words[2 &* i &+ 1] = high
+            }
             h = (h ^ low) &* 0xBF58_476D_1CE4_E5B9
             h = (h ^ high ^ (h >> 31)) &* 0x94D0_49BB_1331_11EB
             p += refSize
@@ -254,26 +260,8 @@ extension BinaryPropertyListScanner {
     }
 
     /// The most keys a dictionary may have for its key prints to be kept on the stack while it is looked
-    /// up (see ``TreeState/keySetPrints``); larger ones are looked up by ``keySetHash(at:count:)``.
+    /// up (see ``TreeState/keySetPrints``); larger ones are looked up by the hash alone.
     static let printedKeyLimit = 32
-
-    /// ``keySetHash(at:count:)``, keeping each key's print in `words` (two per key, `2 * count` of them).
-    @inline(__always)
-    func keySetHash(at start: Int, count: Int, keeping words: UnsafeMutableBufferPointer<UInt64>) -> UInt64? {
-        var h = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
-        var p = start
-        for i in 0 ..< count {
-            let r = Self.loadBigEndian(beforeTrailer: base + p, width: refSize)
-            guard r < UInt64(objectCount) else { return nil }
-            let (low, high) = keyPrint(of: Int(r))
-            words[2 &* i] = low
-            words[2 &* i &+ 1] = high
-            h = (h ^ low) &* 0xBF58_476D_1CE4_E5B9
-            h = (h ^ high ^ (h >> 31)) &* 0x94D0_49BB_1331_11EB
-            p += refSize
-        }
-        return h
-    }
 
     /// The hash of the `count` key references at `start` (inside the object area) themselves: dictionaries
     /// whose keys are the same objects (an archive's writer shares them) hash alike, without a look at
@@ -304,7 +292,7 @@ extension BinaryPropertyListScanner {
     }
 
     /// A dictionary read before whose keys are the same strings as the `count` key references at `start`
-    /// (so all distinct), found by their `hash` (``keySetHash(at:count:)`` or ``keyReferenceHash(at:count:)``),
+    /// (so all distinct), found by their `hash` (``keySetHash(at:count:keeping:)`` or ``keyReferenceHash(at:count:)``),
     /// or nil. Only what is inside the object area is compared; keys that do not match are decoded (and
     /// checked) the ordinary way.
     ///
