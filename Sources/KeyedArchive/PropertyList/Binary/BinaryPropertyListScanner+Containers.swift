@@ -17,6 +17,10 @@ extension BinaryPropertyListScanner {
     @inline(never)
     func value(_ n: Int, depth: Int, _ tree: inout TreeState) throws -> PropertyListValue {
         if depth >= Self.recursionLimit { return try deepValue(n, depth: depth, &tree) }
+        // A UID the reference count pass decoded (see `TreeState.inline`).
+        if n < tree.inline.count, case let packed = tree.inline[n], packed != 0 {
+            return .uid(UID(UInt64(packed & ~Self.inlineUID)))
+        }
         let offset = offset(of: n)
         let marker = base.load(fromByteOffset: offset, as: UInt8.self)
         // Cheaper to decode again than to look up (and never on the path, never exponential).
@@ -234,20 +238,30 @@ extension BinaryPropertyListScanner {
     /// its ``keyPrint(of:)``, or nil when a reference is not below the object count (decoding it throws).
     /// Keys that are the same strings stored with the same bytes (Foundation's writer stores every
     /// dictionary's keys again), or the same objects (an archive's writer shares them), hash alike.
+    ///
+    /// - Parameter words: where to keep each key's print too (two words per key, `2 * count` of them), if given.
     @inline(__always)
-    func keySetHash(at start: Int, count: Int) -> UInt64? {
+    func keySetHash(at start: Int, count: Int, keeping words: UnsafeMutableBufferPointer<UInt64>? = nil) -> UInt64? {
         var h = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
         var p = start
-        for _ in 0 ..< count {
+        for i in 0 ..< count {
             let r = Self.loadBigEndian(beforeTrailer: base + p, width: refSize)
             guard r < UInt64(objectCount) else { return nil }
             let (low, high) = keyPrint(of: Int(r))
+            if let words {
+                words[2 &* i] = low
+                words[2 &* i &+ 1] = high
+            }
             h = (h ^ low) &* 0xBF58_476D_1CE4_E5B9
             h = (h ^ high ^ (h >> 31)) &* 0x94D0_49BB_1331_11EB
             p += refSize
         }
         return h
     }
+
+    /// The most keys a dictionary may have for its key prints to be kept on the stack while it is looked
+    /// up (see ``TreeState/keySetPrints``); larger ones are looked up by the hash alone.
+    static let printedKeyLimit = 32
 
     /// The hash of the `count` key references at `start` (inside the object area) themselves: dictionaries
     /// whose keys are the same objects (an archive's writer shares them) hash alike, without a look at
@@ -278,20 +292,66 @@ extension BinaryPropertyListScanner {
     }
 
     /// A dictionary read before whose keys are the same strings as the `count` key references at `start`
-    /// (so all distinct), found by their `hash` (``keySetHash(at:count:)`` or ``keyReferenceHash(at:count:)``),
+    /// (so all distinct), found by their `hash` (``keySetHash(at:count:keeping:)`` or ``keyReferenceHash(at:count:)``),
     /// or nil. Only what is inside the object area is compared; keys that do not match are decoded (and
     /// checked) the ordinary way.
+    ///
+    /// - Parameter printed: the prints of these keys (``keySetHash(at:count:keeping:)``), compared with those
+    ///   kept for the slot when it has them (equal prints are equal keys: see ``sameKeys(_:_:count:)``).
     @inline(__always)
-    func keySet(_ hash: UInt64, at start: Int, count: Int, _ tree: borrowing TreeState) -> PropertyListDictionary? {
+    func keySet(_ hash: UInt64, at start: Int, count: Int, _ tree: borrowing TreeState,
+                printed: UnsafeMutableBufferPointer<UInt64>? = nil) -> PropertyListDictionary? {
         guard !tree.keySets.isEmpty else { return nil }
         let first = Self.keySetSlot(hash, slots: tree.keySets.count)
         for slot in first ... first + 1 {
-            if tree.keySetHashes[slot] == hash, let d = tree.keySets[slot], d.count == count,
-               sameKeys(start, tree.keySetStarts[slot], count: count) {
+            guard tree.keySetHashes[slot] == hash, let d = tree.keySets[slot], d.count == count else { continue }
+            if let printed, tree.keySetPrints[slot].count == printed.count {
+                if Self.samePrints(printed, tree.keySetPrints[slot]) { return d }
+            } else if sameKeys(start, tree.keySetStarts[slot], count: count) {
                 return d
             }
         }
         return nil
+    }
+
+    /// Whether `printed` holds the same words as `kept` (of the same count).
+    @inline(__always)
+    static func samePrints(_ printed: UnsafeMutableBufferPointer<UInt64>, _ kept: [UInt64]) -> Bool {
+        kept.withUnsafeBufferPointer { kept in
+            var differ: UInt64 = 0
+            for i in 0 ..< Swift.min(kept.count, printed.count) { differ |= kept[i] ^ printed[i] }
+            return differ == 0
+        }
+    }
+
+    /// A dictionary read before with the same keys as the `count` (1 or more) key references at `start`,
+    /// by ``keySet(_:at:count:_:printed:)``, first by the references themselves, then by the keys'
+    /// prints; or nil with what ``rememberKeySet(_:at:hash:prints:_:)`` needs to keep this one's keys.
+    @inline(__always)
+    func findKeySet(at start: Int, count: Int, _ tree: borrowing TreeState)
+        -> (template: PropertyListDictionary?, miss: KeySetMiss?) {
+        let references = keyReferenceHash(at: start, count: count)
+        if let d = keySet(references, at: start, count: count, tree) { return (d, nil) }
+        guard count <= Self.printedKeyLimit else {
+            let prints = keySetHash(at: start, count: count)
+            if let d = prints.flatMap({ keySet($0, at: start, count: count, tree) }) { return (d, nil) }
+            return (nil, KeySetMiss(references: references, prints: prints, words: []))
+        }
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2 * count) { words in
+            guard let prints = keySetHash(at: start, count: count, keeping: words) else {
+                return (nil, KeySetMiss(references: references, prints: nil, words: []))
+            }
+            if let d = keySet(prints, at: start, count: count, tree, printed: words) { return (d, nil) }
+            return (nil, KeySetMiss(references: references, prints: prints, words: Array(words)))
+        }
+    }
+
+    /// What a dictionary whose key set was not found keeps for ``rememberKeySet(_:at:hash:prints:_:)``.
+    struct KeySetMiss {
+        var references: UInt64
+        var prints: UInt64?
+        /// The keys' prints, two words per key (empty past ``printedKeyLimit`` keys).
+        var words: [UInt64]
     }
 
     /// What names key object `r` (below the object count): for an ASCII string of up to 14 bytes or a
@@ -364,21 +424,24 @@ extension BinaryPropertyListScanner {
 
     /// Keeps `d`, whose key references are at `start` and hash to `hash`, for ``keySet(_:at:count:_:)``
     /// (in place of the dictionary in its slot).
-    func rememberKeySet(_ d: PropertyListDictionary, at start: Int, hash: UInt64, _ tree: inout TreeState) {
+    func rememberKeySet(_ d: PropertyListDictionary, at start: Int, hash: UInt64, prints: [UInt64], _ tree: inout TreeState) {
         if tree.keySets.isEmpty {
             let slots = Self.keySetSlots(objectCount: objectCount)
             tree.keySets = Array(repeating: nil, count: slots)
             tree.keySetStarts = Array(repeating: 0, count: slots)
             tree.keySetHashes = Array(repeating: 0, count: slots)
+            tree.keySetPrints = Array(repeating: [], count: slots)
         }
         // The newer of the two slots' dictionaries moves to the second.
         let slot = Self.keySetSlot(hash, slots: tree.keySets.count)
         tree.keySets[slot + 1] = tree.keySets[slot]
         tree.keySetStarts[slot + 1] = tree.keySetStarts[slot]
         tree.keySetHashes[slot + 1] = tree.keySetHashes[slot]
+        tree.keySetPrints.swapAt(slot, slot + 1)
         tree.keySets[slot] = d
         tree.keySetStarts[slot] = start
         tree.keySetHashes[slot] = hash
+        tree.keySetPrints[slot] = prints
     }
 
     @inline(never)
@@ -428,21 +491,11 @@ extension BinaryPropertyListScanner {
         // Dictionaries whose keys are the same objects or strings as an earlier one's share its keys (and index).
         // (A copy: decoding the values below may replace the cache's entries.)
         // (Both hashes of a dictionary whose keys are read are kept: the same key objects or the same strings.)
-        var hashes: (references: UInt64, prints: UInt64?)?
+        var miss: KeySetMiss?
         var template: PropertyListDictionary?
-        if count > 0 {
-            let references = keyReferenceHash(at: start, count: count)
-            template = keySet(references, at: start, count: count, tree)
-            if template == nil {
-                let prints = keySetHash(at: start, count: count)
-                template = prints.flatMap { keySet($0, at: start, count: count, tree) }
-                hashes = (references, prints)
-            }
-        }
+        if count > 0 { (template, miss) = findKeySet(at: start, count: count, tree) }
         var keys: [String] = []
         var values: [PropertyListValue] = []
-        if template == nil { keys.reserveCapacity(count) }  // bounded: 2 * count * refSize bytes fit in the file
-        values.reserveCapacity(count)
         let valuesStart = start + count * refSize
         var i = 0
         var key: String?
@@ -450,12 +503,15 @@ extension BinaryPropertyListScanner {
             if template != nil {
                 // The keys were read (as distinct strings) for that dictionary: only the values are new.
                 // (The key of a value that fails is taken from the template below, not copied here per entry.)
+                values.reserveCapacity(count)  // bounded: 2 * count * refSize bytes fit in the file
                 while i < count {
                     let vr = try reference(at: valuesStart + i * refSize, object: n)
                     values.append(try value(vr, depth: depth + 1, &tree))
                     i += 1
                 }
             } else {
+                keys.reserveCapacity(count)  // bounded: 2 * count * refSize bytes fit in the file
+                values.reserveCapacity(count)
                 while i < count {
                     key = nil
                     let kp = start + i * refSize
@@ -483,9 +539,9 @@ extension BinaryPropertyListScanner {
             v = .dictionary(PropertyListDictionary(keysOf: template, values: values))
         } else {
             v = Self.makeDictionary(keys, values)
-            if let hashes, case .dictionary(let d) = v, d.count == count {
-                if let prints = hashes.prints { rememberKeySet(d, at: start, hash: prints, &tree) }
-                rememberKeySet(d, at: start, hash: hashes.references, &tree)
+            if let miss, case .dictionary(let d) = v, d.count == count {
+                if let prints = miss.prints { rememberKeySet(d, at: start, hash: prints, prints: miss.words, &tree) }
+                rememberKeySet(d, at: start, hash: miss.references, prints: miss.words, &tree)
             }
         }
         tree.state[n] &= ~Self.onPath

@@ -52,9 +52,7 @@ extension BinaryPropertyListScanner {
         case .data?:
             let (count, start) = try countAndStart(nibble, at: offset, object: n)
             try requireElements(count, of: 1, at: start, object: n, "data")
-            guard let source else { return .data(Data(bytes: base + start, count: count)) }
-            let first = source.startIndex + start
-            return .data(source[first ..< first + count])
+            return .data(dataValue(at: start, count: count))
         case .asciiString?:
             let (count, start) = try countAndStart(nibble, at: offset, object: n)
             try requireElements(count, of: 1, at: start, object: n, "ASCII string")
@@ -81,6 +79,16 @@ extension BinaryPropertyListScanner {
             throw PropertyListError(.invalidObject, "bplist: unknown object marker 0x\(hex(marker))",
                                     at: .init(byteOffset: offset, objectNumber: n))
         }
+    }
+
+    /// The `count` bytes at `start` (inside the object area): a slice of ``source`` (no copy), or a copy
+    /// when there is none.
+    ///
+    @inline(__always)
+    func dataValue(at start: Int, count: Int) -> Data {
+        guard let reference = sourceReference else { return Data(bytes: base + start, count: count) }
+        // `sourceBox`, a strong reference of this scanner, keeps the box alive during the call.
+        return reference._withUnsafeGuaranteedRef { $0.slice(start, count) }
     }
 
     /// The value of a UID object (`0x8n`, `n + 1` bytes at `offset + 1`).
@@ -144,6 +152,12 @@ extension BinaryPropertyListScanner {
 
     /// A `0x5n` string: ASCII, or (leniently) UTF-8 when a non-Apple writer put UTF-8 there.
     func asciiString(at start: Int, count: Int, object n: Int) throws -> String {
+        // Bounds: the string lies in the object area, which the 32-byte trailer follows, so the 16 bytes at
+        // `start` are inside the buffer (the words hold zeros past `count`).
+        if count <= Self.smallStringCapacity, buildsSmallStrings {
+            let (low, high) = Self.smallStringWords(at: base + start, count: count)
+            if (low | high) & Self.highBits == 0 { return Self.smallASCIIString(low, high, count: count) }
+        }
         let bytes = UnsafeBufferPointer(start: (base + start).assumingMemoryBound(to: UInt8.self), count: count)
         var high: UInt8 = 0
         for b in bytes { high |= b }
@@ -174,6 +188,68 @@ extension BinaryPropertyListScanner {
             return bytes.count
         }
     }
+
+    /// The high bit of every byte of a word: a word of ASCII bytes has none of them set.
+    static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// The `count` (0...15) bytes at `p`, where 16 bytes are readable, as the two words of a small string:
+    /// little endian, zero past `count`.
+    @inline(__always)
+    static func smallStringWords(at p: UnsafeRawPointer, count: Int) -> (UInt64, UInt64) {
+        let low = UInt64(littleEndian: p.loadUnaligned(as: UInt64.self)) & byteMask(count)
+        let high = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & byteMask(count - 8)
+        return (low, high)
+    }
+
+    /// The string of the `count` (0...15) ASCII bytes (checked by the caller) held in `low` and `high`
+    /// (``smallStringWords(at:count:)``), built as the standard library builds a small string: the two
+    /// words with, in the top byte, the small-ASCII discriminator `0xE` and the count.
+    ///
+    /// About fifteen instructions with the words' loads and the ASCII check, where ``smallASCIIString(_:)``
+    /// takes a hundred (a closure call, a zeroed buffer, a copy and an ASCII check). Only for a scanner
+    /// whose ``buildsSmallStrings`` is set (``smallStringBitsAgree``): the layout is the standard library's
+    /// on 64-bit platforms, not a public API, so it is checked against the library's own strings first.
+    @inline(__always)
+    static func smallASCIIString(_ low: UInt64, _ high: UInt64, count: Int) -> String {
+        #if _pointerBitWidth(_64)
+        // The bits of an empty string (small, ASCII: nothing to release) replaced by those of the new one.
+        var string = ""
+        withUnsafeMutableBytes(of: &string) { words in
+            words.storeBytes(of: low, toByteOffset: 0, as: UInt64.self)
+            words.storeBytes(of: smallStringTopWord(high, count: count), toByteOffset: 8, as: UInt64.self)
+        }
+        return string
+        #else
+        return withUnsafeBytes(of: (low.littleEndian, high.littleEndian)) { String(decoding: $0.prefix(count), as: UTF8.self) }
+        #endif
+    }
+
+    /// The second word of a small ASCII string of `count` bytes whose bytes 8-14 are `high`.
+    @inline(__always)
+    static func smallStringTopWord(_ high: UInt64, count: Int) -> UInt64 {
+        high | (0xE0 | UInt64(truncatingIfNeeded: count)) << 56
+    }
+
+    /// Whether ``smallASCIIString(_:_:count:)`` builds the very bits the standard library gives the same
+    /// strings: checked once per process on strings of every small length, by comparing the words
+    /// (no string is built from bits before it passes). False on other layouts (32-bit platforms).
+    static let smallStringBitsAgree: Bool = {
+        #if _pointerBitWidth(_64)
+        guard MemoryLayout<String>.size == 16 else { return false }
+        let sample = Array("0123456789abcdef".utf8)
+        return sample.withUnsafeBufferPointer { all in
+            guard let base = all.baseAddress else { return false }
+            return (0 ... smallStringCapacity).allSatisfy { count in
+                let bytes = UnsafeBufferPointer(rebasing: all[0 ..< count])
+                let theirs = unsafeBitCast(smallASCIIString(bytes), to: (UInt64, UInt64).self)
+                let (low, high) = smallStringWords(at: UnsafeRawPointer(base), count: count)
+                return theirs == (low, smallStringTopWord(high, count: count))
+            }
+        }
+        #else
+        return false
+        #endif
+    }()
 
     /// The string if `bytes` is valid UTF-8, else `nil`.
     static func validUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {

@@ -31,7 +31,33 @@ struct BinaryPropertyListScanner {
 
     /// The `Data` whose bytes `base` points at, when the caller has one: data values are then slices of
     /// it that share its storage (no copy); without it they are copied.
-    var source: Data?
+    var source: Data? {
+        get { sourceBox?.data }
+        set {
+            sourceBox = newValue.map(SourceBox.init)
+            sourceReference = sourceBox.map { Unmanaged.passUnretained($0) }
+        }
+    }
+    /// ``source``, held in a class that slices it.
+    private(set) var sourceBox: SourceBox?
+    /// ``sourceBox`` without a reference count, which data values are sliced through: slicing a `Data?`
+    /// (or class) stored property made the compiler copy the whole scanner (retaining and releasing the
+    /// `Data`) at every data value. Set only with `sourceBox`, whose strong reference keeps the box alive
+    /// for as long as this scanner (or a copy of it) exists.
+    private(set) var sourceReference: Unmanaged<SourceBox>?
+    final class SourceBox: Sendable {
+        let data: Data
+        init(_ data: Data) { self.data = data }
+
+        /// The `count` bytes at byte `start` of ``data`` (inside it), sharing its storage.
+        @inline(never)
+        func slice(_ start: Int, _ count: Int) -> Data {
+            let first = data.startIndex + start
+            return data[first ..< first + count]
+        }
+    }
+    /// ``smallStringBitsAgree``, read once per scanner rather than through the global's once-check per string.
+    var buildsSmallStrings = BinaryPropertyListScanner.smallStringBitsAgree
     /// What a whole-tree read (``readRoot()``) keeps while it decodes, apart from the scanner itself so
     /// that the scanner stays immutable during the walk: its decoding functions take it `inout` and the
     /// scanner by reference (a mutating walk copied the scanner, 144 bytes, at every call it made).
@@ -54,9 +80,23 @@ struct BinaryPropertyListScanner {
         var keySets: [PropertyListDictionary?] = []
         var keySetStarts: [Int] = []
         var keySetHashes: [UInt64] = []
+        /// Per slot: the ``keyPrint(of:)`` words of the dictionary's keys (two per key), when it has at most
+        /// ``printedKeyLimit`` keys, else empty: a look-up by the hash of a dictionary's key prints compares
+        /// them with these, not with the slot dictionary's key objects in the file (a second set of loads).
+        var keySetPrints: [[UInt64]] = []
+
+        /// Per object, once the file has a UID (empty until then): a UID of 1-3 bytes decoded by
+        /// ``countReferences(into:inlining:checkingOffsets:)``, as `inlineUID | value`, else 0. A reference
+        /// to one costs one load here instead of two dependent ones (its offset-table entry, then its
+        /// bytes): an archive's references to other objects are UIDs that many objects share, spread over
+        /// the whole file (at 200,000 models these two cache misses were most of the growth past 10x).
+        var inline: [UInt32] = []
 
         init(objectCount: Int) { state = Array(repeating: 0, count: objectCount) }
     }
+
+    /// The tag of a UID in ``TreeState/inline`` (its value, below 2^24, in the low bits).
+    static let inlineUID: UInt32 = 1 << 31
 
     static let onPath: UInt8 = 4
     static let shared: UInt8 = 2
@@ -192,17 +232,46 @@ struct BinaryPropertyListScanner {
     /// buffer pointer (bounded by the `r < objectCount` check beside each store) and the reference loop is
     /// specialised for the file's reference width.
     ///
-    /// - Parameter checkingOffsets: check each offset-table entry here, in the same order and with the same
-    ///   error as the initializer's check (a scanner made with `checkingOffsets: false`): one pass over the
-    ///   table instead of two.
-    func countReferences(into state: inout [UInt8], checkingOffsets: Bool) throws {
+    /// - Parameters:
+    ///   - inline: set (from empty, at the first one) to the file's UIDs of 1-3 bytes, decoded (see
+    ///     ``TreeState/inline``): the pass reads every object's marker anyway.
+    ///   - checkingOffsets: check each offset-table entry here, in the same order and with the same
+    ///     error as the initializer's check (a scanner made with `checkingOffsets: false`): one pass over the
+    ///     table instead of two.
+    func countReferences(into state: inout [UInt8], inlining inline: inout [UInt32], checkingOffsets: Bool) throws {
+        let shift = UInt64(truncatingIfNeeded: 64 &- 8 &* offsetSize)
+        let area = UInt64(tableOffset &- Self.headerSize)  // the object area's size (tableOffset >= 9)
         try state.withUnsafeMutableBufferPointer { counts in
+            var entry = base + tableOffset
             for n in 0 ..< objectCount {
-                let offset = checkingOffsets ? try checkedOffset(of: n) : offset(of: n)
+                // Bounds: entry n lies in the offset table, which the 32-byte trailer follows, so 8 bytes
+                // are readable (as in `loadBigEndian(beforeTrailer:width:)`).
+                let raw = UInt64(bigEndian: entry.loadUnaligned(as: UInt64.self)) &>> shift
+                entry += offsetSize
+                // Inside the object area `8 ..< tableOffset` (one unsigned compare); without `checkingOffsets`
+                // the initializer has checked every entry already.
+                guard raw &- UInt64(Self.headerSize) < area else {
+                    if checkingOffsets { try offsetEntryError(raw, n) }
+                    continue
+                }
+                let offset = Int(truncatingIfNeeded: raw)
                 let marker = base.load(fromByteOffset: offset, as: UInt8.self)
+                // UIDs of 1-3 bytes inside the object area (what `uidValue` reads for them, and accepts).
+                if marker &- 0x80 < 3 {
+                    let width = Int(marker & 0x0F) &+ 1
+                    // Bounds: the 4 bytes at `offset + 1` are before the trailer's end (offset < tableOffset);
+                    // the `width` of them used lie inside the object area.
+                    if offset &+ 1 &+ width <= tableOffset {
+                        let value = UInt32(bigEndian: base.loadUnaligned(fromByteOffset: offset &+ 1, as: UInt32.self))
+                            &>> UInt32(truncatingIfNeeded: 32 &- 8 &* width)
+                        if inline.isEmpty { inline = Array(repeating: 0, count: objectCount) }
+                        inline[n] = Self.inlineUID | value
+                    }
+                    continue
+                }
+                // Containers only: 0xA array, 0xB ordered set, 0xC set, 0xD dictionary (one unsigned compare).
+                guard marker &- 0xA0 < 0x40 else { continue }
                 let high = marker >> 4
-                // Containers only: 0xA array, 0xB ordered set, 0xC set, 0xD dictionary.
-                guard high >= 0xA, high <= 0xD else { continue }
                 guard let (count, start) = try? countAndStart(BinaryPropertyListMarker.nibble(marker), at: offset, object: n)
                 else { continue }
                 let (refs, o1) = count.multipliedReportingOverflow(by: high == 0xD ? 2 : 1)
@@ -243,7 +312,7 @@ struct BinaryPropertyListScanner {
     /// - Parameter offsetsChecked: whether the initializer checked the offset table (else it is checked here).
     func readRoot(offsetsChecked: Bool = true) throws -> PropertyListValue {
         var tree = TreeState(objectCount: objectCount)
-        try countReferences(into: &tree.state, checkingOffsets: !offsetsChecked)
+        try countReferences(into: &tree.state, inlining: &tree.inline, checkingOffsets: !offsetsChecked)
         do {
             return try value(topObject, depth: 0, &tree)
         } catch {
@@ -310,8 +379,17 @@ struct BinaryPropertyListScanner {
     @inline(__always)
     func countAndStart(_ nibble: UInt8, at offset: Int, object n: Int) throws -> (count: Int, start: Int) {
         if nibble != BinaryPropertyListMarker.extendedCount { return (Int(nibble), offset + 1) }
+        // The common extended count, a 1-byte integer (`0x10 nn`: data of 15-255 bytes, a dictionary of 15
+        // or more entries), read here; any other form (and every error) is `extendedCount`'s.
+        // Bounds: both bytes lie in the object area (`offset + 2 < tableOffset`), as `extendedCount` requires.
+        if offset + 2 < tableOffset, base.load(fromByteOffset: offset + 1, as: UInt8.self) == Self.oneByteInteger {
+            return (Int(base.load(fromByteOffset: offset + 2, as: UInt8.self)), offset + 3)
+        }
         return try extendedCount(at: offset, object: n)
     }
+
+    /// The marker of a 1-byte integer, the usual extended count.
+    static let oneByteInteger: UInt8 = 0x10
 
     /// The count that follows a marker with nibble 0xF: an integer object of 1, 2, 4 or 8 bytes.
     @inline(never)
