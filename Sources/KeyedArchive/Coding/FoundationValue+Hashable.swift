@@ -9,9 +9,8 @@ extension FoundationValue {
     /// (arrays, ordered sets and sets in stored order, dictionaries by entry).
     ///
     /// Iterative: the pairs of collections still to compare wait on an explicit stack, so values of any
-    /// depth compare without exhausting the call stack. Collections that share their storage are equal
-    /// without a look. (A dictionary lookup compares keys with `==` too, so only keys that are themselves
-    /// dictionaries keyed by dictionaries, nested deeply, add call depth.)
+    /// depth compare without exhausting the call stack, dictionaries keyed by dictionaries included (their
+    /// keys are paired by hash, not looked up). Collections that share their storage are equal without a look.
     public static func == (lhs: FoundationValue, rhs: FoundationValue) -> Bool {
         var pending: [(FoundationValue, FoundationValue)] = [(lhs, rhs)]
         while let (a, b) = pending.popLast() {
@@ -30,7 +29,12 @@ extension FoundationValue {
                 guard x.count == y.count else { return false }
                 if x.box === y.box { continue }
                 let other = y.dictionary
+                var collectionKeys: [(key: FoundationValue, value: FoundationValue)] = []
                 for (key, u) in x {
+                    if key.isCollection {
+                        collectionKeys.append((key, u))
+                        continue
+                    }
                     guard let v = other[key] else { return false }
                     if u.isCollection || v.isCollection {
                         pending.append((u, v))
@@ -38,11 +42,42 @@ extension FoundationValue {
                         return false
                     }
                 }
+                if !collectionKeys.isEmpty {
+                    guard let pairs = matchingCollectionKeys(collectionKeys, in: other) else { return false }
+                    pending.append(contentsOf: pairs)
+                }
             default:
                 if !leavesEqual(a, b) { return false }
             }
         }
         return true
+    }
+
+    /// The pairs still to compare for the entries of `entries` (whose keys are collections) to be equal to
+    /// entries of `other`, or nil when one has no candidate. A key that is a collection is not looked up
+    /// with `other[key]`, whose `==` on keys would recurse once per level of dictionaries keyed by
+    /// dictionaries: it is paired with the one key of `other` that has its hash, and the two keys and their
+    /// values are compared by the caller's loop. (Keys are unique, so a pairing that holds is one to one.)
+    /// Only keys whose hashes collide, which the bounded hash makes possible below ``hashedDepth`` levels,
+    /// are told apart with a nested `==`; each such level needs two colliding keys, so for a decoded value
+    /// (whose size the unarchiver bounds) that nesting stays shallow.
+    private static func matchingCollectionKeys(_ entries: [(key: FoundationValue, value: FoundationValue)],
+                                               in other: [FoundationValue: FoundationValue]) -> [(FoundationValue, FoundationValue)]? {
+        var candidates: [Int: [(key: FoundationValue, value: FoundationValue)]] = [:]
+        for (key, value) in other where key.isCollection { candidates[key.hashValue, default: []].append((key, value)) }
+        var pairs: [(FoundationValue, FoundationValue)] = []
+        pairs.reserveCapacity(2 * entries.count)
+        for (key, u) in entries {
+            guard let sameHash = candidates[key.hashValue] else { return nil }
+            if sameHash.count == 1 {
+                pairs.append((key, sameHash[0].key))
+                pairs.append((u, sameHash[0].value))
+            } else {
+                guard let match = sameHash.first(where: { $0.key == key }) else { return nil }
+                pairs.append((u, match.value))
+            }
+        }
+        return pairs
     }
 
     /// Whether this is an array, ordered set, set or dictionary.
