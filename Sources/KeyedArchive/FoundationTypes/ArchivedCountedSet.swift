@@ -98,6 +98,17 @@ public struct ArchivedCountedSet: KeyedArchivable, Hashable, Sendable, Codable, 
         return (Mirror(reflecting: element).children.first?.label ?? "") + "(" + element.description + ")"
     }
 
+    /// Whether both hold the same elements with the same counts (elements compared as ``FoundationValue``'s
+    /// `==` compares them: iteratively, so counted sets nested in elements to any depth compare).
+    public static func == (lhs: ArchivedCountedSet, rhs: ArchivedCountedSet) -> Bool {
+        FoundationValue.countedSet(lhs) == .countedSet(rhs)
+    }
+
+    /// Hashes the elements and counts, a bounded number of levels deep (as ``FoundationValue``).
+    public func hash(into hasher: inout Hasher) {
+        FoundationValue.countedSet(self).hash(into: &hasher)
+    }
+
     /// `NSCountedSet {1 ×2, "a" ×1}`.
     public var description: String {
         "NSCountedSet {" + sortedEntries.map { "\(foundationValueSummary($0.0)) ×\($0.1)" }.joined(separator: ", ") + "}"

@@ -64,4 +64,39 @@ import Testing
         #expect(FoundationValue.dictionary([.array([]): .null, .integer(1): .null]) != .dictionary([.integer(2): .null, .integer(1): .null]))
         #expect(FoundationValue.dictionary([.set([]): .null, .orderedSet([]): .null]) != .dictionary([.set([]): .null, .array([]): .null]))
     }
+
+    /// `levels` attributed strings, each an attribute value of the next, or counted sets, each the element
+    /// of the next, around `leaf`.
+    static func catalogueChain(_ levels: Int, countedSets: Bool, leaf: FoundationValue = .integer(1)) -> FoundationValue {
+        var value = leaf
+        for _ in 0 ..< levels {
+            value = countedSets ? .countedSet(ArchivedCountedSet(counts: [value: 2]))
+                : .attributedString(ArchivedAttributedString(string: "x", attributes: ["k": value]))
+        }
+        return value
+    }
+
+    static func hashValue(_ v: FoundationValue) -> Int {
+        var h = Hasher()
+        v.hash(into: &h)
+        return h.finalize()
+    }
+
+    /// Nested attributed strings and counted sets: 3,000 levels overflowed an 8 MiB stack in `==` and the hash.
+    @Test(arguments: [false, true])
+    func nestedAttributedStringsAndCountedSetsCompareAndHash(countedSets: Bool) throws {
+        let levels = 5_000
+        let outcome = Self.onEightMiB([Self.catalogueChain(levels, countedSets: countedSets), Self.catalogueChain(levels, countedSets: countedSets),
+                                       Self.catalogueChain(levels, countedSets: countedSets, leaf: .integer(2))]) { v -> [Bool] in
+            var result = [v[0] == v[1], v[0] != v[2], Self.hashValue(v[0]) == Self.hashValue(v[1])]
+            // The value types' own == and hash are the same.
+            switch (v[0], v[1]) {
+            case (.attributedString(let a), .attributedString(let b)): result.append(a == b && a.hashValue == b.hashValue)
+            case (.countedSet(let a), .countedSet(let b)): result.append(a == b && a.hashValue == b.hashValue)
+            default: result.append(false)
+            }
+            return result
+        }
+        #expect(outcome == [true, true, true, true])
+    }
 }
