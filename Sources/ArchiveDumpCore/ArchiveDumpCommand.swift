@@ -279,15 +279,13 @@ package enum ArchiveDumpCommand {
                 return fail("the property list shares containers and, shown in full, has more than \(budget) values "
                             + "(archive-dump's limit: 4 per input byte + \(nodeBudgetConstant)); nothing was shown")
             }
-            if isKeyedArchive(root) {
+            // --xml, --binary and --raw show the property list as stored and never look at the object
+            // graph: not building it saves a second decoded copy of the archive (about as large as `root`).
+            if isKeyedArchive(root), [.tree, .json, .classes, .validate].contains(options.mode) {
                 do {
                     graph = try ArchivedObjectGraph(data: data)
                 } catch {
-                    if options.mode == .raw || options.mode == .rawJSON || options.mode == .xml || options.mode == .binary {
-                        graph = nil  // these show the property list as stored; the archive need not be valid
-                    } else {
-                        return fail("\(error)" + (options.mode == .validate ? "" : " (use --raw to see the property list as stored)"))
-                    }
+                    return fail("\(error)" + (options.mode == .validate ? "" : " (use --raw to see the property list as stored)"))
                 }
             } else {
                 graph = nil

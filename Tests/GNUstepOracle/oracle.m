@@ -382,6 +382,8 @@ static id sample(NSString *name)
       return a;
     }
   if ([name isEqual: @"range"]) return [NSValue valueWithRange: NSMakeRange(3, 4)];
+  if ([name isEqual: @"intArrayValue"])
+    { int ints[3] = {1, 2, 3}; return [NSValue valueWithBytes: ints objCType: "[3i]"]; }
   if ([name isEqual: @"indexSet"])
     {
       NSMutableIndexSet *set = [NSMutableIndexSet indexSet];

@@ -200,7 +200,10 @@ struct FoundationClassCatalogue: Sendable {
     /// The classes implemented by the value types of `FoundationTypes/`, one line each; each type's own
     /// documentation gives its layout and evidence.
     static let valueTypes: [FoundationClass] = [
-        FoundationClass(archivable: ArchivedSpecialValue.self),      // NSValue (range, point, size, rect, edge insets)
+        // NSValue: range, point, size, rect, edge insets; an Objective-C number type or C array of one ($0 type
+        // string, $1 number or _NSKeyedCoderOldStyleArray, read only: that array has no entry of its own, as it
+        // is never a value by itself).
+        FoundationClass(archivable: ArchivedSpecialValue.self),
         FoundationClass(archivable: ArchivedIndexSet.self),          // NSIndexSet, NSMutableIndexSet
         FoundationClass(archivable: ArchivedIndexPath.self),         // NSIndexPath
         FoundationClass(archivable: ArchivedCountedSet.self),        // NSCountedSet

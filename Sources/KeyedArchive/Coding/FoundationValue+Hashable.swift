@@ -9,9 +9,8 @@ extension FoundationValue {
     /// (arrays, ordered sets and sets in stored order, dictionaries by entry).
     ///
     /// Iterative: the pairs of collections still to compare wait on an explicit stack, so values of any
-    /// depth compare without exhausting the call stack. Collections that share their storage are equal
-    /// without a look. (A dictionary lookup compares keys with `==` too, so only keys that are themselves
-    /// dictionaries keyed by dictionaries, nested deeply, add call depth.)
+    /// depth compare without exhausting the call stack, dictionaries keyed by dictionaries included (their
+    /// keys are paired by hash, not looked up). Collections that share their storage are equal without a look.
     public static func == (lhs: FoundationValue, rhs: FoundationValue) -> Bool {
         var pending: [(FoundationValue, FoundationValue)] = [(lhs, rhs)]
         while let (a, b) = pending.popLast() {
@@ -20,22 +19,28 @@ extension FoundationValue {
                 guard x.count == y.count else { return false }
                 if x.box === y.box { continue }
                 for (u, v) in zip(x, y) {
-                    if u.isCollection || v.isCollection {
+                    if u.isContainer || v.isContainer {
                         pending.append((u, v))
                     } else if !leavesEqual(u, v) {
                         return false
                     }
                 }
             case (.dictionary(let x), .dictionary(let y)):
-                guard x.count == y.count else { return false }
                 if x.box === y.box { continue }
-                let other = y.dictionary
-                for (key, u) in x {
-                    guard let v = other[key] else { return false }
-                    if u.isCollection || v.isCollection {
+                guard entriesMatch(x.dictionary, y.dictionary, pending: &pending) else { return false }
+            case (.countedSet(let x), .countedSet(let y)):
+                // The counts as values, so that element keys are paired as a dictionary's are.
+                guard x.counts.count == y.counts.count,
+                      entriesMatch(x.counts.mapValues { FoundationValue.integer(PropertyListInteger(Int64($0))) },
+                                   y.counts.mapValues { FoundationValue.integer(PropertyListInteger(Int64($0))) },
+                                   pending: &pending) else { return false }
+            case (.attributedString(let x), .attributedString(let y)):
+                guard x.string == y.string, x.runs.count == y.runs.count else { return false }
+                for (r, t) in zip(x.runs, y.runs) {
+                    guard r.range == t.range, r.attributes.count == t.attributes.count else { return false }
+                    for (name, u) in r.attributes {
+                        guard let v = t.attributes[name] else { return false }
                         pending.append((u, v))
-                    } else if !leavesEqual(u, v) {
-                        return false
                     }
                 }
             default:
@@ -45,11 +50,64 @@ extension FoundationValue {
         return true
     }
 
-    /// Whether this is an array, ordered set, set or dictionary.
+    /// Whether `x` and `y` can be equal: the same count, every plain key of `x` in `y`; the pairs of values
+    /// (and of keys that are containers) still to compare are appended to `pending`.
+    private static func entriesMatch(_ x: [FoundationValue: FoundationValue], _ y: [FoundationValue: FoundationValue],
+                                     pending: inout [(FoundationValue, FoundationValue)]) -> Bool {
+        guard x.count == y.count else { return false }
+        var containerKeys: [(key: FoundationValue, value: FoundationValue)] = []
+        for (key, u) in x {
+            if key.isContainer {
+                containerKeys.append((key, u))
+                continue
+            }
+            guard let v = y[key] else { return false }
+            if u.isContainer || v.isContainer {
+                pending.append((u, v))
+            } else if !leavesEqual(u, v) {
+                return false
+            }
+        }
+        if !containerKeys.isEmpty {
+            guard let pairs = matchingCollectionKeys(containerKeys, in: y) else { return false }
+            pending.append(contentsOf: pairs)
+        }
+        return true
+    }
+
+    /// The pairs still to compare for the entries of `entries` (whose keys are collections) to be equal to
+    /// entries of `other`, or nil when one has no candidate. A key that is a collection is not looked up
+    /// with `other[key]`, whose `==` on keys would recurse once per level of dictionaries keyed by
+    /// dictionaries: it is paired with the one key of `other` that has its hash, and the two keys and their
+    /// values are compared by the caller's loop. (Keys are unique, so a pairing that holds is one to one.)
+    /// Only keys whose hashes collide, which the bounded hash makes possible below ``hashedDepth`` levels,
+    /// are told apart with a nested `==`; each such level needs two colliding keys, so for a decoded value
+    /// (whose size the unarchiver bounds) that nesting stays shallow.
+    private static func matchingCollectionKeys(_ entries: [(key: FoundationValue, value: FoundationValue)],
+                                               in other: [FoundationValue: FoundationValue]) -> [(FoundationValue, FoundationValue)]? {
+        var candidates: [Int: [(key: FoundationValue, value: FoundationValue)]] = [:]
+        for (key, value) in other where key.isContainer { candidates[key.hashValue, default: []].append((key, value)) }
+        var pairs: [(FoundationValue, FoundationValue)] = []
+        pairs.reserveCapacity(2 * entries.count)
+        for (key, u) in entries {
+            guard let sameHash = candidates[key.hashValue] else { return nil }
+            if sameHash.count == 1 {
+                pairs.append((key, sameHash[0].key))
+                pairs.append((u, sameHash[0].value))
+            } else {
+                guard let match = sameHash.first(where: { $0.key == key }) else { return nil }
+                pairs.append((u, match.value))
+            }
+        }
+        return pairs
+    }
+
+    /// Whether this holds other values: an array, ordered set, set, dictionary, counted set or attributed
+    /// string (whose attributes are values). `==` and the hash walk these on their own stack and levels.
     @inline(__always)
-    private var isCollection: Bool {
+    private var isContainer: Bool {
         switch self {
-        case .array, .orderedSet, .set, .dictionary: return true
+        case .array, .orderedSet, .set, .dictionary, .countedSet, .attributedString: return true
         default: return false
         }
     }
@@ -69,15 +127,13 @@ extension FoundationValue {
         case (.specialValue(let a), .specialValue(let b)): return a == b
         case (.indexSet(let a), .indexSet(let b)): return a == b
         case (.indexPath(let a), .indexPath(let b)): return a == b
-        case (.countedSet(let a), .countedSet(let b)): return a == b
         case (.measurement(let a), .measurement(let b)): return a == b
         case (.timeZone(let a), .timeZone(let b)): return a == b
         case (.locale(let a), .locale(let b)): return a == b
-        case (.attributedString(let a), .attributedString(let b)): return a == b
         case (.color(let a), .color(let b)): return a == b
         case (.font(let a), .font(let b)): return a == b
         case (.iso8601DateFormatter(let a), .iso8601DateFormatter(let b)): return a == b
-        default: return false  // different cases (two collections of the same kind never get here)
+        default: return false  // different cases (two containers of the same kind never get here)
         }
     }
 
@@ -112,29 +168,46 @@ extension FoundationValue {
         case .set(let a): hasher.combine(11); Self.hash(a, into: &hasher, levels: levels, budget: budget)
         case .dictionary(let d):
             hasher.combine(12)
-            hasher.combine(d.count)
-            guard levels > 0, d.count <= budget else { return }
-            let share = budget / Swift.max(1, d.count)
-            var combined = 0
-            for (key, value) in d {
-                var h = Hasher()
-                key.hash(into: &h, levels: levels - 1, budget: share)
-                value.hash(into: &h, levels: levels - 1, budget: share)
-                combined ^= h.finalize()
-            }
-            hasher.combine(combined)
+            Self.hash(d.dictionary, into: &hasher, levels: levels, budget: budget)
         case .specialValue(let v): hasher.combine(13); hasher.combine(v)
         case .indexSet(let v): hasher.combine(14); hasher.combine(v)
         case .indexPath(let v): hasher.combine(15); hasher.combine(v)
-        case .countedSet(let v): hasher.combine(16); hasher.combine(v)
+        case .countedSet(let v):
+            hasher.combine(16)
+            Self.hash(v.counts.mapValues { FoundationValue.integer(PropertyListInteger(Int64($0))) }, into: &hasher, levels: levels, budget: budget)
         case .measurement(let v): hasher.combine(17); hasher.combine(v)
         case .timeZone(let v): hasher.combine(18); hasher.combine(v)
         case .locale(let v): hasher.combine(19); hasher.combine(v)
-        case .attributedString(let v): hasher.combine(20); hasher.combine(v)
+        case .attributedString(let v):
+            hasher.combine(20)
+            hasher.combine(v.string)
+            hasher.combine(v.runs.count)
+            guard levels > 0 else { return }
+            let share = Swift.max(1, budget / Swift.max(1, v.runs.count))
+            for run in v.runs.prefix(budget) {
+                hasher.combine(run.range)
+                Self.hash(Dictionary(uniqueKeysWithValues: run.attributes.map { (FoundationValue.string($0.key), $0.value) }),
+                          into: &hasher, levels: levels - 1, budget: share)
+            }
         case .color(let v): hasher.combine(21); hasher.combine(v)
         case .font(let v): hasher.combine(22); hasher.combine(v)
         case .iso8601DateFormatter(let v): hasher.combine(23); hasher.combine(v)
         }
+    }
+
+    /// Hashes a dictionary's count and entries, independently of their order, sharing `budget` among them.
+    private static func hash(_ d: [FoundationValue: FoundationValue], into hasher: inout Hasher, levels: Int, budget: Int) {
+        hasher.combine(d.count)
+        guard levels > 0, d.count <= budget else { return }
+        let share = budget / Swift.max(1, d.count)
+        var combined = 0
+        for (key, value) in d {
+            var h = Hasher()
+            key.hash(into: &h, levels: levels - 1, budget: share)
+            value.hash(into: &h, levels: levels - 1, budget: share)
+            combined ^= h.finalize()
+        }
+        hasher.combine(combined)
     }
 
     /// Hashes a collection's count and its first elements, sharing `budget` among them.

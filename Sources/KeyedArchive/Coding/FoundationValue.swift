@@ -24,7 +24,7 @@ import Foundation
 /// | ``orderedSet(_:)-swift.enum.case`` | NSOrderedSet, NSMutableOrderedSet | NSOrderedSet |
 /// | ``set(_:)-swift.enum.case`` | NSSet, NSMutableSet (elements in stored order) | NSSet |
 /// | ``dictionary(_:)-swift.enum.case`` | NSDictionary, NSMutableDictionary | NSDictionary |
-/// | ``specialValue(_:)`` | NSValue (range, point, size, rect, edge insets) | NSValue (``ArchivedSpecialValue``) |
+/// | ``specialValue(_:)`` | NSValue (range, point, size, rect, edge insets; numbers and C arrays of numbers of an Objective-C type, read only) | NSValue (``ArchivedSpecialValue``) |
 /// | ``indexSet(_:)`` | NSIndexSet, NSMutableIndexSet | NSIndexSet (``ArchivedIndexSet``) |
 /// | ``indexPath(_:)`` | NSIndexPath | NSIndexPath (``ArchivedIndexPath``) |
 /// | ``countedSet(_:)`` | NSCountedSet | NSCountedSet (``ArchivedCountedSet``) |
@@ -53,7 +53,8 @@ public indirect enum FoundationValue: Hashable, Sendable, ArchiveValue {
     case set(FoundationValueArray)
     /// An NSDictionary. ``dictionary(_:)-swift.type.method`` builds one from a plain Swift dictionary.
     case dictionary(FoundationValueDictionary)
-    /// An NSValue holding a range, point, size, rect or edge insets.
+    /// An NSValue holding a range, point, size, rect or edge insets, or a number or C array of numbers of
+    /// an Objective-C type (``ArchivedSpecialValue/ObjCValue``).
     case specialValue(ArchivedSpecialValue)
     /// An NSIndexSet or NSMutableIndexSet.
     case indexSet(ArchivedIndexSet)

@@ -21,8 +21,8 @@ extension FoundationValue: DeepTeardownArrayElement {
     /// `.array(array)`: the value whose `==` and hash a ``FoundationValueArray``'s are.
     public static func _arrayValue(_ array: FoundationValueArray) -> FoundationValue { .array(array) }
 
-    /// The elements, as `Array` describes them (shallow values only: a deep value's description recurses).
-    public static func _description(of array: FoundationValueArray) -> String { array.elements.description }
+    /// The elements in Swift literal style, as ``FoundationValue/description`` writes an array (any depth).
+    public static func _description(of array: FoundationValueArray) -> String { FoundationValue.array(array).description }
 }
 
 extension FoundationValue {

@@ -83,6 +83,6 @@ extension FoundationValueDictionary: Hashable {
 }
 
 extension FoundationValueDictionary: CustomStringConvertible {
-    /// The entries, as `Dictionary` describes them (shallow values only: a deep value's description recurses).
-    public var description: String { box.storage.description }
+    /// The entries in Swift literal style, as ``FoundationValue/description`` writes a dictionary (any depth).
+    public var description: String { FoundationValue.dictionary(self).description }
 }

@@ -171,6 +171,17 @@ public struct ArchivedAttributedString: KeyedArchivable, Hashable, Sendable, Cod
         }
     }
 
+    /// Whether both have the same string and runs (attribute values compared as ``FoundationValue``'s `==`
+    /// compares them: iteratively, so attributed strings nested in attributes to any depth compare).
+    public static func == (lhs: ArchivedAttributedString, rhs: ArchivedAttributedString) -> Bool {
+        FoundationValue.attributedString(lhs) == .attributedString(rhs)
+    }
+
+    /// Hashes the string and runs, attribute values a bounded number of levels deep (as ``FoundationValue``).
+    public func hash(into hasher: inout Hasher) {
+        FoundationValue.attributedString(self).hash(into: &hasher)
+    }
+
     /// `NSAttributedString "0123456789" (6 runs)`.
     public var description: String {
         let text = string.count > 40 ? "\"\(string.prefix(40))...\"" : "\"\(string)\""

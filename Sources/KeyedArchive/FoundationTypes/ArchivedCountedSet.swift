@@ -86,8 +86,27 @@ public struct ArchivedCountedSet: KeyedArchivable, Hashable, Sendable, Codable, 
     }
 
     /// The entries in the order they are written and described.
+    /// Ordered by ``orderKey(_:)``, computed once per element rather than once per comparison.
     var sortedEntries: [(FoundationValue, Int)] {
-        counts.map { ($0.key, $0.value) }.sorted { String(describing: $0.0) < String(describing: $1.0) }
+        counts.map { (key: Self.orderKey($0.key), entry: ($0.key, $0.value)) }.sorted { $0.key < $1.key }.map(\.entry)
+    }
+
+    /// An element's place in the written order: its case name and description (`integer(1)`, `string("a")`),
+    /// the order earlier versions wrote plain elements in.
+    private static func orderKey(_ element: FoundationValue) -> String {
+        if case .null = element { return "null" }
+        return (Mirror(reflecting: element).children.first?.label ?? "") + "(" + element.description + ")"
+    }
+
+    /// Whether both hold the same elements with the same counts (elements compared as ``FoundationValue``'s
+    /// `==` compares them: iteratively, so counted sets nested in elements to any depth compare).
+    public static func == (lhs: ArchivedCountedSet, rhs: ArchivedCountedSet) -> Bool {
+        FoundationValue.countedSet(lhs) == .countedSet(rhs)
+    }
+
+    /// Hashes the elements and counts, a bounded number of levels deep (as ``FoundationValue``).
+    public func hash(into hasher: inout Hasher) {
+        FoundationValue.countedSet(self).hash(into: &hasher)
     }
 
     /// `NSCountedSet {1 ×2, "a" ×1}`.

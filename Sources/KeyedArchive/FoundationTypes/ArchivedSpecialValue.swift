@@ -4,8 +4,9 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Foundation's `NSValue` holding a range, point, size, rect or edge insets: the "special" values Apple's
-/// archiver writes with an `NS.special` tag.
+/// Foundation's `NSValue` holding a range, point, size, rect or edge insets (the "special" values Apple's
+/// archiver writes with an `NS.special` tag), or, read only, a number or C array of numbers of an Objective-C
+/// type (``ObjCValue``).
 ///
 /// The corresponding Foundation class is `NSValue` (`NSValue(range:)`, `NSValue(point:)`, ...).
 ///
@@ -22,9 +23,9 @@ import Foundation
 /// (`0.3`); integral numbers are written without a fraction (`400`), as Apple writes them. Reading accepts
 /// either.
 ///
-/// Not read: NSValues of any other Objective-C type, which Apple writes as `$0` (a type string such as
-/// `"[3i]"`) and `$1` (an `_NSKeyedCoderOldStyleArray`), as in the Darwin ConcreteValueTest fixture:
-/// they have no `NS.special` and are rejected with ``KeyedArchiveError/Code/dataCorrupted``.
+/// An NSValue without `NS.special` is read as ``Content/objCValue(_:)`` when `$0` names a number type or a
+/// C array of one (`"i"`, `"[3i]"`), as in the Darwin ConcreteValueTest fixture (see ``ObjCValue``); any
+/// other Objective-C type (structs, pointers, objects) is rejected with ``KeyedArchiveError/Code/dataCorrupted``.
 public struct ArchivedSpecialValue: KeyedArchivable, Hashable, Sendable, Codable, CustomStringConvertible {
     /// What the value holds.
     public enum Content: Hashable, Sendable, Codable {
@@ -38,10 +39,19 @@ public struct ArchivedSpecialValue: KeyedArchivable, Hashable, Sendable, Codable
         case rect(x: Double, y: Double, width: Double, height: Double)
         /// An `NSEdgeInsets` (`NS.special` 12).
         case edgeInsets(top: Double, left: Double, bottom: Double, right: Double)
+        /// A number or C array of numbers of an Objective-C type (`NSValue(bytes:objCType:)`), written with no
+        /// `NS.special`: read only.
+        case objCValue(ObjCValue)
 
-        /// The `NS.special` tag Apple writes for this kind of content.
+        /// Names ``objCValue(_:)``'s payload `value` in the Codable form (rather than `_0`).
+        private enum ObjCValueCodingKeys: String, CodingKey {
+            case _0 = "value"
+        }
+
+        /// The `NS.special` tag Apple writes for this kind of content; 0 for ``objCValue(_:)``, which has none.
         public var specialTag: Int {
             switch self {
+            case .objCValue: return 0
             case .point: return 1
             case .size: return 2
             case .rect: return 3
@@ -80,9 +90,13 @@ public struct ArchivedSpecialValue: KeyedArchivable, Hashable, Sendable, Codable
     private init(reading decoder: any ArchiveDecoder) throws {
         let className = Self.archivedClassName
         guard decoder.containsValue(forKey: "NS.special") else {
+            if let reader = decoder as? ArchiveObjectDecoder, try reader.storedValue(reservedKey: "$0") != nil {
+                content = .objCValue(try ObjCValue(reading: decoder))
+                return
+            }
             throw foundationTypeError(decoder, className: className, key: "NS.special",
-                                      "absent: only the special NSValues (range, point, size, rect, edge insets) are supported, "
-                                        + "not the Objective-C-type layout ($0 type string, $1 _NSKeyedCoderOldStyleArray)")
+                                      "absent, and no $0 type encoding: neither a special NSValue (range, point, size, rect, "
+                                        + "edge insets) nor one of an Objective-C type")
         }
         let tag = try decoder.decode(Int.self, forKey: "NS.special")
         switch tag {
@@ -110,7 +124,12 @@ public struct ArchivedSpecialValue: KeyedArchivable, Hashable, Sendable, Codable
     }
 
     /// Writes `NS.special` and the members of its kind, as Apple does (range members as NSNumber objects).
+    /// - Throws: ``KeyedArchiveError/Code/invalidValue`` for ``Content/objCValue(_:)``, which is read only.
     public func encode(to encoder: any ArchiveEncoder) throws {
+        if case .objCValue(let value) = content {
+            throw KeyedArchiveError(.invalidValue, "NSValue of Objective-C type \"\(value.typeEncoding)\" cannot be written "
+                                    + "(the $0/$1 layout is read only)", className: Self.archivedClassName)
+        }
         try encoder.encode(content.specialTag, forKey: "NS.special")
         switch content {
         case .range(let location, let length):
@@ -128,10 +147,12 @@ public struct ArchivedSpecialValue: KeyedArchivable, Hashable, Sendable, Codable
             try encoder.encode(left, forKey: "NS.edgeval.left")
             try encoder.encode(bottom, forKey: "NS.edgeval.bottom")
             try encoder.encode(right, forKey: "NS.edgeval.right")
+        case .objCValue:
+            break  // thrown above
         }
     }
 
-    /// `NSValue range {2, 5}`, `NSValue rect {{0, 0}, {10, 20}}`, ...
+    /// `NSValue range {2, 5}`, `NSValue rect {{0, 0}, {10, 20}}`, `NSValue [3i] {1, 2, 3}`, `NSValue d 2.5`, ...
     public var description: String {
         switch content {
         case .range(let l, let n): return "NSValue range {\(l), \(n)}"
@@ -141,6 +162,17 @@ public struct ArchivedSpecialValue: KeyedArchivable, Hashable, Sendable, Codable
             return "NSValue rect {{\(Self.format(x)), \(Self.format(y))}, {\(Self.format(w)), \(Self.format(h))}}"
         case .edgeInsets(let t, let l, let b, let r):
             return "NSValue edge insets {\(Self.format(t)), \(Self.format(l)), \(Self.format(b)), \(Self.format(r))}"
+        case .objCValue(let v):
+            let numbers = v.elements.map { n -> String in
+                switch n {
+                case .integer(let i): return String(i)
+                case .unsignedInteger(let u): return String(u)
+                case .real(let d): return "\(d)"
+                case .bool(let b): return b ? "true" : "false"
+                }
+            }
+            let shown = numbers.count > 16 ? numbers.prefix(16).joined(separator: ", ") + ", ... (\(numbers.count))" : numbers.joined(separator: ", ")
+            return v.typeEncoding.hasPrefix("[") ? "NSValue \(v.typeEncoding) {\(shown)}" : "NSValue \(v.typeEncoding) \(shown)"
         }
     }
 

@@ -91,9 +91,22 @@ enum Varint {
 
 /// ``FoundationValue`` as JSON: `{"integer": 3}`, `{"string": "a"}`, `{"dictionary": [[key, value], ...]}`.
 /// Used by the Codable conformances of the types in this folder (archive-dump's JSON).
+///
+/// An `Encoder`/`Decoder` nests one call per level, so both directions refuse a value whose coding path
+/// is longer than ``maximumCodingPathLength`` (a collection level adds two or three components) with an
+/// `EncodingError`/`DecodingError`, instead of exhausting the stack on a deeply nested value.
 struct CodableFoundationValue: Codable, Hashable {
     var value: FoundationValue
     init(_ value: FoundationValue) { self.value = value }
+
+    /// The longest coding path encoded or decoded: a few hundred levels of collections.
+    static let maximumCodingPathLength = 512
+
+    /// The message of the error thrown for a coding path longer than ``maximumCodingPathLength``.
+    private static func tooDeep(_ path: [any CodingKey]) -> String {
+        "FoundationValue nested deeper than \(maximumCodingPathLength) coding-path components (at "
+            + path.prefix(6).map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".") + "...)"
+    }
 
     private enum CodingKeys: String, CodingKey {
         case null, bool, integer, unsignedInteger, real, string, data, date, uuid, url, array, orderedSet, set, dictionary
@@ -101,6 +114,10 @@ struct CodableFoundationValue: Codable, Hashable {
     }
 
     func encode(to encoder: any Encoder) throws {
+        guard encoder.codingPath.count <= Self.maximumCodingPathLength else {
+            throw EncodingError.invalidValue(encoder.codingPath.count, .init(codingPath: encoder.codingPath,
+                                                                                 debugDescription: Self.tooDeep(encoder.codingPath)))
+        }
         var c = encoder.container(keyedBy: CodingKeys.self)
         switch value {
         case .null: try c.encodeNil(forKey: .null)
@@ -133,6 +150,10 @@ struct CodableFoundationValue: Codable, Hashable {
     }
 
     init(from decoder: any Decoder) throws {
+        guard decoder.codingPath.count <= Self.maximumCodingPathLength else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: Self.tooDeep(decoder.codingPath)))
+        }
         let c = try decoder.container(keyedBy: CodingKeys.self)
         guard let key = c.allKeys.first, c.allKeys.count == 1 else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,

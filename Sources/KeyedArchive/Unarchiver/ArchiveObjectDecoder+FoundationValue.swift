@@ -81,3 +81,42 @@ extension ArchiveObjectDecoder {
         }
     }
 }
+
+// Reserved keys (`$0`, `$1`, ...): Apple's archiver writes the values an object encodes without a key
+// (`encodeValue(ofObjCType:at:)`, as NSValue and `_NSKeyedCoderOldStyleArray` do) under these, unescaped,
+// where `decode(_:forKey:)` reads `$`-keys escaped (`$$0`). ArchivedSpecialValue reads them through these.
+extension ArchiveObjectDecoder {
+    /// The value stored under exactly the key `name` (not escaped) in this object's fields; nil when absent
+    /// or for an element decoder.
+    func storedValue(reservedKey name: String) throws -> Int? {
+        try session.checkActive()
+        guard let fields else { return nil }
+        if let table = session.keyTable(for: fields) {
+            return try table.position(ofStoredKey: name).map { try session.value(at: $0, of: fields, key: pathKey(name), uid: uid) }
+        }
+        return try session.lookup(fields, name, key: pathKey(name), uid: uid)
+    }
+
+    /// The plain value (string, number, ...) under the reserved key `name`, inline or one UID away; nil when
+    /// the key is absent.
+    /// - Throws: ``KeyedArchiveError/Code/typeMismatch`` when it is an object or a collection.
+    func plainValue(reservedKey name: String, expected: String) throws -> PropertyListValue? {
+        guard let stored = try storedValue(reservedKey: name) else { return nil }
+        let (n, uid) = try session.target(of: stored, key: pathKey(name), expected: expected)
+        guard session.storage.kind(n) == .scalar, let value = try plain(n, key: name) else {
+            throw fail(.typeMismatch, "expected \(expected), found \(found(n, uid: uid))", name, uid: uid)
+        }
+        return value
+    }
+
+    /// The object of type `T` under the reserved key `name` (a UID), decoded as `decodeObject(of:forKey:)`
+    /// decodes one: allow-list, cycle, depth and count checks included.
+    func object<T: KeyedArchivable>(of type: T.Type, reservedKey name: String) throws -> T {
+        guard let stored = try storedValue(reservedKey: name) else {
+            throw fail(.keyNotFound, "key \"\(name)\" not found in object of class \(className ?? "?")", name)
+        }
+        let allowed = session.allowedList(T.self)
+        let made = try session.instance(stored, allowed: allowed, key: pathKey(name), expected: UnarchivingSession.describe(allowed))
+        return try cast(made, to: T.self, key: name)
+    }
+}

@@ -86,3 +86,40 @@ import Testing
         }
     }
 }
+
+/// The JSON form (archive-dump's `--json`) refuses a deeply nested element with an error instead of
+/// exhausting the stack; the description still shows it.
+@Suite struct ArchivedCountedSetDeepElementTests {
+    /// `levels` arrays, each holding the next, around 7.
+    static func nested(_ levels: Int) -> FoundationValue {
+        var value = FoundationValue.integer(7)
+        for _ in 0 ..< levels { value = .array([value]) }
+        return value
+    }
+
+    @Test func aDeeplyNestedElementIsAnEncodingErrorNotACrash() throws {
+        // Decoded from an archive, as archive-dump decodes it (default limits: 10,000 levels).
+        let data = try KeyedArchiver.archivedData(withRootObject: ArchivedCountedSet([Self.nested(5_000)]))
+        let set = try KeyedUnarchiver().decode(ArchivedCountedSet.self, from: data)
+        #expect(set.counts == [Self.nested(5_000): 1])
+        #expect(set.description == "NSCountedSet {[1 items] ×1}")
+        do {
+            _ = try JSONEncoder().encode(set)
+            Issue.record("encoded a 5,000-level element")
+        } catch let EncodingError.invalidValue(_, context) {
+            #expect(context.debugDescription.hasPrefix("FoundationValue nested deeper than 512 coding-path components (at entries.0.element.array.0.array..."),
+                    "\(context.debugDescription)")
+        }
+        // 200 levels are within the bound and round-trip.
+        let shallow = ArchivedCountedSet([Self.nested(200)])
+        #expect(try JSONDecoder().decode(ArchivedCountedSet.self, from: JSONEncoder().encode(shallow)) == shallow)
+    }
+
+    @Test func aDeeplyNestedJSONElementIsADecodingError() throws {
+        // 300 levels of {"array": [...]}: 600 coding-path components below the entry (JSONDecoder may refuse
+        // the nesting itself first; either way a thrown DecodingError, not a crash).
+        let element = String(repeating: #"{"array":["#, count: 300) + #"{"integer":7}"# + String(repeating: "]}", count: 300)
+        let json = Data((#"{"entries":[{"count":1,"element":"# + element + "}]}").utf8)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(ArchivedCountedSet.self, from: json) }
+    }
+}

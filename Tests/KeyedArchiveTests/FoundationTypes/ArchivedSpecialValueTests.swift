@@ -44,9 +44,10 @@ final class TextCheckingResultProbe: KeyedArchivable {
                 == [0 ..< 9, 1 ..< 9, 2 ..< 9, 3 ..< 9, 4 ..< 9, 5 ..< 9, 6 ..< 9, 7 ..< 9, 8 ..< 9])
     }
 
-    @Test(.enabled(if: FoundationFixtures.available))
-    func objectiveCTypeLayoutIsRejectedNamingTheClass() throws {
-        let data = try FoundationFixtures.data("NSKeyedUnarchiver-ConcreteValueTest.plist")
+    @Test func anNSValueWithNeitherNSSpecialNorATypeIsRejectedNamingTheClass() throws {
+        var b = ArchiveBuilder()
+        let root = b.object("NSValue", ["NSObject"], [("other", 1)])
+        let data = try b.archive(root: root).propertyListData(format: .binary)
         let e = errorSummary { _ = try KeyedUnarchiver.unarchivedObject(ofClass: Value.self, from: data) }
         #expect(e?.code == "dataCorrupted")
         #expect(e?.className == "NSValue")
