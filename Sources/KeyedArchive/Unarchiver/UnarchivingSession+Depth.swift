@@ -29,6 +29,23 @@ extension UnarchivingSession {
         return try continueOnNewThread(body)
     }
 
+    /// Runs `body`, code outside the session that recurses up to `levels` deep (Foundation's
+    /// `PropertyListDecoder` and a `Decodable`'s `init(from:)` reading a property-list subtree of the
+    /// archive, ``ArchiveDecoder/decodeDecodable(_:forKey:)``): on this thread while its stack holds
+    /// `levels` more levels of ``stackBytesPerLevel`` above ``stackFloor``, otherwise on a new thread whose
+    /// stack does, waiting for it. (The subtree's levels are objects of the archive not on the path, so a
+    /// stack sized for every level that may remain holds them.)
+    func withStack<R>(forLevels levels: Int, _ body: () throws -> R) throws -> R {
+        if stackFloor == 0 { return try body() }
+        let here = currentStackAddress()
+        if here > stackFloor, levels <= Int((here - stackFloor) / UInt(max(stackBytesPerLevel, 1024))) { return try body() }
+        var outcome: Result<R, any Error>?
+        try withoutActuallyEscaping(body) { body in
+            try runOnDecodingThread(levels: levels + 4, bytesPerLevel: stackBytesPerLevel) { outcome = Result { try body() } }
+        }
+        return try decodingThreadOutcome(outcome)
+    }
+
     @inline(never)
     private func continueOnNewThread<R>(_ body: () throws -> R) throws -> R {
         let levels = max(min(objectCount, limits.maximumDepth) - depth, 0) + 4
