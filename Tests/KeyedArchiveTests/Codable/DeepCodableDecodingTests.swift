@@ -106,4 +106,35 @@ import Testing
         #expect(error.code == .classNotAllowed)
         #expect(error.keyPath == "root.v[1].name")
     }
+
+    /// The same nesting read through the Codable adapter (``ArchivableCodable``): nested unkeyed containers.
+    struct CodableNestHolder: ArchivableCodable {
+        static var archivedClassName: String { "Holder" }
+        let v: CodableNest
+    }
+
+    /// ``Nest`` as a `Codable` value the adapter reads element by element.
+    struct CodableNest: Codable {
+        let nest: Nest
+        init(from decoder: any Decoder) throws {
+            if var c = try? decoder.unkeyedContainer() {
+                var items: [Nest] = []
+                while !c.isAtEnd { items.append(try c.decode(CodableNest.self).nest) }
+                nest = .list(items)
+            } else {
+                nest = .leaf(try decoder.singleValueContainer().decode(String.self))
+            }
+        }
+        func encode(to encoder: any Encoder) throws {}
+    }
+
+    @Test func theCodableAdapterReadsNestedUnkeyedContainersNineThousandLevelsDeep() throws {
+        let levels = 9_000
+        let data = try Self.deepArchive(levels: levels)
+        let outcome = Self.onEightMiBStack { Result { try KeyedUnarchiver().decode(CodableNestHolder.self, from: data).v.nest.depthAndLeaf } }
+        let decoded = try #require(outcome).get()
+        let found = try #require(decoded)
+        #expect(found.0 == levels)
+        #expect(found.1 == "leaf")
+    }
 }
