@@ -46,8 +46,12 @@ extension ArchiveDecoder {
     ///
     /// The corresponding Foundation API is `NSKeyedUnarchiver.decodeDecodable(_:forKey:)` (Apple platforms).
     /// Only the property-list classes are accepted (NSDictionary, NSArray, NSString, NSNumber, NSData,
-    /// NSDate), as Apple's overlay accepts.
-    /// - Throws: `DecodingError` from `PropertyListDecoder`, or ``KeyedArchiveError``.
+    /// NSDate), as Apple's overlay accepts. Any depth the unarchiver's limits allow is read: the subtree is
+    /// converted without recursion, and `PropertyListDecoder` (with `T.init(from:)`) runs on a stack that
+    /// holds every level of it, a thread of its own when the caller's stack is short (see ``KeyedUnarchiver``'s
+    /// "Depth").
+    /// - Throws: `DecodingError` from `PropertyListDecoder`, or ``KeyedArchiveError`` (a class outside the
+    ///   property-list classes is ``KeyedArchiveError/Code/classNotAllowed`` naming its place, `settings[2].name`).
     public func decodeDecodable<T: Decodable>(_ type: T.Type, forKey key: String) throws -> T? {
         if try decodeNil(forKey: key) { return nil }
         let value = try decodeFoundationValue(forKey: key)
@@ -74,11 +78,7 @@ extension ArchiveDecoder {
     private func withStack<R>(forLevels levels: Int, _ body: () throws -> R) throws -> R {
         if let decoder = self as? ArchiveObjectDecoder { return try decoder.session.withStack(forLevels: levels, body) }
         if levels <= 44 { return try body() }
-        var outcome: Result<R, any Error>?
-        try withoutActuallyEscaping(body) { body in
-            try runOnDecodingThread(levels: levels + 4, bytesPerLevel: 16 << 10) { outcome = Result { try body() } }
-        }
-        return try decodingThreadOutcome(outcome)
+        return try runOnThread(levels: levels + 4, bytesPerLevel: 16 << 10, body)
     }
 }
 

@@ -35,15 +35,17 @@ extension UnarchivingSession {
     /// `levels` more levels of ``stackBytesPerLevel`` above ``stackFloor``, otherwise on a new thread whose
     /// stack does, waiting for it. (The subtree's levels are objects of the archive not on the path, so a
     /// stack sized for every level that may remain holds them.)
+    @inline(__always)
     func withStack<R>(forLevels levels: Int, _ body: () throws -> R) throws -> R {
-        if stackFloor == 0 { return try body() }
+        if holds(levels: levels) { return try body() }
+        return try runOnThread(levels: levels + 4, bytesPerLevel: stackBytesPerLevel, body)
+    }
+
+    /// Whether this thread's stack holds `levels` more levels (see ``withStack(forLevels:_:)``).
+    private func holds(levels: Int) -> Bool {
+        if stackFloor == 0 { return true }
         let here = currentStackAddress()
-        if here > stackFloor, levels <= Int((here - stackFloor) / UInt(max(stackBytesPerLevel, 1024))) { return try body() }
-        var outcome: Result<R, any Error>?
-        try withoutActuallyEscaping(body) { body in
-            try runOnDecodingThread(levels: levels + 4, bytesPerLevel: stackBytesPerLevel) { outcome = Result { try body() } }
-        }
-        return try decodingThreadOutcome(outcome)
+        return here > stackFloor && levels <= Int((here - stackFloor) / UInt(max(stackBytesPerLevel, 1024)))
     }
 
     @inline(never)
