@@ -73,4 +73,23 @@ private final class Holder: @unchecked Sendable {
         let data = try KeyedArchiver.archivedData(withRootObject: value)
         #expect(try KeyedUnarchiver().decode(FoundationValue.self, from: data) == value)
     }
+
+    /// An attributed string whose one attribute name is 9,000 nested counted sets: the error that says the
+    /// name is not a string described the whole chain, recursively.
+    @Test func anAttributeNamedByNineThousandNestedCountedSetsIsRejectedWithoutDescribingThem() throws {
+        var builder = ArchiveBuilder()
+        var inner = builder.add("leaf")
+        for _ in 0 ..< 9_000 {
+            inner = builder.object("NSCountedSet", ["NSMutableSet", "NSSet", "NSObject"],
+                                   [("NS.count", 1), ("NS.object0", inner), ("NS.count0", 2)])
+        }
+        let attributes = builder.object("NSDictionary", ["NSObject"], [("NS.keys", .array([inner])), ("NS.objects", .array([builder.add("v")]))])
+        let text = builder.object("NSAttributedString", ["NSObject"], [("NSString", builder.add("x")), ("NSAttributes", attributes)])
+        let data = try builder.archive(root: text).propertyListData(format: .binary)
+        let outcome = Self.onEightMiBStack { Result { try KeyedUnarchiver().decode(FoundationValue.self, from: data) } }
+        let error = try #require(throws: KeyedArchiveError.self) { try #require(outcome).get() }
+        #expect(error.code == .typeMismatch)
+        #expect(error.className == "NSAttributedString")
+        #expect(error.message.contains("attribute name NSCountedSet (1 element) is not a string"))
+    }
 }
