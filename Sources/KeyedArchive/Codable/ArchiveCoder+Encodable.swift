@@ -46,12 +46,16 @@ extension ArchiveDecoder {
     ///
     /// The corresponding Foundation API is `NSKeyedUnarchiver.decodeDecodable(_:forKey:)` (Apple platforms).
     /// Only the property-list classes are accepted (NSDictionary, NSArray, NSString, NSNumber, NSData,
-    /// NSDate), as Apple's overlay accepts.
-    /// - Throws: `DecodingError` from `PropertyListDecoder`, or ``KeyedArchiveError``.
+    /// NSDate), as Apple's overlay accepts. Any depth the unarchiver's limits allow is read: the subtree is
+    /// converted without recursion, and `PropertyListDecoder` (with `T.init(from:)`) runs on a stack that
+    /// holds every level of it, a thread of its own when the caller's stack is short (see ``KeyedUnarchiver``'s
+    /// "Depth").
+    /// - Throws: `DecodingError` from `PropertyListDecoder`, or ``KeyedArchiveError`` (a class outside the
+    ///   property-list classes is ``KeyedArchiveError/Code/classNotAllowed`` naming its place, `settings[2].name`).
     public func decodeDecodable<T: Decodable>(_ type: T.Type, forKey key: String) throws -> T? {
         if try decodeNil(forKey: key) { return nil }
         let value = try decodeFoundationValue(forKey: key)
-        let subtree = try value.propertyListSubtree(keyPath: keyPath.isEmpty ? key : keyPath + "." + key)
+        let (subtree, levels) = try value.propertyListSubtree(keyPath: keyPath.isEmpty ? key : keyPath + "." + key)
         let data: Data
         do {
             data = try PropertyListValue.array([subtree]).propertyListData(format: .binary)
@@ -59,11 +63,22 @@ extension ArchiveDecoder {
             throw KeyedArchiveError(.dataCorrupted, "the value under \(key) is not a property list: \(error.message)",
                                     keyPath: key, underlying: error)
         }
-        let decoded = try PropertyListDecoder().decode([T].self, from: data)
+        // PropertyListDecoder and `T.init(from:)` recurse once per level of the subtree (one more for the
+        // wrapping array): on a stack that holds them all, as the unarchiver's own levels are.
+        let decoded = try withStack(forLevels: levels + 1) { try PropertyListDecoder().decode([T].self, from: data) }
         guard let first = decoded.first else {
             throw KeyedArchiveError(.dataCorrupted, "PropertyListDecoder gave no value for \(T.self)", keyPath: key)
         }
         return first
+    }
+
+    /// Runs `body`, code outside the unarchiver that recurses up to `levels` deep: through the session's
+    /// depth machinery (here while the stack holds them, else on a thread sized for them) for the
+    /// unarchiver's decoder; for another decoder, here up to 44 levels, else on such a thread.
+    private func withStack<R>(forLevels levels: Int, _ body: () throws -> R) throws -> R {
+        if let decoder = self as? ArchiveObjectDecoder { return try decoder.session.withStack(forLevels: levels, body) }
+        if levels <= 44 { return try body() }
+        return try runOnThread(levels: levels + 4, bytesPerLevel: 16 << 10, body)
     }
 }
 
@@ -88,29 +103,94 @@ extension FoundationValue {
         }
     }
 
-    /// The property list of a value made only of the property-list classes.
-    func propertyListSubtree(keyPath: String) throws -> PropertyListValue {
-        switch self {
-        case .string(let s): return .string(s)
-        case .integer(let i): return .integer(i)
-        case .real(let d): return .real(d)
-        case .bool(let b): return .bool(b)
-        case .date(let d): return .date(d)
-        case .data(let d): return .data(d)
-        case .array(let a): return .array(try a.map { try $0.propertyListSubtree(keyPath: keyPath) })
-        case .dictionary(let d):
-            var pairs: [(String, PropertyListValue)] = []
-            for (k, v) in d {
-                guard case .string(let name) = k else {
-                    throw KeyedArchiveError(.typeMismatch, "a property-list dictionary key must be a string", keyPath: keyPath)
+    /// A collection of ``propertyListSubtree(keyPath:)`` being converted: its elements (a dictionary's values,
+    /// in key order), its keys, and the elements converted so far.
+    private struct SubtreeFrame {
+        let elements: [FoundationValue]
+        let keys: [String]?
+        var converted: [PropertyListValue]
+    }
+
+    /// The property list of a value made only of the property-list classes, and how many collections deep
+    /// it goes: converted with an explicit stack, so any depth (the subtree comes from untrusted input).
+    ///
+    /// - Throws: ``KeyedArchiveError/Code/classNotAllowed`` for any other class and
+    ///   ``KeyedArchiveError/Code/typeMismatch`` for a dictionary key that is not a string, naming the path
+    ///   below `keyPath` (`settings[2].name`).
+    func propertyListSubtree(keyPath: String) throws -> (value: PropertyListValue, levels: Int) {
+        var stack: [SubtreeFrame] = []
+        var levels = 0
+        var next = self
+        while true {
+            var done: PropertyListValue
+            switch next {
+            case .string(let s): done = .string(s)
+            case .integer(let i): done = .integer(i)
+            case .real(let d): done = .real(d)
+            case .bool(let b): done = .bool(b)
+            case .date(let d): done = .date(d)
+            case .data(let d): done = .data(d)
+            case .array(let a):
+                levels = max(levels, stack.count + 1)
+                guard let first = a.first else {
+                    done = .array([])
+                    break
                 }
-                pairs.append((name, try v.propertyListSubtree(keyPath: keyPath)))
+                stack.append(SubtreeFrame(elements: a.elements, keys: nil, converted: []))
+                stack[stack.count - 1].converted.reserveCapacity(a.count)
+                next = first
+                continue
+            case .dictionary(let d):
+                levels = max(levels, stack.count + 1)
+                var pairs: [(String, FoundationValue)] = []
+                pairs.reserveCapacity(d.count)
+                for (k, v) in d {
+                    guard case .string(let name) = k else {
+                        throw KeyedArchiveError(.typeMismatch, "a property-list dictionary key must be a string",
+                                                keyPath: Self.subtreePath(keyPath, stack))
+                    }
+                    pairs.append((name, v))
+                }
+                guard !pairs.isEmpty else {
+                    done = .dictionary(PropertyListDictionary())
+                    break
+                }
+                pairs.sort { $0.0 < $1.0 }
+                stack.append(SubtreeFrame(elements: pairs.map(\.1), keys: pairs.map(\.0), converted: []))
+                stack[stack.count - 1].converted.reserveCapacity(pairs.count)
+                next = pairs[0].1
+                continue
+            default:   // NSNull, NSUUID, NSURL, NSSet, NSOrderedSet and the catalogue's value classes
+                throw KeyedArchiveError(.classNotAllowed,
+                                        "decodeDecodable reads only property-list classes (NSDictionary, NSArray, NSString, NSNumber, "
+                                            + "NSData, NSDate), as Apple's overlay does", keyPath: Self.subtreePath(keyPath, stack))
             }
-            return .dictionary(PropertyListDictionary(pairs.sorted { $0.0 < $1.0 }))
-        default:   // NSNull, NSUUID, NSURL, NSSet, NSOrderedSet and the catalogue's value classes
-            throw KeyedArchiveError(.classNotAllowed,
-                                    "decodeDecodable reads only property-list classes (NSDictionary, NSArray, NSString, NSNumber, "
-                                        + "NSData, NSDate), as Apple's overlay does", keyPath: keyPath)
+            // Hand the converted value to the collection it belongs to; close the collections it completes.
+            while let top = stack.indices.last {
+                stack[top].converted.append(done)
+                let count = stack[top].converted.count
+                if count < stack[top].elements.count {
+                    next = stack[top].elements[count]
+                    break
+                }
+                let frame = stack.removeLast()
+                if let keys = frame.keys {
+                    done = .dictionary(PropertyListDictionary(keys: keys, values: frame.converted))
+                } else {
+                    done = .array(PropertyListArray(frame.converted))
+                }
+            }
+            if stack.isEmpty { return (done, levels) }
         }
+    }
+
+    /// `keyPath` followed by the place of the value being converted in each open collection (`[2]`, `.name`).
+    private static func subtreePath(_ keyPath: String, _ stack: [SubtreeFrame]) -> String {
+        var path = keyPath
+        for frame in stack {
+            let i = frame.converted.count
+            if let keys = frame.keys { path += "." + keys[i] } else { path += "[\(i)]" }
+        }
+        return path
     }
 }

@@ -188,6 +188,13 @@ public struct ArchivedAttributedString: KeyedArchivable, Hashable, Sendable, Cod
         return "NSAttributedString \(text) (\(runs.count) run\(runs.count == 1 ? "" : "s"))"
     }
 
+    /// How an error names a value that should have been an attribute name: a counted set by its size (its
+    /// description would describe every counted set nested in it, recursively), anything else by its summary.
+    private static func attributeNameSummary(_ name: FoundationValue) -> String {
+        guard case .countedSet(let set) = name else { return foundationValueSummary(name) }
+        return "NSCountedSet (\(set.counts.count) element\(set.counts.count == 1 ? "" : "s"))"
+    }
+
     private static func attributes(_ d: [FoundationValue: FoundationValue], _ decoder: any ArchiveDecoder, key: String) throws
         -> [String: FoundationValue]
     {
@@ -195,7 +202,7 @@ public struct ArchivedAttributedString: KeyedArchivable, Hashable, Sendable, Cod
         for (name, value) in d {
             guard case .string(let s) = name else {
                 throw foundationTypeError(decoder, className: archivedClassName, key: key,
-                                          "attribute name \(foundationValueSummary(name)) is not a string", code: .typeMismatch)
+                                          "attribute name \(attributeNameSummary(name)) is not a string", code: .typeMismatch)
             }
             result[s] = value
         }

@@ -87,15 +87,24 @@ public struct ArchivedCountedSet: KeyedArchivable, Hashable, Sendable, Codable, 
 
     /// The entries in the order they are written and described.
     /// Ordered by ``orderKey(_:)``, computed once per element rather than once per comparison.
-    var sortedEntries: [(FoundationValue, Int)] {
-        counts.map { (key: Self.orderKey($0.key), entry: ($0.key, $0.value)) }.sorted { $0.key < $1.key }.map(\.entry)
+    var sortedEntries: [(FoundationValue, Int)] { orderedEntries.map { ($0.element, $0.count) } }
+
+    /// The entries in the order they are written, each with its element's description when ordering needed
+    /// it (two entries or more). A single entry needs no order, so a chain of counted sets each holding the
+    /// next is archived without describing (recursively) what it holds.
+    private var orderedEntries: [(element: FoundationValue, count: Int, text: String?)] {
+        guard counts.count > 1 else { return counts.map { ($0.key, $0.value, nil) } }
+        return counts.map { entry -> (key: String, entry: (element: FoundationValue, count: Int, text: String?)) in
+            let text = entry.key.description
+            return (Self.orderKey(entry.key, text), (entry.key, entry.value, text))
+        }.sorted { $0.key < $1.key }.map(\.entry)
     }
 
     /// An element's place in the written order: its case name and description (`integer(1)`, `string("a")`),
     /// the order earlier versions wrote plain elements in.
-    private static func orderKey(_ element: FoundationValue) -> String {
+    private static func orderKey(_ element: FoundationValue, _ description: String) -> String {
         if case .null = element { return "null" }
-        return (Mirror(reflecting: element).children.first?.label ?? "") + "(" + element.description + ")"
+        return (Mirror(reflecting: element).children.first?.label ?? "") + "(" + description + ")"
     }
 
     /// Whether both hold the same elements with the same counts (elements compared as ``FoundationValue``'s
@@ -111,7 +120,13 @@ public struct ArchivedCountedSet: KeyedArchivable, Hashable, Sendable, Codable, 
 
     /// `NSCountedSet {1 ×2, "a" ×1}`.
     public var description: String {
-        "NSCountedSet {" + sortedEntries.map { "\(foundationValueSummary($0.0)) ×\($0.1)" }.joined(separator: ", ") + "}"
+        // A nested counted set's summary is its description, already written for the order: described once
+        // (describing it again per use doubled the work at every level).
+        "NSCountedSet {" + orderedEntries.map { entry in
+            let summary: String
+            if case .countedSet = entry.element, let text = entry.text { summary = text } else { summary = foundationValueSummary(entry.element) }
+            return "\(summary) ×\(entry.count)"
+        }.joined(separator: ", ") + "}"
     }
 
     private struct CodableEntry: Codable {

@@ -71,6 +71,18 @@ func runOnDecodingThread(levels: Int, bytesPerLevel: Int, _ body: @escaping () -
     }
 }
 
+/// Runs `body` on a new decoding thread (see ``runOnDecodingThread(levels:bytesPerLevel:_:)``), waits for it
+/// and gives its result or rethrows its error. Kept apart from the callers' fast paths, which then need no
+/// metadata for the outcome's generic type.
+@inline(never)
+func runOnThread<R>(levels: Int, bytesPerLevel: Int, _ body: () throws -> R) throws -> R {
+    var outcome: Result<R, any Error>?
+    try withoutActuallyEscaping(body) { body in
+        try runOnDecodingThread(levels: levels, bytesPerLevel: bytesPerLevel) { outcome = Result { try body() } }
+    }
+    return try decodingThreadOutcome(outcome)
+}
+
 /// The outcome a decoding thread left, or the error saying it never ran.
 func decodingThreadOutcome<R>(_ outcome: Result<R, any Error>?) throws -> R {
     guard let outcome else { throw KeyedArchiveError(.limitExceeded, "the decoding thread did not run") }

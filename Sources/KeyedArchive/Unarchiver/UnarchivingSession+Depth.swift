@@ -29,6 +29,25 @@ extension UnarchivingSession {
         return try continueOnNewThread(body)
     }
 
+    /// Runs `body`, code outside the session that recurses up to `levels` deep (Foundation's
+    /// `PropertyListDecoder` and a `Decodable`'s `init(from:)` reading a property-list subtree of the
+    /// archive, ``ArchiveDecoder/decodeDecodable(_:forKey:)``): on this thread while its stack holds
+    /// `levels` more levels of ``stackBytesPerLevel`` above ``stackFloor``, otherwise on a new thread whose
+    /// stack does, waiting for it. (The subtree's levels are objects of the archive not on the path, so a
+    /// stack sized for every level that may remain holds them.)
+    @inline(__always)
+    func withStack<R>(forLevels levels: Int, _ body: () throws -> R) throws -> R {
+        if holds(levels: levels) { return try body() }
+        return try runOnThread(levels: levels + 4, bytesPerLevel: stackBytesPerLevel, body)
+    }
+
+    /// Whether this thread's stack holds `levels` more levels (see ``withStack(forLevels:_:)``).
+    private func holds(levels: Int) -> Bool {
+        if stackFloor == 0 { return true }
+        let here = currentStackAddress()
+        return here > stackFloor && levels <= Int((here - stackFloor) / UInt(max(stackBytesPerLevel, 1024)))
+    }
+
     @inline(never)
     private func continueOnNewThread<R>(_ body: () throws -> R) throws -> R {
         let levels = max(min(objectCount, limits.maximumDepth) - depth, 0) + 4
