@@ -118,8 +118,27 @@ public struct ArchivedCountedSet: KeyedArchivable, Hashable, Sendable, Codable, 
         FoundationValue.countedSet(self).hash(into: &hasher)
     }
 
-    /// `NSCountedSet {1 ×2, "a" ×1}`.
+    /// `NSCountedSet {1 ×2, "a" ×1}`. Counted sets nested more than ``describedLevels`` deep inside it are
+    /// summarized (`NSCountedSet (1 element)`), so describing a set decoded from an untrusted archive, nested
+    /// as deep as the unarchiver's limits allow, cannot exhaust the stack.
     public var description: String {
+        let level = Self.describingLevel
+        guard level < Self.describedLevels else {
+            return "NSCountedSet (\(counts.count) element\(counts.count == 1 ? "" : "s"))"
+        }
+        return Self.$describingLevel.withValue(level + 1) { describedEntries }
+    }
+
+    /// How many counted sets, one inside another, a description writes out in full.
+    static let describedLevels = 64
+
+    /// How many counted-set descriptions are being written on this task or thread, one inside another:
+    /// every way a description recurses into a nested set (its entries, their order, an element that is
+    /// an array or an attributed string holding one) goes through ``description``.
+    @TaskLocal static var describingLevel = 0
+
+    /// ``description`` written out.
+    private var describedEntries: String {
         // A nested counted set's summary is its description, already written for the order: described once
         // (describing it again per use doubled the work at every level).
         "NSCountedSet {" + orderedEntries.map { entry in

@@ -59,6 +59,27 @@ private final class Holder: @unchecked Sendable {
         }
     }
 
+    /// A decoded chain of 9,000 counted sets (each the only element of the next; the default depth limit
+    /// allows 10,000) is described on an 8 MiB stack: a nested set's description was built by describing
+    /// the one inside it, one call per level (the process crashed). The first 64 levels are written out,
+    /// the set below them summarized.
+    @Test func nineThousandDecodedNestedCountedSetsAreDescribedOnAnEightMebibyteStack() throws {
+        let levels = 9_000
+        let decoded = Holder(try KeyedUnarchiver().decode(FoundationValue.self, from: Self.deepArchive(levels: levels)))
+        let text = try #require(Self.onEightMiBStack { decoded.value.map { String(describing: $0) } ?? "" })
+        let shown = ArchivedCountedSet.describedLevels
+        let expected = String(repeating: "NSCountedSet {", count: shown) + "NSCountedSet (1 element)" + String(repeating: " ×2}", count: shown)
+        #expect(text == expected)
+        _ = Self.onEightMiBStack { decoded.value = nil }
+    }
+
+    /// A chain as deep as a description writes out is written whole.
+    @Test func aChainOfSixtyFourCountedSetsIsDescribedWhole() throws {
+        let levels = ArchivedCountedSet.describedLevels
+        let text = try KeyedUnarchiver().decode(FoundationValue.self, from: Self.deepArchive(levels: levels)).description
+        #expect(text == String(repeating: "NSCountedSet {", count: levels) + #""leaf""# + String(repeating: " ×2}", count: levels))
+    }
+
     /// Counted sets each holding the next and a string: the description described each nested set twice
     /// (once to order the entries, once to write them), so 2^40 times at 40 levels.
     @Test func aFortyLevelCountedSetChainWithTwoEntriesPerLevelIsDescribed() throws {
