@@ -118,7 +118,7 @@ public struct ArchivedCountedSet: KeyedArchivable, Hashable, Sendable, Codable, 
         FoundationValue.countedSet(self).hash(into: &hasher)
     }
 
-    /// `NSCountedSet {1 ×2, "a" ×1}`. Counted sets nested more than ``describedLevels`` deep inside it are
+    /// `NSCountedSet {1 ×2, "a" ×1}`. Counted sets nested more than 64 deep inside it are
     /// summarized (`NSCountedSet (1 element)`), so describing a set decoded from an untrusted archive, nested
     /// as deep as the unarchiver's limits allow, cannot exhaust the stack.
     public var description: String {
