@@ -74,11 +74,11 @@ extension ArchiveDecoder {
 
     /// Runs `body`, code outside the unarchiver that recurses up to `levels` deep: through the session's
     /// depth machinery (here while the stack holds them, else on a thread sized for them) for the
-    /// unarchiver's decoder; for another decoder, here up to 44 levels, else on such a thread.
+    /// unarchiver's decoder; for another decoder, here up to `levelsEveryStackHolds` levels, else on such a thread.
     private func withStack<R>(forLevels levels: Int, _ body: () throws -> R) throws -> R {
         if let decoder = self as? ArchiveObjectDecoder { return try decoder.session.withStack(forLevels: levels, body) }
-        if levels <= 44 { return try body() }
-        return try runOnThread(levels: levels + 4, bytesPerLevel: 16 << 10, body)
+        if levels <= levelsEveryStackHolds { return try body() }
+        return try runOnThread(levels: levels + 4, bytesPerLevel: KeyedUnarchiver.defaultStackBytesPerLevel, body)
     }
 }
 

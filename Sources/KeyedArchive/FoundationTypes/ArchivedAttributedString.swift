@@ -192,7 +192,7 @@ public struct ArchivedAttributedString: KeyedArchivable, Hashable, Sendable, Cod
     /// description would describe every counted set nested in it, recursively), anything else by its summary.
     private static func attributeNameSummary(_ name: FoundationValue) -> String {
         guard case .countedSet(let set) = name else { return foundationValueSummary(name) }
-        return "NSCountedSet (\(set.counts.count) element\(set.counts.count == 1 ? "" : "s"))"
+        return set.summary
     }
 
     private static func attributes(_ d: [FoundationValue: FoundationValue], _ decoder: any ArchiveDecoder, key: String) throws

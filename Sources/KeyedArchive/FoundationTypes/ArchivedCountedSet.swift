@@ -123,11 +123,12 @@ public struct ArchivedCountedSet: KeyedArchivable, Hashable, Sendable, Codable, 
     /// as deep as the unarchiver's limits allow, cannot exhaust the stack.
     public var description: String {
         let level = Self.describingLevel
-        guard level < Self.describedLevels else {
-            return "NSCountedSet (\(counts.count) element\(counts.count == 1 ? "" : "s"))"
-        }
+        guard level < Self.describedLevels else { return summary }
         return Self.$describingLevel.withValue(level + 1) { describedEntries }
     }
+
+    /// `NSCountedSet (2 elements)`: the set named by its size, without describing what it holds.
+    var summary: String { "NSCountedSet (\(counts.count) element\(counts.count == 1 ? "" : "s"))" }
 
     /// How many counted sets, one inside another, a description writes out in full.
     static let describedLevels = 64

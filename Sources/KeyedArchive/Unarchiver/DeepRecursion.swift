@@ -57,6 +57,11 @@ func runOnThread(stackBytes bytes: Int, _ body: @escaping () -> Void) -> Bool {
     #endif
 }
 
+/// The nesting levels any thread's stack holds without measuring it: code that may recurse no deeper than
+/// this runs where it is called, deeper code where the stack is known to hold it (the unarchiver's whole
+/// decode, `decodeDecodable`'s subtree).
+let levelsEveryStackHolds = 44
+
 /// Runs `body` on a new thread whose stack holds `levels` nesting levels of `bytesPerLevel` bytes (at least
 /// 1 KiB each) plus 1 MiB, and waits for it: the decoding thread of an archive that may nest that deep.
 ///

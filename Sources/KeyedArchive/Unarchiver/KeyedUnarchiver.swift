@@ -71,7 +71,10 @@ public struct KeyedUnarchiver {
     /// The stack reserved per nesting level when the decode continues on its own thread, and a 64th of
     /// the room the caller's stack must keep before the next level decodes on it (default 16 KiB,
     /// generous for debug builds). Raise it if your `init(from:)` keeps large values on the stack.
-    public var stackBytesPerLevel: Int = 16 << 10
+    public var stackBytesPerLevel: Int = KeyedUnarchiver.defaultStackBytesPerLevel
+
+    /// The default ``stackBytesPerLevel``.
+    static let defaultStackBytesPerLevel = 16 << 10
 
     var registry: [String: any KeyedArchivable.Type] = [:]
 
@@ -196,7 +199,7 @@ public struct KeyedUnarchiver {
             }
             // At most one level per `$objects` entry (an object cannot be entered twice on one path).
             let levels = min(session.objectCount, limits.maximumDepth) + 4
-            if levels <= 48 {
+            if levels <= levelsEveryStackHolds + 4 {
                 work()
             } else if let floor = session.callerStackFloor() {
                 // The caller's thread, until its stack runs short (UnarchivingSession+Depth.swift).

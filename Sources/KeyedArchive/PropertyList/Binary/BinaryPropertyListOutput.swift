@@ -268,30 +268,3 @@ struct BinaryPropertyListOutput {
         return 8
     }
 }
-
-
-extension LargeMemory {
-    /// A block of at least `byteCount` bytes for a buffer written and read front to back (an output, the
-    /// references), released with ``deallocate(_:)``.
-    ///
-    /// Plain `malloc`, not the 2 MB-aligned block of ``allocate(byteCount:)``: an aligned block asks the
-    /// allocator for up to 2 MB more than its size, so the hole an equal buffer left when it was freed (the
-    /// previous archive's output) is too small for it, and every archive of the same size took fresh pages
-    /// at the heap's top (at 200,000 models about 50 MB a time, faulted in again). Sequential access gains
-    /// little from huge pages, but the whole 2 MB pages inside a big block are still advised to use them.
-    static func allocateSequential(byteCount: Int) -> UnsafeMutableRawPointer {
-        guard let pointer = malloc(max(byteCount, 1)) else { return allocate(byteCount: byteCount) }
-        #if os(Linux)
-        if byteCount >= 2 * hugePageSize {
-            // The 2 MB pages wholly inside the block (madvise needs page-aligned bounds; failure only means small pages).
-            let mask = UInt(hugePageSize - 1)
-            let first = (UInt(bitPattern: pointer) + mask) & ~mask
-            let end = (UInt(bitPattern: pointer) + UInt(byteCount)) & ~mask
-            if end > first, let start = UnsafeMutableRawPointer(bitPattern: first) {
-                _ = madvise(start, Int(end - first), MADV_HUGEPAGE)
-            }
-        }
-        #endif
-        return pointer
-    }
-}
