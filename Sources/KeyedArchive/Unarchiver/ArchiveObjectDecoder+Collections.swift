@@ -95,7 +95,11 @@ extension ArchiveObjectDecoder {
             var result: [T] = []
             result.reserveCapacity(refs.count)
             let decoder = ArchiveObjectDecoder(session: session, element: 0)
-            for (i, ref) in refs.enumerated() { result.append(try decodeElement(ref, at: .index(i), with: decoder)) }
+            for (i, ref) in refs.enumerated() {
+                // Elements that refer to objects met before are read from memory four at a time.
+                if i % UnarchivingSession.warmedLanes == 0 { session.warm(refs, from: i) }
+                result.append(try decodeElement(ref, at: .index(i), with: decoder))
+            }
             return result
         }
     }

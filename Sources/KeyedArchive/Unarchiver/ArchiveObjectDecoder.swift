@@ -23,6 +23,8 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
     @exclusivity(unchecked) private(set) var keyTable: UnarchivingSession.KeyTable?
     /// Where the last key was found: fields are usually read in the order they were written.
     @exclusivity(unchecked) var cursor = -1
+    /// The ``cursor`` at which the entries ahead were last warmed (``UnarchivingSession/warm(valuesOf:from:)``).
+    @exclusivity(unchecked) var warmedAt = -1
 
     /// A decoder for the fields of an object (`uid` nil for the `$top` dictionary).
     init(session: UnarchivingSession, fields: ArchiveFields, uid: ArchiveObjectID?, className: String?,
@@ -44,6 +46,7 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         self.className = className
         self.keyTable = keyTable
         cursor = -1
+        warmedAt = -1
     }
 
     /// A decoder for one collection element (the object holding its UID).
@@ -74,6 +77,15 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         guard let i = keyTable.position(ofModelKey: key, after: cursor) else { return nil }
         cursor = i
         return try session.value(at: i, of: fields, key: pathKey(key), uid: uid)
+    }
+
+    /// Has the objects of the entry just found (at ``cursor``) and the next few read from memory together
+    /// (``UnarchivingSession/warm(valuesOf:from:)``), once per entry: objects are read one after the other.
+    @inline(__always)
+    func warmAhead() {
+        guard keyTable != nil, cursor != warmedAt, let fields else { return }
+        warmedAt = cursor
+        session.warm(valuesOf: fields, from: cursor)
     }
 
     /// The key as it appears in paths: none for an element (the container already put its index there).
@@ -212,6 +224,7 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         let value: Int?
         if let fields { value = try stored(fields, key) } else { value = element }
         guard let value else { return true }
+        warmAhead()
         if let ref = try session.uid(value, key: pathKey(key)) { return ref == 0 }
         return false
     }
@@ -421,6 +434,7 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
 
     func decodeObject<T: KeyedArchivable>(of type: T.Type, forKey key: String) throws -> T {
         let value = try raw(key)
+        warmAhead()
         // An object whose class is exactly T is handed over as a plain reference; anything else (a struct,
         // a registered subclass) goes through a checked cast.
         if let shared = session.sharedObject(value, of: T.self) { return unsafeBitCast(shared, to: T.self) }

@@ -411,6 +411,111 @@ final class UnarchivingSession {
         return (ArchiveObjectID(reference: ref), object)
     }
 
+    // MARK: Warming shared references
+
+    /// The objects ``warm(_:_:_:_:)`` takes at once.
+    static let warmedLanes = 4
+
+    /// Sums what ``warm(_:_:_:_:)`` loads, so that the loads are made (nothing reads it).
+    @exclusivity(unchecked) private var warmSink: UInt = 0
+
+    /// ``warm(_:_:_:_:)`` for the values of entries `first ..< first + 4` of `fields` (fewer at its end).
+    @inline(never)
+    func warm(valuesOf fields: ArchiveFields, from first: Int) {
+        // One reference alone has nothing to overlap with.
+        guard first >= 0, first + 1 < fields.count else { return }
+        let at = fields.values + first * storage.refSize, step = storage.refSize, count = fields.count - first
+        warm(storage.referenceIfInRange(at: at) ?? -1,
+             storage.referenceIfInRange(at: at + step) ?? -1,
+             count > 2 ? storage.referenceIfInRange(at: at + 2 * step) ?? -1 : -1,
+             count > 3 ? storage.referenceIfInRange(at: at + 3 * step) ?? -1 : -1)
+    }
+
+    /// Warms the elements of an array or set read in order, four at a time, as a pipeline: called at each
+    /// element `first` that is a multiple of 4, it reads the instance headers of elements `first ..< first + 4`,
+    /// the instance pointers of the next four, the slots of the four after and the words of the four after
+    /// those (each step finds the step before it in the cache, warmed by the call before), so sixteen misses
+    /// overlap, and each call pays about one miss's wait instead of a chain of them (see ``warm(_:_:_:_:)``).
+    @inline(never)
+    func warm(_ refs: [Int], from first: Int) {
+        let count = refs.count
+        guard first >= 0, first + 1 < count else { return }
+        if first == 0 {
+            // The pipeline starts empty: the first four go through every step at once.
+            warm(refs[0], refs[1], count > 2 ? refs[2] : -1, count > 3 ? refs[3] : -1)
+        }
+        warmSink &+= decodedObjects.withUnsafeBufferPointer { instances in
+            guard let base = UnsafeRawPointer(instances.baseAddress) else { return 0 }
+            let instanceCount = instances.count
+            var sum: UInt = 0
+            var j = first
+            while j < min(first + 4, count) {
+                sum &+= warmedHeader(warmedInstance(base, instanceCount, warmedNumber(refs[j])))
+                j += 1
+            }
+            while j < min(first + 8, count) {
+                sum &+= warmedInstance(base, instanceCount, warmedNumber(refs[j]))
+                j += 1
+            }
+            while j < min(first + 12, count) {
+                sum &+= UInt(truncatingIfNeeded: warmedNumber(refs[j]))
+                j += 1
+            }
+            while j < min(first + 16, count) {
+                sum &+= UInt(truncatingIfNeeded: refs[j] >= 0 ? storage.resolvedUID(refs[j]) ?? 0 : 0)
+                j += 1
+            }
+            return sum
+        }
+    }
+
+    /// Reads, for up to four property-list objects (-1: none) that may be UIDs of already decoded class
+    /// instances, what the shared-object path (``sharedObject(_:of:)``) reads for each: the object's word,
+    /// its slot and its instance's header, one step for all four before the next step.
+    ///
+    /// In a large archive each step of one reference is a cache miss that waits for the one before it
+    /// (a friend decoded long ago lies anywhere in the table and the heap); taken four at a time, the
+    /// misses of a step overlap. Nothing is retained (a retain is an atomic operation, which would wait
+    /// for the header's miss before the next load could start) and nothing is decided here: the decoder
+    /// then reads the same entries again, from the cache, with all its checks. (Objects not decoded yet
+    /// are left alone: their dictionaries, warmed too, came out slower in the A/B, most likely because a
+    /// new object's decoding evicts what was warmed for the entries after it.)
+    @inline(__always)
+    private func warm(_ o0: Int, _ o1: Int, _ o2: Int, _ o3: Int) {
+        let n0 = warmedNumber(o0), n1 = warmedNumber(o1), n2 = warmedNumber(o2), n3 = warmedNumber(o3)
+        guard n0 | n1 | n2 | n3 != 0 else { return }
+        warmSink &+= decodedObjects.withUnsafeBufferPointer { instances in
+            guard let base = UnsafeRawPointer(instances.baseAddress) else { return 0 }
+            // The instance pointers (an AnyObject is one pointer), read without retaining them, then their headers.
+            let count = instances.count
+            let i0 = warmedInstance(base, count, n0), i1 = warmedInstance(base, count, n1)
+            let i2 = warmedInstance(base, count, n2), i3 = warmedInstance(base, count, n3)
+            return warmedHeader(i0) &+ warmedHeader(i1) &+ warmedHeader(i2) &+ warmedHeader(i3)
+        }
+    }
+
+    /// The ``DecodedSlot/objectNumber`` of the decoded instance object `n` (-1: none) is a UID of; 0 otherwise.
+    @inline(__always)
+    private func warmedNumber(_ n: Int) -> Int {
+        // Every object number came from a reference checked against the object count.
+        guard n >= 0, let ref = storage.resolvedUID(n), ref > 0, ref < UInt64(slots.count) else { return 0 }
+        let slot = slots[Int(ref)]
+        return slot.state == 2 ? Int(slot.objectNumber) : 0
+    }
+
+    /// The bits of instance `number` (1-based; 0: none) of ``decodedObjects``, whose elements start at `base`.
+    @inline(__always)
+    private func warmedInstance(_ base: UnsafeRawPointer, _ count: Int, _ number: Int) -> UInt {
+        guard number > 0, number <= count else { return 0 }
+        return base.load(fromByteOffset: (number - 1) * MemoryLayout<AnyObject>.stride, as: UInt.self)
+    }
+
+    /// The first word of the instance whose bits are `instance` (0: none).
+    @inline(__always)
+    private func warmedHeader(_ instance: UInt) -> UInt {
+        UnsafeRawPointer(bitPattern: instance)?.load(as: UInt.self) ?? 0
+    }
+
     /// Runs `T.init(from:)` and says whether the result is a class instance (without the bridging
     /// machinery `as AnyObject` goes through on Linux).
     private func make<T: KeyedArchivable>(_ type: T.Type, from decoder: ArchiveObjectDecoder) throws -> (value: Any, object: AnyObject?) {
