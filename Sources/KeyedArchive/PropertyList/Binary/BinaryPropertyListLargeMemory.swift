@@ -58,6 +58,24 @@ final class LargeWordBuffer {
     }
 }
 
+/// A zero-filled array of `UInt32` in ``LargeMemory``, freed with its last reference.
+final class LargeHalfWordBuffer {
+    let base: UnsafeMutablePointer<UInt32>
+    let count: Int
+
+    init(zeroedCount count: Int) {
+        let bytes = count * MemoryLayout<UInt32>.stride
+        let raw = LargeMemory.allocate(byteCount: bytes)
+        memset(raw, 0, bytes)
+        base = raw.bindMemory(to: UInt32.self, capacity: count)
+        self.count = count
+    }
+
+    deinit {
+        LargeMemory.deallocate(UnsafeMutableRawPointer(base))
+    }
+}
+
 extension LargeMemory {
     /// A block of at least `byteCount` bytes for a buffer written and read front to back (an output, the
     /// references), released with ``deallocate(_:)``.

@@ -76,7 +76,7 @@ public struct BinaryPropertyListWriter: Sendable {
         case .date(let d): return builder.scalar { $0.appendDate(d) }
         case .bool(let b): return builder.scalar { $0.appendBool(b) }
         case .data(let d): return builder.scalar { $0.appendData(d) }
-        case .uid(let u): return builder.scalar { $0.appendUID(u.value) }
+        case .uid(let u): return builder.uid(u.value)
         }
     }
 }
