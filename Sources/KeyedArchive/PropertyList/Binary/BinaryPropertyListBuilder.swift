@@ -33,6 +33,8 @@ struct BinaryPropertyListBuilder<Pending> {
     /// Containers numbered but not yet filled in, breadth-first; `head` is the next.
     private var queue: [(Pending, ObjectNumber)] = []
     private var head = 0
+    /// The numbers of the UIDs given to ``uid(_:)``, by value.
+    private var uids = BinaryPropertyListUIDTable()
 
     /// An array, set or dictionary to write: where its references start in `references` (a dictionary's
     /// `count` keys, then its `count` values).
@@ -92,6 +94,31 @@ struct BinaryPropertyListBuilder<Pending> {
         ObjectNumber(objects.add(encode))
     }
 
+    /// The number of the UID `value`: the one `scalar { $0.appendUID(value) }` gives, found by value rather
+    /// than by hashing its bytes (see ``BinaryPropertyListUIDTable``). A feeder gives every UID this way or
+    /// every UID through ``scalar(_:)``.
+    @inline(__always)
+    mutating func uid(_ value: UInt64) -> ObjectNumber {
+        if value < UInt64(uids.capacity) {
+            let recorded = uids.recorded(Int(value))
+            if recorded != 0 { return ObjectNumber(rawValue: recorded - 1) }
+        }
+        return newUID(value)
+    }
+
+    /// ``uid(_:)`` for a value not found in the table: a UID numbered now, or one the scalar table holds.
+    private mutating func newUID(_ value: UInt64) -> ObjectNumber {
+        // The table covers values below twice the objects numbered so far (a keyed archive's UIDs index its
+        // `$objects`, all numbered before the first object's contents); a larger one goes to the scalar table.
+        guard uids.cover(value, bound: 2 * objects.count + 4096) else {
+            uids.hasOverflow = true
+            return ObjectNumber(objects.add { $0.appendUID(value) })
+        }
+        let number = uids.hasOverflow ? objects.add { $0.appendUID(value) } : objects.addUnique { $0.appendUID(value) }
+        uids.record(Int(value), number: number)
+        return ObjectNumber(number)
+    }
+
     /// The number of a scalar that the feeder knows is distinct from every other it gives.
     @inline(__always)
     mutating func uniqueScalar(_ encode: (inout BinaryPropertyListOutput) -> Void) -> ObjectNumber {
@@ -119,6 +146,7 @@ struct BinaryPropertyListBuilder<Pending> {
     /// Writes the containers, the offset table and the trailer, and hands the buffer over as `Data`.
     mutating func finish() -> Data {
         objects.releaseTable()
+        uids = BinaryPropertyListUIDTable()
         let objectCount = objects.count
         let refSize = BinaryPropertyListOutput.bytesNeeded(UInt64(objectCount))
         var containerBytes = references.count * refSize

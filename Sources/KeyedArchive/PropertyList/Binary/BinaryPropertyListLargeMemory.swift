@@ -40,16 +40,16 @@ enum LargeMemory {
     }
 }
 
-/// A zero-filled array of `UInt64` in ``LargeMemory``, freed with its last reference.
-final class LargeWordBuffer {
-    let base: UnsafeMutablePointer<UInt64>
+/// A zero-filled array of fixed-width integers in ``LargeMemory``, freed with its last reference.
+final class LargeZeroedBuffer<Element: FixedWidthInteger> {
+    let base: UnsafeMutablePointer<Element>
     let count: Int
 
     init(zeroedCount count: Int) {
-        let bytes = count * MemoryLayout<UInt64>.stride
+        let bytes = count * MemoryLayout<Element>.stride
         let raw = LargeMemory.allocate(byteCount: bytes)
         memset(raw, 0, bytes)
-        base = raw.bindMemory(to: UInt64.self, capacity: count)
+        base = raw.bindMemory(to: Element.self, capacity: count)
         self.count = count
     }
 
@@ -57,6 +57,11 @@ final class LargeWordBuffer {
         LargeMemory.deallocate(UnsafeMutableRawPointer(base))
     }
 }
+
+/// Words (the scalar table's entries, the archiver's identity table).
+typealias LargeWordBuffer = LargeZeroedBuffer<UInt64>
+/// Half words (the UID table's slots).
+typealias LargeHalfWordBuffer = LargeZeroedBuffer<UInt32>
 
 extension LargeMemory {
     /// A block of at least `byteCount` bytes for a buffer written and read front to back (an output, the

@@ -28,7 +28,8 @@ import Foundation
 /// How: the writer feeds the value to `BinaryPropertyListBuilder`, the layout it shares with
 /// ``KeyedArchiver``: scalars are encoded straight into the output buffer as they are met, and
 /// de-duplicated by their encoded bytes (which are equal exactly when the values are equal in the sense
-/// above), so no value is retained or hashed twice; containers are written after them, once the reference
+/// above), so no value is retained or hashed twice (UIDs, dense in a keyed archive, are found by value instead,
+/// in `BinaryPropertyListUIDTable`); containers are written after them, once the reference
 /// width is known. The buffer becomes the returned `Data` without a copy. The writer works without
 /// recursion, so arbitrarily deep values cannot overflow the stack.
 public struct BinaryPropertyListWriter: Sendable {
@@ -76,7 +77,7 @@ public struct BinaryPropertyListWriter: Sendable {
         case .date(let d): return builder.scalar { $0.appendDate(d) }
         case .bool(let b): return builder.scalar { $0.appendBool(b) }
         case .data(let d): return builder.scalar { $0.appendData(d) }
-        case .uid(let u): return builder.scalar { $0.appendUID(u.value) }
+        case .uid(let u): return builder.uid(u.value)
         }
     }
 }
