@@ -17,11 +17,14 @@ extension BinaryPropertyListScanner {
     @inline(never)
     func value(_ n: Int, depth: Int, _ tree: inout TreeState) throws -> PropertyListValue {
         if depth >= Self.recursionLimit { return try deepValue(n, depth: depth, &tree) }
-        // A UID the reference count pass decoded (see `TreeState.inline`).
-        if n < tree.inline.count, case let packed = tree.inline[n], packed != 0 {
-            return .uid(UID(UInt64(packed & ~Self.inlineUID)))
+        // A UID the reference count pass decoded, or the object's offset (see `TreeState.inline`).
+        var offset = 0
+        if n < tree.inline.count {
+            let packed = tree.inline[n]
+            if packed & Self.inlineUID != 0 { return .uid(UID(UInt64(packed & ~Self.inlineUID))) }
+            offset = Int(packed)
         }
-        let offset = offset(of: n)
+        if offset == 0 { offset = self.offset(of: n) }
         let marker = base.load(fromByteOffset: offset, as: UInt8.self)
         // Cheaper to decode again than to look up (and never on the path, never exponential).
         if Self.decodesWithoutAllocating(marker) { return try scalar(n, at: offset, marker: marker) }

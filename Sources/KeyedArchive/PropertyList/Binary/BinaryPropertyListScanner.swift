@@ -85,17 +85,23 @@ struct BinaryPropertyListScanner {
         /// them with these, not with the slot dictionary's key objects in the file (a second set of loads).
         var keySetPrints: [[UInt64]] = []
 
-        /// Per object, once the file has a UID (empty until then): a UID of 1-3 bytes decoded by
-        /// ``countReferences(into:inlining:checkingOffsets:)``, as `inlineUID | value`, else 0. A reference
-        /// to one costs one load here instead of two dependent ones (its offset-table entry, then its
-        /// bytes): an archive's references to other objects are UIDs that many objects share, spread over
-        /// the whole file (at 200,000 models these two cache misses were most of the growth past 10x).
+        /// Per object, filled by ``countReferences(into:inlining:checkingOffsets:)`` when the file has a UID
+        /// and its object area ends below 2^31 (else empty): a UID of 1-3 bytes, decoded, as
+        /// `inlineUID | value`; else the object's byte offset (at least 8), read from the offset table; 0
+        /// for an entry it skipped. (A file without UIDs reads its offsets from the offset table.)
+        ///
+        /// A reference to a UID costs one load here instead of two dependent ones (its offset-table entry,
+        /// then its bytes): an archive's references to other objects are UIDs that many objects share,
+        /// spread over the whole file (at 200,000 models these two cache misses were most of the growth
+        /// past 10x). Any other reference finds its offset in the same load, aligned, instead of a second
+        /// random access to the offset table: when this table held UIDs only, every reference loaded from
+        /// both, and at 200,000 models (10 MB each) the two loads were a fifth of the read's time.
         var inline: [UInt32] = []
 
         init(objectCount: Int) { state = Array(repeating: 0, count: objectCount) }
     }
 
-    /// The tag of a UID in ``TreeState/inline`` (its value, below 2^24, in the low bits).
+    /// The tag of a UID in ``TreeState/inline`` (its value, below 2^24, in the low bits); offsets are below it.
     static let inlineUID: UInt32 = 1 << 31
 
     static let onPath: UInt8 = 4
@@ -233,65 +239,95 @@ struct BinaryPropertyListScanner {
     /// specialised for the file's reference width.
     ///
     /// - Parameters:
-    ///   - inline: set (from empty, at the first one) to the file's UIDs of 1-3 bytes, decoded (see
-    ///     ``TreeState/inline``): the pass reads every object's marker anyway.
+    ///   - inline: set (from empty, at the first UID) to the file's UIDs of 1-3 bytes, decoded, and every
+    ///     other object's offset (see ``TreeState/inline``): the pass reads every entry and marker anyway.
     ///   - checkingOffsets: check each offset-table entry here, in the same order and with the same
     ///     error as the initializer's check (a scanner made with `checkingOffsets: false`): one pass over the
     ///     table instead of two.
     func countReferences(into state: inout [UInt8], inlining inline: inout [UInt32], checkingOffsets: Bool) throws {
+        // Offsets are kept from the first UID on, and only when they stay below the UID tag.
+        let offsetsFit = tableOffset <= Int(Self.inlineUID)
+        let firstUID = try state.withUnsafeMutableBufferPointer { counts in
+            try countReferences(from: 0, counts, keeping: nil, stoppingAtUID: offsetsFit, checkingOffsets: checkingOffsets)
+        }
+        guard firstUID < objectCount else { return }
+        inline = Array(repeating: 0, count: objectCount)
+        try state.withUnsafeMutableBufferPointer { counts in
+            try inline.withUnsafeMutableBufferPointer { kept in
+                // The objects before the first UID (entries outside the object area, which a scanner
+                // checking offsets has thrown for, stay 0).
+                for m in 0 ..< firstUID {
+                    let raw = Self.loadBigEndian(beforeTrailer: base + tableOffset + m * offsetSize, width: offsetSize)
+                    if raw >= UInt64(Self.headerSize), raw < UInt64(tableOffset) { kept[m] = UInt32(truncatingIfNeeded: raw) }
+                }
+                _ = try countReferences(from: firstUID, counts, keeping: kept, stoppingAtUID: false,
+                                        checkingOffsets: checkingOffsets)
+            }
+        }
+    }
+
+    /// The pass of ``countReferences(into:inlining:checkingOffsets:)`` from object `first` on: returns the
+    /// first UID of 1-3 bytes when `stoppingAtUID` (before counting it), else (or without one) `objectCount`.
+    ///
+    /// - Parameter keeping: ``TreeState/inline``'s storage (`objectCount` entries), to fill, or nil.
+    @inline(__always)
+    func countReferences(from first: Int, _ counts: UnsafeMutableBufferPointer<UInt8>,
+                         keeping kept: UnsafeMutableBufferPointer<UInt32>?, stoppingAtUID: Bool,
+                         checkingOffsets: Bool) throws -> Int {
         let shift = UInt64(truncatingIfNeeded: 64 &- 8 &* offsetSize)
         let area = UInt64(tableOffset &- Self.headerSize)  // the object area's size (tableOffset >= 9)
-        try state.withUnsafeMutableBufferPointer { counts in
-            var entry = base + tableOffset
-            for n in 0 ..< objectCount {
-                // Bounds: entry n lies in the offset table, which the 32-byte trailer follows, so 8 bytes
-                // are readable (as in `loadBigEndian(beforeTrailer:width:)`).
-                let raw = UInt64(bigEndian: entry.loadUnaligned(as: UInt64.self)) &>> shift
-                entry += offsetSize
-                // Inside the object area `8 ..< tableOffset` (one unsigned compare); without `checkingOffsets`
-                // the initializer has checked every entry already.
-                guard raw &- UInt64(Self.headerSize) < area else {
-                    if checkingOffsets { try offsetEntryError(raw, n) }
-                    continue
+        var entry = base + tableOffset + first * offsetSize
+        for n in first ..< objectCount {
+            // Bounds: entry n lies in the offset table, which the 32-byte trailer follows, so 8 bytes
+            // are readable (as in `loadBigEndian(beforeTrailer:width:)`).
+            let raw = UInt64(bigEndian: entry.loadUnaligned(as: UInt64.self)) &>> shift
+            entry += offsetSize
+            // Inside the object area `8 ..< tableOffset` (one unsigned compare); without `checkingOffsets`
+            // the initializer has checked every entry already.
+            guard raw &- UInt64(Self.headerSize) < area else {
+                if checkingOffsets { try offsetEntryError(raw, n) }
+                continue
+            }
+            let offset = Int(truncatingIfNeeded: raw)
+            // Bounds: `kept` has `objectCount` entries, n < objectCount.
+            kept?[n] = UInt32(truncatingIfNeeded: raw)
+            let marker = base.load(fromByteOffset: offset, as: UInt8.self)
+            // UIDs of 1-3 bytes inside the object area (what `uidValue` reads for them, and accepts).
+            if marker &- 0x80 < 3 {
+                if stoppingAtUID { return n }
+                let width = Int(marker & 0x0F) &+ 1
+                // Bounds: the 4 bytes at `offset + 1` are before the trailer's end (offset < tableOffset);
+                // the `width` of them used lie inside the object area.
+                if let kept, offset &+ 1 &+ width <= tableOffset {
+                    let value = UInt32(bigEndian: base.loadUnaligned(fromByteOffset: offset &+ 1, as: UInt32.self))
+                        &>> UInt32(truncatingIfNeeded: 32 &- 8 &* width)
+                    kept[n] = Self.inlineUID | value
                 }
-                let offset = Int(truncatingIfNeeded: raw)
-                let marker = base.load(fromByteOffset: offset, as: UInt8.self)
-                // UIDs of 1-3 bytes inside the object area (what `uidValue` reads for them, and accepts).
-                if marker &- 0x80 < 3 {
-                    let width = Int(marker & 0x0F) &+ 1
-                    // Bounds: the 4 bytes at `offset + 1` are before the trailer's end (offset < tableOffset);
-                    // the `width` of them used lie inside the object area.
-                    if offset &+ 1 &+ width <= tableOffset {
-                        let value = UInt32(bigEndian: base.loadUnaligned(fromByteOffset: offset &+ 1, as: UInt32.self))
-                            &>> UInt32(truncatingIfNeeded: 32 &- 8 &* width)
-                        if inline.isEmpty { inline = Array(repeating: 0, count: objectCount) }
-                        inline[n] = Self.inlineUID | value
-                    }
-                    continue
-                }
-                // Containers only: 0xA array, 0xB ordered set, 0xC set, 0xD dictionary (one unsigned compare).
-                guard marker &- 0xA0 < 0x40 else { continue }
-                let high = marker >> 4
-                guard let (count, start) = try? countAndStart(BinaryPropertyListMarker.nibble(marker), at: offset, object: n)
-                else { continue }
-                let (refs, o1) = count.multipliedReportingOverflow(by: high == 0xD ? 2 : 1)
-                let (bytes, o2) = refs.multipliedReportingOverflow(by: refSize)
-                let (end, o3) = start.addingReportingOverflow(bytes)
-                guard !o1, !o2, !o3, end <= tableOffset else { continue }
-                let p = base + start
-                switch refSize {
-                case 1: Self.tally(UInt8.self, p, refs, counts)
-                case 2: Self.tally(UInt16.self, p, refs, counts)
-                case 4: Self.tally(UInt32.self, p, refs, counts)
-                case 8: Self.tally(UInt64.self, p, refs, counts)
-                default:
-                    for k in 0 ..< refs {
-                        let r = Self.loadBigEndian(beforeTrailer: p + k * refSize, width: refSize)  // inside the object area
-                        if r < UInt64(counts.count), counts[Int(r)] < Self.shared { counts[Int(r)] += 1 }
-                    }
+                continue
+            }
+            // Containers only: 0xA array, 0xB ordered set, 0xC set, 0xD dictionary (one unsigned compare).
+            guard marker &- 0xA0 < 0x40 else { continue }
+            let high = marker >> 4
+            guard let (count, start) = try? countAndStart(BinaryPropertyListMarker.nibble(marker), at: offset, object: n)
+            else { continue }
+            let (refs, o1) = count.multipliedReportingOverflow(by: high == 0xD ? 2 : 1)
+            let (bytes, o2) = refs.multipliedReportingOverflow(by: refSize)
+            let (end, o3) = start.addingReportingOverflow(bytes)
+            guard !o1, !o2, !o3, end <= tableOffset else { continue }
+            let p = base + start
+            switch refSize {
+            case 1: Self.tally(UInt8.self, p, refs, counts)
+            case 2: Self.tally(UInt16.self, p, refs, counts)
+            case 4: Self.tally(UInt32.self, p, refs, counts)
+            case 8: Self.tally(UInt64.self, p, refs, counts)
+            default:
+                for k in 0 ..< refs {
+                    let r = Self.loadBigEndian(beforeTrailer: p + k * refSize, width: refSize)  // inside the object area
+                    if r < UInt64(counts.count), counts[Int(r)] < Self.shared { counts[Int(r)] += 1 }
                 }
             }
         }
+        return objectCount
     }
 
     /// Adds the `refs` big-endian references of type `T` at `p` (inside the object area) to `counts`,

@@ -159,6 +159,30 @@ import Testing
         #expect(dictionary.values == uids)
     }
 
+    @Test func objectsBeforeAndAfterTheFirstUIDReadFromTheOffsetsThePassKept() throws {
+        // From the file's first UID on, the reference count pass keeps every object's offset beside the
+        // decoded UIDs (and fills in the objects before it); a reference then reads its object there.
+        let long = "a long string!!"  // 15 bytes: an extended count, memoized when shared
+        let value = try BinaryPropertyListReader().read(bplist([
+            [0xA6, 1, 2, 3, 4, 5, 1],  // 0: array [obj 1...5, obj 1]
+            [0x5F, 0x10, 0x0F] + Array(long.utf8),  // 1: the long string, referenced twice
+            [0x10, 0x2A],  // 2: integer 42
+            [0x80, 0x07],  // 3: UID 7, the file's first
+            [0xA2, 6, 7],  // 4: array [obj 6, obj 7]
+            [0x53, 0x78, 0x79, 0x7A],  // 5: "xyz"
+            [0x23, 0x3F, 0xF8, 0, 0, 0, 0, 0, 0],  // 6: real 1.5
+            [0x83, 0x00, 0x00, 0x01, 0x00],  // 7: UID 0x100 of 4 bytes (decoded when referenced)
+        ]))
+        let elements = try #require(value.arrayValue)
+        #expect(elements.count == 6)
+        #expect(elements[0] == .string(long))
+        #expect(elements[1] == .integer(PropertyListInteger(Int64(42))))
+        #expect(elements[2] == .uid(UID(7)))
+        #expect(elements[3].arrayValue.map(Array.init) == [.real(1.5), .uid(UID(0x100))])
+        #expect(elements[4] == .string("xyz"))
+        #expect(elements[5] == .string(long))
+    }
+
     @Test func aUIDCutOffByTheOffsetTableIsTruncatedWhenReferenced() {
         let error = readError(bplist([
             [0xA2, 1, 2],  // 0: array [obj 1, obj 2]
