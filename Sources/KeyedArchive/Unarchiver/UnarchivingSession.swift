@@ -21,36 +21,54 @@ final class UnarchivingSession {
     /// What the session knows of one `$objects` entry, in one place: a reference to an object met before
     /// reads one slot (one cache line) instead of three arrays at unrelated places.
     ///
-    /// One word: the table is made and dropped without a retain or a release per entry, and is a third
-    /// of its size with the instance inline (a repeated reference to an object in a large archive misses
-    /// the cache less often); the instances are in ``decodedObjects``, in the order they were decoded.
+    /// One word, with the instance's address inline: a second reference to an object goes from its slot
+    /// straight to the instance's header (one dependent cache miss fewer than through a table of
+    /// instances), and the table is made and dropped without a retain or a release per entry. The slot
+    /// does not own the instance: ``decodedObjects`` holds the strong references, and is emptied together
+    /// with the slots.
     struct DecodedSlot {
-        /// Bits 0-31 ``objectNumber``, bits 32-55 ``classIndex`` + 1 (0: none), bits 56-63 ``state``.
+        /// Bits 0-47 ``instanceBits``, bits 48-61 ``classIndex`` + 1 (0: none), bits 62-63 ``state``.
         private var bits: UInt64 = 0
-        /// 1 + the index of the instance in ``decodedObjects`` when the object was decoded as a class
-        /// instance (for the typed fast path); 0 otherwise.
-        var objectNumber: UInt32 {
-            get { UInt32(truncatingIfNeeded: bits) }
-            set { bits = bits & ~0xFFFF_FFFF | UInt64(newValue) }
+        /// The address of the class instance decoded for the object (unretained; kept alive by
+        /// ``decodedObjects``), 0 when it was not decoded as a class instance or its address does not fit
+        /// in 48 bits (then the instance is in `values`, like a struct).
+        var instanceBits: UInt {
+            UInt(truncatingIfNeeded: bits & Self.instanceMask)
         }
-        /// The index of its class in `classTable` (-1 until decoded, or when it does not fit in 24 bits), so
+        /// Stores `object`'s address; false (nothing stored) when the address does not fit in 48 bits.
+        mutating func setInstance(_ object: AnyObject) -> Bool {
+            let address = UInt64(UInt(bitPattern: ObjectIdentifier(object)))
+            guard address & ~Self.instanceMask == 0 else { return false }
+            bits = bits & ~Self.instanceMask | address
+            return true
+        }
+        /// The instance ``instanceBits`` is the address of (nil when none); the slot does not retain it.
+        var instance: AnyObject? {
+            let address = instanceBits
+            guard address != 0 else { return nil }
+            return unsafeBitCast(address, to: AnyObject.self)
+        }
+        /// The index of its class in `classTable` (-1 until decoded, or when it does not fit in 14 bits), so
         /// that a second reference to it is checked without reading its dictionary again.
         var classIndex: Int32 {
-            get { Int32(truncatingIfNeeded: (bits >> 32) & 0xFF_FFFF) - 1 }
+            get { Int32(truncatingIfNeeded: (bits >> 48) & 0x3FFF) - 1 }
             set {
-                let stored: UInt64 = newValue >= 0 && newValue < 0xFF_FFFF ? UInt64(newValue + 1) : 0
-                bits = bits & ~(0xFF_FFFF << 32) | stored << 32
+                let stored: UInt64 = newValue >= 0 && newValue < 0x3FFF ? UInt64(newValue + 1) : 0
+                bits = bits & ~(0x3FFF << 48) | stored << 48
             }
         }
-        /// 0 not started, 1 being decoded, 2 decoded (the instance is in ``decodedObjects``, or the value in `values`).
+        /// 0 not started, 1 being decoded, 2 decoded (the instance is inline and in ``decodedObjects``, or
+        /// the value in `values`).
         var state: UInt8 {
-            get { UInt8(truncatingIfNeeded: bits >> 56) }
-            set { bits = bits & 0x00FF_FFFF_FFFF_FFFF | UInt64(newValue) << 56 }
+            get { UInt8(truncatingIfNeeded: bits >> 62) }
+            set { bits = bits & 0x3FFF_FFFF_FFFF_FFFF | UInt64(newValue & 3) << 62 }
         }
+        private static let instanceMask: UInt64 = 0xFFFF_FFFF_FFFF
     }
     /// Per `$objects` entry (emptied by ``release()``: every read checks the index against its count).
     @exclusivity(unchecked) private var slots: [DecodedSlot]
-    /// The class instances decoded, in order (see ``DecodedSlot/objectNumber``); emptied by ``release()``.
+    /// The owners of the class instances the slots point at (see ``DecodedSlot/instanceBits``), in the
+    /// order they were decoded; emptied by ``release()``, after the slots.
     @exclusivity(unchecked) private var decodedObjects: [AnyObject] = []
     /// Decoded values that are not class instances (structs), by UID.
     @exclusivity(unchecked) private var values: [Int: Any] = [:]
@@ -404,7 +422,7 @@ final class UnarchivingSession {
     @inline(__always)
     func decodedInstance(_ value: Int, of type: any KeyedArchivable.Type) -> (uid: ArchiveObjectID, object: AnyObject)? {
         guard let ref = (try? storage.uid(value)) ?? nil, ref > 0, ref < UInt64(slots.count), case let slot = slots[Int(ref)],
-              slot.state == 2, slot.objectNumber != 0, case let object = decodedObjects[Int(slot.objectNumber) - 1],
+              slot.state == 2, let object = slot.instance,
               ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(type) else {
             return nil
         }
@@ -433,9 +451,9 @@ final class UnarchivingSession {
 
     /// Warms the elements of an array or set read in order, four at a time, as a pipeline: called at each
     /// element `first` that is a multiple of 4, it reads the instance headers of elements `first ..< first + 4`,
-    /// the instance pointers of the next four, the slots of the four after and the words of the four after
-    /// those (each step finds the step before it in the cache, warmed by the call before), so sixteen misses
-    /// overlap, and each call pays about one miss's wait instead of a chain of them (see ``warm(_:_:_:_:)``).
+    /// the slots of the next four and the words of the four after those (each step finds the step before
+    /// it in the cache, warmed by the call before), so twelve misses overlap, and each call pays about one
+    /// miss's wait instead of a chain of them (see ``warm(_:_:_:_:)``).
     @inline(never)
     func warm(_ refs: [Int], from first: Int) {
         let count = refs.count
@@ -444,29 +462,21 @@ final class UnarchivingSession {
             // The pipeline starts empty: the first four go through every step at once.
             warm(refs[0], refs[1], count > 2 ? refs[2] : -1, count > 3 ? refs[3] : -1)
         }
-        warmSink &+= decodedObjects.withUnsafeBufferPointer { instances in
-            guard let base = UnsafeRawPointer(instances.baseAddress) else { return 0 }
-            let instanceCount = instances.count
-            var sum: UInt = 0
-            var j = first
-            while j < min(first + 4, count) {
-                sum &+= warmedHeader(warmedInstance(base, instanceCount, warmedNumber(refs[j])))
-                j += 1
-            }
-            while j < min(first + 8, count) {
-                sum &+= warmedInstance(base, instanceCount, warmedNumber(refs[j]))
-                j += 1
-            }
-            while j < min(first + 12, count) {
-                sum &+= UInt(truncatingIfNeeded: warmedNumber(refs[j]))
-                j += 1
-            }
-            while j < min(first + 16, count) {
-                sum &+= UInt(truncatingIfNeeded: refs[j] >= 0 ? storage.resolvedUID(refs[j]) ?? 0 : 0)
-                j += 1
-            }
-            return sum
+        var sum: UInt = 0
+        var j = first
+        while j < min(first + 4, count) {
+            sum &+= warmedHeader(warmedInstance(refs[j]))
+            j += 1
         }
+        while j < min(first + 8, count) {
+            sum &+= warmedInstance(refs[j])
+            j += 1
+        }
+        while j < min(first + 12, count) {
+            sum &+= UInt(truncatingIfNeeded: refs[j] >= 0 ? storage.resolvedUID(refs[j]) ?? 0 : 0)
+            j += 1
+        }
+        warmSink &+= sum
     }
 
     /// Reads, for up to four property-list objects (-1: none) that may be UIDs of already decoded class
@@ -482,35 +492,21 @@ final class UnarchivingSession {
     /// new object's decoding evicts what was warmed for the entries after it.)
     @inline(__always)
     private func warm(_ o0: Int, _ o1: Int, _ o2: Int, _ o3: Int) {
-        let n0 = warmedNumber(o0), n1 = warmedNumber(o1), n2 = warmedNumber(o2), n3 = warmedNumber(o3)
-        guard n0 | n1 | n2 | n3 != 0 else { return }
-        warmSink &+= decodedObjects.withUnsafeBufferPointer { instances in
-            guard let base = UnsafeRawPointer(instances.baseAddress) else { return 0 }
-            // The instance pointers (an AnyObject is one pointer), read without retaining them, then their headers.
-            let count = instances.count
-            let i0 = warmedInstance(base, count, n0), i1 = warmedInstance(base, count, n1)
-            let i2 = warmedInstance(base, count, n2), i3 = warmedInstance(base, count, n3)
-            return warmedHeader(i0) &+ warmedHeader(i1) &+ warmedHeader(i2) &+ warmedHeader(i3)
-        }
+        let i0 = warmedInstance(o0), i1 = warmedInstance(o1), i2 = warmedInstance(o2), i3 = warmedInstance(o3)
+        guard i0 | i1 | i2 | i3 != 0 else { return }
+        warmSink &+= warmedHeader(i0) &+ warmedHeader(i1) &+ warmedHeader(i2) &+ warmedHeader(i3)
     }
 
-    /// The ``DecodedSlot/objectNumber`` of the decoded instance object `n` (-1: none) is a UID of; 0 otherwise.
+    /// The address of the decoded class instance object `n` (-1: none) is a UID of, from its slot; 0 otherwise.
     @inline(__always)
-    private func warmedNumber(_ n: Int) -> Int {
-        // Every object number came from a reference checked against the object count.
+    private func warmedInstance(_ n: Int) -> UInt {
+        // Every slot index comes from a reference checked against the slot count.
         guard n >= 0, let ref = storage.resolvedUID(n), ref > 0, ref < UInt64(slots.count) else { return 0 }
         let slot = slots[Int(ref)]
-        return slot.state == 2 ? Int(slot.objectNumber) : 0
+        return slot.state == 2 ? slot.instanceBits : 0
     }
 
-    /// The bits of instance `number` (1-based; 0: none) of ``decodedObjects``, whose elements start at `base`.
-    @inline(__always)
-    private func warmedInstance(_ base: UnsafeRawPointer, _ count: Int, _ number: Int) -> UInt {
-        guard number > 0, number <= count else { return 0 }
-        return base.load(fromByteOffset: (number - 1) * MemoryLayout<AnyObject>.stride, as: UInt.self)
-    }
-
-    /// The first word of the instance whose bits are `instance` (0: none).
+    /// The first word of the instance whose address is `instance` (0: none).
     @inline(__always)
     private func warmedHeader(_ instance: UInt) -> UInt {
         UnsafeRawPointer(bitPattern: instance)?.load(as: UInt.self) ?? 0
@@ -577,11 +573,10 @@ final class UnarchivingSession {
         let (made, object) = try nested { try make(type, from: decoder) }
         // A decoder the model did not keep serves the next object (one allocation per nesting level, not per object).
         if isKnownUniquelyReferenced(&decoder) { spareDecoders.append(decoder) }
-        if let object, let number = UInt32(exactly: decodedObjects.count + 1) {
-            decodedObjects.append(object)
-            slots[uid.rawValue].objectNumber = number
+        if let object, slots[uid.rawValue].setInstance(object) {
+            decodedObjects.append(object)  // the slot points at it; this holds it
         } else {
-            values[uid.rawValue] = made  // a struct (or an instance past 2^32 - 1 of them: found by the full path)
+            values[uid.rawValue] = made  // a struct (or an instance whose address does not fit in a slot)
         }
         // The class table only grows, so the index checkedObject found still names this object's class.
         slots[uid.rawValue].classIndex = Int32(exactly: classIndex) ?? -1
@@ -621,8 +616,7 @@ final class UnarchivingSession {
     /// The decoded instance or value of object `uid`, if any.
     func cached(_ uid: ArchiveObjectID) -> Any? {
         guard uid.rawValue >= 0, uid.rawValue < slots.count else { return nil }
-        let number = Int(slots[uid.rawValue].objectNumber)
-        if number != 0 { return decodedObjects[number - 1] }
+        if let instance = slots[uid.rawValue].instance { return instance }
         return values[uid.rawValue]
     }
 

@@ -1,41 +1,59 @@
 import Testing
 @testable import KeyedArchive
 
-/// The unarchiver's per-entry slot packs three fields into one word: each keeps its value when the others change.
+/// The unarchiver's per-entry slot packs three fields into one word (the instance's address, the class
+/// index, the state): each keeps its value when the others change.
 @Suite struct DecodedSlotTests {
+    private final class Instance {}
+
     @Test func aNewSlotIsNotStartedHasNoClassAndNoInstance() {
         let slot = UnarchivingSession.DecodedSlot()
         #expect(slot.state == 0)
         #expect(slot.classIndex == -1)
-        #expect(slot.objectNumber == 0)
+        #expect(slot.instanceBits == 0)
+        #expect(slot.instance == nil)
     }
 
     @Test func fieldsKeepTheirValuesWhenTheOthersChange() {
+        let first = Instance(), second = Instance()
         var slot = UnarchivingSession.DecodedSlot()
         slot.state = 1
-        slot.objectNumber = UInt32.max
-        slot.classIndex = 0xFF_FFFE  // the largest index the slot holds
+        let storedFirst = slot.setInstance(first)
+        #expect(storedFirst)
+        slot.classIndex = 0x3FFE  // the largest index the slot holds
         #expect(slot.state == 1)
-        #expect(slot.objectNumber == UInt32.max)
-        #expect(slot.classIndex == 0xFF_FFFE)
+        #expect(slot.instance === first)
+        #expect(slot.classIndex == 0x3FFE)
         slot.state = 2
-        slot.objectNumber = 7
-        #expect(slot.classIndex == 0xFF_FFFE)
+        let storedSecond = slot.setInstance(second)
+        #expect(storedSecond)
+        #expect(slot.classIndex == 0x3FFE)
+        #expect(slot.state == 2)
         slot.classIndex = 3
         #expect(slot.state == 2)
-        #expect(slot.objectNumber == 7)
+        #expect(slot.instance === second)
+        #expect(slot.instanceBits == UInt(bitPattern: ObjectIdentifier(second)))
+        #expect(slot.classIndex == 3)
+        slot.state = 0
+        #expect(slot.instance === second)
         #expect(slot.classIndex == 3)
     }
 
     @Test func aClassIndexTooLargeOrNegativeIsStoredAsNone() {
+        let object = Instance()
         var slot = UnarchivingSession.DecodedSlot()
         slot.state = 2
-        slot.classIndex = 0xFF_FFFF
+        let storedObject = slot.setInstance(object)
+        #expect(storedObject)
+        slot.classIndex = 0x3FFF
+        #expect(slot.classIndex == -1)
+        slot.classIndex = 0xFF_FFFE
         #expect(slot.classIndex == -1)
         slot.classIndex = Int32.max
         #expect(slot.classIndex == -1)
         slot.classIndex = -5
         #expect(slot.classIndex == -1)
         #expect(slot.state == 2)
+        #expect(slot.instance === object)
     }
 }
