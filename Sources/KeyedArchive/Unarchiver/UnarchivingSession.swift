@@ -35,10 +35,12 @@ final class UnarchivingSession {
         var instanceBits: UInt {
             UInt(truncatingIfNeeded: bits & Self.instanceMask)
         }
-        /// Stores `object`'s address; false (nothing stored) when the address does not fit in 48 bits.
+        /// Stores `object`'s address; false (nothing stored) when the address does not fit in 48 bits or is
+        /// not that of a heap object (8-byte aligned): an Objective-C tagged pointer on Apple platforms has
+        /// no header to read, and ``UnarchivingSession/warm(valuesOf:from:)`` reads the header at this address.
         mutating func setInstance(_ object: AnyObject) -> Bool {
             let address = UInt64(UInt(bitPattern: ObjectIdentifier(object)))
-            guard address & ~Self.instanceMask == 0 else { return false }
+            guard Self.holdsInline(address) else { return false }
             bits = bits & ~Self.instanceMask | address
             return true
         }
@@ -64,6 +66,8 @@ final class UnarchivingSession {
             set { bits = bits & 0x3FFF_FFFF_FFFF_FFFF | UInt64(newValue & 3) << 62 }
         }
         private static let instanceMask: UInt64 = 0xFFFF_FFFF_FFFF
+        /// Whether a slot keeps an instance at `address`: below 2^48 and 8-byte aligned, as heap objects are.
+        static func holdsInline(_ address: UInt64) -> Bool { address & ~instanceMask == 0 && address & 7 == 0 }
     }
     /// Per `$objects` entry (emptied by ``release()``: every read checks the index against its count).
     @exclusivity(unchecked) private var slots: [DecodedSlot]

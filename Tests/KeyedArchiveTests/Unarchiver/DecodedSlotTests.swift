@@ -56,4 +56,17 @@ import Testing
         #expect(slot.state == 2)
         #expect(slot.instance === object)
     }
+
+    @Test func onlyAddressesOfHeapObjectsBelowTwoToThe48AreKeptInline() {
+        // Objective-C tagged pointers (low bits set) and addresses beyond 48 bits stay out of the slot, so the
+        // unarchiver keeps such an instance in its table of values and never reads a header at its bits.
+        for address: UInt64 in [0x1234_5671, 0x1234_5674, 0x1_0000_0000_0000, 0x8000_0000_0000_0010, 0xFFFF_FFFF_FFFF] {
+            #expect(!UnarchivingSession.DecodedSlot.holdsInline(address), "\(address)")
+        }
+        for address: UInt64 in [0x10, 0x5555_5555_0000, 0xFFFF_FFFF_FFF8] {
+            #expect(UnarchivingSession.DecodedSlot.holdsInline(address), "\(address)")
+        }
+        let object = Instance()
+        #expect(UnarchivingSession.DecodedSlot.holdsInline(UInt64(UInt(bitPattern: ObjectIdentifier(object)))))
+    }
 }
