@@ -42,34 +42,59 @@ public struct BinaryPropertyListWriter: Sendable {
     /// - Parameter value: the root value; any ``PropertyListValue`` can be written.
     /// - Returns: the complete file, header to trailer.
     public func write(_ value: PropertyListValue) -> Data {
-        var builder = BinaryPropertyListBuilder<PropertyListValue>(capacity: 4096)
-        _ = Self.add(value, to: &builder)
-        while let (value, number) = builder.nextContainer() {
-            switch value {
-            case .array(let elements):
-                for e in elements { builder.reference(Self.add(e, to: &builder)) }
-                builder.endContainer(.array, number: number, entries: elements.count)
-            case .set(let elements):
-                for e in elements { builder.reference(Self.add(e, to: &builder)) }
-                builder.endContainer(.set, number: number, entries: elements.count)
-            case .dictionary(let d):
-                for k in d.keys { builder.reference(builder.scalar { $0.appendString(k) }) }
-                for v in d.values { builder.reference(Self.add(v, to: &builder)) }
-                builder.endContainer(.dictionary, number: number, entries: d.count)
-            default:
-                break  // only containers are queued
+        var builder = BinaryPropertyListBuilder<Pending>(capacity: 4096)
+        // The queue holds containers unretained (see `Pending`): `value` owns them all until `write` returns.
+        withExtendedLifetime(value) {
+            _ = Self.add(value, to: &builder)
+            while let (pending, number) = builder.nextContainer() {
+                switch pending.kind {
+                case .array, .set:
+                    let count = Unmanaged<ArrayBox>.fromOpaque(pending.box)._withUnsafeGuaranteedRef { box in
+                        box.storage.withUnsafeBufferPointer { elements in
+                            for e in elements { builder.reference(Self.add(e, to: &builder)) }
+                            return elements.count
+                        }
+                    }
+                    builder.endContainer(pending.kind == .array ? .array : .set, number: number, entries: count)
+                case .dictionary:
+                    let count = Unmanaged<DictionaryBox>.fromOpaque(pending.box)._withUnsafeGuaranteedRef { box in
+                        box.storage.keys.withUnsafeBufferPointer { keys in
+                            for k in keys { builder.reference(builder.scalar { $0.appendString(k) }) }
+                        }
+                        return box.storage.values.withUnsafeBufferPointer { values in
+                            for v in values { builder.reference(Self.add(v, to: &builder)) }
+                            return values.count
+                        }
+                    }
+                    builder.endContainer(.dictionary, number: number, entries: count)
+                }
             }
         }
         return builder.finish()
     }
 
+    private typealias ArrayBox = DeepTeardownBox<[PropertyListValue]>
+    private typealias DictionaryBox = DeepTeardownBox<PropertyListDictionary.Entries>
+
+    /// A container queued in the builder: its storage box, not retained. Retaining it when queued and
+    /// releasing it when the queue is freed touched every container's box twice more, long after it had
+    /// left the cache; the tree given to `write` owns every box for the whole write.
+    private struct Pending {
+        enum Kind: UInt8 { case array, set, dictionary }
+        var box: UnsafeMutableRawPointer
+        var kind: Kind
+    }
+
     /// The object number of `value`: a new number for a container (filled in when its turn comes), a
     /// shared one for a scalar.
     @inline(__always)
-    private static func add(_ value: PropertyListValue, to builder: inout BinaryPropertyListBuilder<PropertyListValue>)
+    private static func add(_ value: PropertyListValue, to builder: inout BinaryPropertyListBuilder<Pending>)
         -> BinaryPropertyListObjectNumber {
         switch value {
-        case .array, .set, .dictionary: return builder.container(value)
+        case .array(let a): return builder.container(Pending(box: Unmanaged.passUnretained(a.box).toOpaque(), kind: .array))
+        case .set(let a): return builder.container(Pending(box: Unmanaged.passUnretained(a.box).toOpaque(), kind: .set))
+        case .dictionary(let d):
+            return builder.container(Pending(box: Unmanaged.passUnretained(d.storage).toOpaque(), kind: .dictionary))
         case .string(let s): return builder.scalar { $0.appendString(s) }
         case .integer(let i): return builder.scalar { $0.appendInteger(i) }
         case .real(let d): return builder.scalar { $0.appendReal(d) }

@@ -165,6 +165,23 @@ enum SampleValues {
         #expect(try BinaryPropertyListReader().read(Data(wideBytes)) == wide)
     }
 
+    /// The writer queues containers without retaining them (the tree passed in owns them): a tree that only
+    /// the call holds, with shared and nested arrays, sets and dictionaries (400,000 containers), is written
+    /// whole, and as a held one is.
+    @Test func aTreeOnlyTheCallHoldsIsWrittenWhole() throws {
+        func tree() -> PropertyListValue {
+            let shared: PropertyListValue = ["shared": .set([1, "s"])]
+            return .array((0 ..< 100_000).map { i in
+                ["n": .integer(PropertyListInteger(Int64(i))), "s": .string("name \(i)"), "a": [shared, .set([.real(Double(i))])]]
+            })
+        }
+        let held = tree()
+        let bytes = BinaryPropertyListWriter().write(held)
+        #expect(bytes.count > 4_000_000)
+        #expect(BinaryPropertyListWriter().write(tree()) == bytes)
+        #expect(try BinaryPropertyListReader().read(bytes) == held)
+    }
+
     @Test func deeplyNestedValueIsWrittenWithoutRecursion() throws {
         var value: PropertyListValue = "leaf"
         for _ in 0 ..< 10_000 { value = [value] }
