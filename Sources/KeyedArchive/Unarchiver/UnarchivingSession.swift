@@ -435,7 +435,8 @@ final class UnarchivingSession {
 
     // MARK: Warming shared references
 
-    /// The objects ``warm(_:_:_:_:)`` takes at once.
+    /// The objects ``warm(_:_:_:_:)`` takes at once, and the elements per step of ``warm(_:from:)``'s pipeline
+    /// (called at every multiple of it).
     static let warmedLanes = 4
 
     /// Sums what ``warm(_:_:_:_:)`` loads, so that the loads are made (nothing reads it).
@@ -466,17 +467,18 @@ final class UnarchivingSession {
             // The pipeline starts empty: the first four go through every step at once.
             warm(refs[0], refs[1], count > 2 ? refs[2] : -1, count > 3 ? refs[3] : -1)
         }
+        let lanes = Self.warmedLanes
         var sum: UInt = 0
         var j = first
-        while j < min(first + 4, count) {
+        while j < min(first + lanes, count) {
             sum &+= warmedHeader(warmedInstance(refs[j]))
             j += 1
         }
-        while j < min(first + 8, count) {
+        while j < min(first + 2 * lanes, count) {
             sum &+= warmedInstance(refs[j])
             j += 1
         }
-        while j < min(first + 12, count) {
+        while j < min(first + 3 * lanes, count) {
             sum &+= UInt(truncatingIfNeeded: refs[j] >= 0 ? storage.resolvedUID(refs[j]) ?? 0 : 0)
             j += 1
         }
