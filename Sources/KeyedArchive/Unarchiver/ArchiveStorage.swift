@@ -61,8 +61,7 @@ final class ArchiveStorage {
     let top: ArchiveFields
     /// The number of entries in `$objects`.
     let objectCount: Int
-    /// The class of every class dictionary an instance points at, by UID (found by the validation; empty
-    /// when the storage was made with `deferringEntryChecks`, whose reader keeps its own validation).
+    /// The class of every class dictionary an instance points at, by UID (found by the validation).
     private(set) var classes: [UInt64: ArchivedClass] = [:]
     /// Byte offset of `$objects`' references.
     private let objectsStart: Int
@@ -72,21 +71,14 @@ final class ArchiveStorage {
     /// storage. The storage reads `data`'s bytes in place (no copy) and must not be used after `body`
     /// returns. Data values of a binary archive are slices of `data` sharing its storage (zero-copy);
     /// those of an XML archive are their own.
-    /// - Parameter deferringEntryChecks: when true, only the envelope, `$objects[0]` and `$top` are checked
-    ///   here, and the caller checks the entries of `$objects` with a
-    ///   ``KeyedArchiveValidation/init(deferringEntriesOf:)`` of its own; otherwise the whole archive is
-    ///   checked before `body` runs.
-    static func reading<R>(_ data: Data, options: PropertyListReadingOptions, deferringEntryChecks: Bool = false,
-                           _ body: (ArchiveStorage) throws -> R) throws -> R
+    static func reading<R>(_ data: Data, options: PropertyListReadingOptions, _ body: (ArchiveStorage) throws -> R)
+        throws -> R
     {
         switch PropertyListValue.detectFormat(of: data) {
         case .binary?:
-            return try data.withUnsafeBytes {
-                try body(ArchiveStorage(binary: $0, source: data, options: options, deferringEntryChecks: deferringEntryChecks))
-            }
+            return try data.withUnsafeBytes { try body(ArchiveStorage(binary: $0, source: data, options: options)) }
         case .xml?:
-            return try reading(KeyedUnarchiver.readPropertyList(data, options: options), options: options,
-                               deferringEntryChecks: deferringEntryChecks, body)
+            return try reading(KeyedUnarchiver.readPropertyList(data, options: options), options: options, body)
         case nil:
             throw KeyedArchiveError(.invalidPropertyList, "not a readable property list: not a binary (bplist00) or XML property list",
                                     underlying: PropertyListError(.unknownFormat, "not a binary (bplist00) or XML property list",
@@ -96,20 +88,18 @@ final class ArchiveStorage {
 
     /// Checks an already parsed archive (written as binary first) and runs `body` with its storage, which
     /// must not be used after `body` returns.
-    static func reading<R>(_ tree: PropertyListValue, options: PropertyListReadingOptions, deferringEntryChecks: Bool = false,
+    static func reading<R>(_ tree: PropertyListValue, options: PropertyListReadingOptions,
                            _ body: (ArchiveStorage) throws -> R) throws -> R {
         // The same rules and messages as for bytes: the tree is checked as the binary it writes.
         var options = options
         options.maximumObjectCount = Int.max
         return try BinaryPropertyListWriter().write(tree).withUnsafeBytes {
-            try body(ArchiveStorage(binary: $0, options: options, deferringEntryChecks: deferringEntryChecks))
+            try body(ArchiveStorage(binary: $0, options: options))
         }
     }
 
     /// - Parameter source: the `Data` that `bytes` belong to, if data values may share it; `nil` copies them.
-    /// - Parameter deferringEntryChecks: as for the `reading` functions above.
-    private init(binary bytes: UnsafeRawBufferPointer, source: Data? = nil, options: PropertyListReadingOptions,
-                 deferringEntryChecks: Bool) throws {
+    private init(binary bytes: UnsafeRawBufferPointer, source: Data? = nil, options: PropertyListReadingOptions) throws {
         var scanner = try Self.wrapping {
             try BinaryPropertyListScanner(bytes, options: options)
         }
@@ -124,7 +114,7 @@ final class ArchiveStorage {
         top = envelope.top
         objectCount = envelope.objectCount
         objectsStart = envelope.objectsStart
-        if !deferringEntryChecks { classes = try KeyedArchiveValidation(self).classes }
+        classes = try KeyedArchiveValidation(self).classes
     }
 
     /// Runs `body`, turning a property-list fault into a keyed-archive error.

@@ -67,10 +67,6 @@ struct KeyedArchiveValidation {
     private var pending: [(object: Int, frame: Int, leaving: Bool)] = []
     private var frames: [(parent: Int, item: Int, isIndex: Bool)] = []
 
-    /// Per `$objects` entry, one bit: set once ``check(_:)`` or ``checkUnchecked()`` checked the entry (empty
-    /// after the whole pass of ``init(_:)``, which checks them all).
-    private var checked: [UInt64] = []
-
     /// Checks `storage`'s archive (its envelope is already checked by ``ArchiveStorage``).
     /// - Throws: ``KeyedArchiveError`` naming the first rule broken, with object UID and key path.
     init(_ storage: ArchiveStorage) throws {
@@ -84,84 +80,7 @@ struct KeyedArchiveValidation {
                 try checkObject(ArchiveObjectID(uid))
             }
         } catch let error as PropertyListError {
-            throw Self.unreadable(error)
-        }
-    }
-
-    /// Checks rules 1-3 of `storage`'s archive (`$objects[0]` and `$top`; its envelope is already checked by
-    /// ``ArchiveStorage``) and leaves the entries of `$objects` to ``check(_:)``, entry by entry, when a
-    /// reader first reads one, and to ``checkUnchecked()`` for the rest. An entry is then read from memory
-    /// once, checked and decoded together, instead of once in a pass over the whole archive and again when
-    /// decoded.
-    ///
-    /// Whether an entry passes does not depend on the order the entries are checked in (a container marked
-    /// checked has no fault and no cycle below it), but which fault is reported first does: when a check
-    /// throws, the reader takes the error of the whole pass (``init(_:)``), which checks in `$objects` order.
-    /// - Throws: ``KeyedArchiveError`` naming the first rule broken.
-    init(deferringEntriesOf storage: ArchiveStorage) throws {
-        self.storage = storage
-        self.state = [UInt8](repeating: 0, count: storage.scanner.objectCount)
-        // Bounded: one bit per entry of `$objects`, whose references are in the file.
-        self.checked = [UInt64](repeating: 0, count: (storage.objectCount + 63) / 64)
-        do {
-            try checkNull()
-            try checkTop()
-        } catch let error as PropertyListError {
-            throw Self.unreadable(error)
-        }
-    }
-
-    /// A property-list fault met while checking, as the keyed-archive error every reader reports.
-    private static func unreadable(_ error: PropertyListError) -> KeyedArchiveError {
-        KeyedArchiveError(.invalidPropertyList, "not a readable property list: \(error.message)", underlying: error)
-    }
-
-    /// Whether entry `uid` of `$objects` was checked by ``check(_:)`` or ``checkUnchecked()`` (false for
-    /// an index out of range).
-    @inline(__always)
-    func isChecked(_ uid: Int) -> Bool {
-        let word = uid >> 6
-        return uid >= 0 && word < checked.count && checked[word] & (1 << UInt64(uid & 63)) != 0
-    }
-
-    /// Records that entry `uid` of `$objects` needs no check: its property-list object is a scalar (see
-    /// ``checkObject(_:)``). Nothing for an index out of range.
-    @inline(__always)
-    mutating func markChecked(_ uid: Int) {
-        let word = uid >> 6
-        guard uid >= 0, word < checked.count else { return }
-        checked[word] |= 1 << UInt64(uid & 63)
-    }
-
-    /// Rules 4-6 for entry `uid` of `$objects`, once (see ``init(deferringEntriesOf:)``); nothing for an
-    /// index out of range (its reader reports that). After a throw this validation must not be used
-    /// again: a walk it left midway would report cycles that are not there.
-    /// - Throws: ``KeyedArchiveError`` for the first rule this entry breaks.
-    mutating func check(_ uid: ArchiveObjectID) throws {
-        let i = uid.rawValue
-        guard i >= 0, i < storage.objectCount, !isChecked(i) else { return }
-        do {
-            try checkObject(uid)
-        } catch let error as PropertyListError {
-            throw Self.unreadable(error)
-        }
-        checked[i >> 6] |= 1 << UInt64(i & 63)
-    }
-
-    /// Rules 4-6 for every entry ``check(_:)`` did not check, in `$objects` order.
-    /// - Throws: ``KeyedArchiveError`` for the first rule broken (see ``check(_:)`` for what then holds).
-    mutating func checkUnchecked() throws {
-        var word = 0
-        while word < checked.count {
-            // Entries are mostly checked already: a full word is skipped at once.
-            if checked[word] != UInt64.max {
-                var bit = 0
-                while bit < 64, word * 64 + bit < storage.objectCount {
-                    try check(ArchiveObjectID(word * 64 + bit))
-                    bit += 1
-                }
-            }
-            word += 1
+            throw KeyedArchiveError(.invalidPropertyList, "not a readable property list: \(error.message)", underlying: error)
         }
     }
 

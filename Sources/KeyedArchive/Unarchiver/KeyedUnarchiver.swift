@@ -167,33 +167,27 @@ public struct KeyedUnarchiver {
     /// The corresponding Foundation API is creating an `NSKeyedUnarchiver(forReadingFrom:)` and calling
     /// `decodeObject(of:forKey:)` on it.
     public func withTopLevelDecoder<R>(_ data: Data, _ body: (any ArchiveDecoder) throws -> R) throws -> R {
-        try ArchiveStorage.reading(data, options: readingOptions, deferringEntryChecks: true) { try run($0, body) }
+        try ArchiveStorage.reading(data, options: readingOptions) { try run($0, body) }
     }
 
     /// Gives `body` a decoder for the `$top` dictionary of a parsed archive. Package-only, as
     /// `decode(_:forKey:from:)` (tree).
     package func withTopLevelDecoder<R>(_ archive: PropertyListValue, _ body: (any ArchiveDecoder) throws -> R) throws -> R {
-        try ArchiveStorage.reading(archive, options: readingOptions, deferringEntryChecks: true) { try run($0, body) }
+        try ArchiveStorage.reading(archive, options: readingOptions) { try run($0, body) }
     }
 
     /// Decodes from checked archive bytes: on the caller's thread while its stack has room (deeper levels
     /// continue on a thread with a bigger stack, UnarchivingSession+Depth.swift), or, where the caller's
     /// stack cannot be measured, on a thread with a stack sized for the archive's possible depth.
     private func run<R>(_ storage: ArchiveStorage, _ body: (any ArchiveDecoder) throws -> R) throws -> R {
-        let session = try UnarchivingSession(storage: storage, registry: registry, limits: limits,
+        let session = UnarchivingSession(storage: storage, registry: registry, limits: limits,
                                          stackBytesPerLevel: stackBytesPerLevel)
         var outcome: Result<R, any Error>?
         try withoutActuallyEscaping(body) { body in
             let work = {
                 outcome = Result {
                     let decoder = ArchiveObjectDecoder(session: session, fields: storage.top, uid: nil, className: nil)
-                    let value: R
-                    do {
-                        value = try body(decoder)
-                    } catch {
-                        // The entries are checked as they are read: a broken rule elsewhere comes first.
-                        throw session.outcome(of: error)
-                    }
+                    let value = try body(decoder)
                     try session.finish()
                     return value
                 }

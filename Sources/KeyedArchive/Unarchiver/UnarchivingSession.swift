@@ -96,13 +96,6 @@ final class UnarchivingSession {
     /// The fields each of ``keyTables`` was made from, compared without touching the tables themselves
     /// (reading a class reference out of an array retains and releases it).
     @exclusivity(unchecked) var keyTableFields: [ArchiveFields] = []
-    /// Checks each entry of `$objects` when ``object(_:key:)`` first reads it (and the rest before the
-    /// unarchive ends), so that an entry's bytes are brought into the cache once for its check and its
-    /// decoding, not once in a pass over the whole archive and again here.
-    @exclusivity(unchecked) private var validation: KeyedArchiveValidation
-    /// The error of the archive's first broken rule, once a check has failed (the unarchive then fails with
-    /// it, whatever the models do with the error they got).
-    @exclusivity(unchecked) private var validationFailure: (any Error)?
     /// The stack reserved per nesting level on a thread started for deep archives (UnarchivingSession+Depth.swift).
     let stackBytesPerLevel: Int
     /// Below this stack address the next nesting level runs on a new thread; 0 on a thread whose stack was
@@ -117,11 +110,8 @@ final class UnarchivingSession {
         var type: ObjectIdentifier
     }
 
-    /// - Throws: ``KeyedArchiveError`` when `$objects[0]` or `$top` breaks a rule of ``KeyedArchiveValidation``
-    ///   (the entries of `$objects` are checked as they are read; `storage` may defer their checks).
     init(storage: ArchiveStorage, registry: [String: any KeyedArchivable.Type], limits: KeyedUnarchiver.Limits,
-         stackBytesPerLevel: Int = 16 << 10) throws {
-        self.validation = try KeyedArchiveValidation(deferringEntriesOf: storage)
+         stackBytesPerLevel: Int = 16 << 10) {
         self.storage = storage
         self.registry = registry
         self.limits = limits
@@ -130,10 +120,8 @@ final class UnarchivingSession {
         self.slots = [DecodedSlot](repeating: DecodedSlot(), count: storage.objectCount)
     }
 
-    /// Delivers the back-references once the whole graph is decoded, after checking the entries of `$objects`
-    /// nothing read (an archive with a broken rule anywhere fails, as if it had been checked first).
+    /// Delivers the back-references once the whole graph is decoded.
     func finish() throws {
-        try checkUnchecked()
         var index = 0
         while index < deferred.count {
             try deferred[index]()
@@ -164,71 +152,10 @@ final class UnarchivingSession {
                           underlying: error)
     }
 
-    /// The property-list object of `$objects[uid]` (`uid` below ``objectCount``), its rules checked (the
-    /// first time it is read).
+    /// The property-list object of `$objects[uid]` (`uid` below ``objectCount``).
     @inline(__always)
     func object(_ uid: ArchiveObjectID, key: String?) throws -> Int {
-        let n: Int
-        do { n = try storage.object(uid) } catch let e as PropertyListError { throw damaged(e, key: key, uid: uid) }
-        if !validation.isChecked(uid.rawValue) {
-            // A scalar entry (a string, a number, data) has nothing inside to check, as in the whole pass: it is
-            // only marked, so that the pass over the rest skips it. (An entry whose reference is damaged threw
-            // above; the unarchive then ends with the whole pass's error, see ``outcome(of:)``.)
-            if storage.kind(n) == .scalar { validation.markChecked(uid.rawValue) } else { try check(uid) }
-        }
-        return n
-    }
-
-    // MARK: Checking entries as they are read
-
-    /// Checks entry `uid` (see ``validation``). On a broken rule, throws the error a check of the whole archive
-    /// in `$objects` order gives, the same as when the archive was checked before decoding; from then on every
-    /// read throws it again.
-    @inline(never)
-    private func check(_ uid: ArchiveObjectID) throws {
-        if let validationFailure { throw validationFailure }
-        do {
-            try validation.check(uid)
-        } catch {
-            throw failValidation(error)
-        }
-    }
-
-    /// Checks every entry of `$objects` not read so far, as ``check(_:)``.
-    private func checkUnchecked() throws {
-        if let validationFailure { throw validationFailure }
-        do {
-            try validation.checkUnchecked()
-        } catch {
-            throw failValidation(error)
-        }
-    }
-
-    /// Records and returns the error of the archive's first broken rule, `error` being the one a check found.
-    private func failValidation(_ error: any Error) -> any Error {
-        // The pass over the whole archive reports the first entry that breaks a rule, in `$objects` order,
-        // and this validation is left midway: the whole pass runs again on its own (only on this failure path).
-        let first: any Error
-        do {
-            _ = try KeyedArchiveValidation(storage)
-            first = error
-        } catch let whole {
-            first = whole
-        }
-        validationFailure = first
-        return first
-    }
-
-    /// The error to report when decoding threw `error`: the archive's first broken rule when it has one (an
-    /// archive is checked whole before any decoding error counts, as when it was checked before decoding),
-    /// `error` otherwise.
-    func outcome(of error: any Error) -> any Error {
-        do {
-            try checkUnchecked()
-        } catch let broken {
-            return broken
-        }
-        return error
+        do { return try storage.object(uid) } catch let e as PropertyListError { throw damaged(e, key: key, uid: uid) }
     }
 
     /// The fields of dictionary `n`, or nil when `n` is not a dictionary.
@@ -406,7 +333,7 @@ final class UnarchivingSession {
             throw error(.invalidClass, "object has no $class", key: key, uid: uid, className: nil)
         }
         // Every object dictionary's $class was validated; a miss here would be a bug, reported as damage.
-        guard let classUID = try self.uid(classRef, key: key), let archivedClass = validation.classes[classUID] else {
+        guard let classUID = try self.uid(classRef, key: key), let archivedClass = storage.classes[classUID] else {
             throw error(.invalidClass, "$class of object #\(uid.rawValue) was not validated", key: key, uid: uid, className: nil)
         }
         return archivedClass
