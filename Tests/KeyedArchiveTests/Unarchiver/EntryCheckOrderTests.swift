@@ -44,6 +44,13 @@ import KeyedArchiveTestSupport
         objects[uid] = .dictionary(dict)
     }
 
+    /// Removes the title of the book at `uid` (a decoding error, breaking no rule of the archive).
+    private func removeTitle(at uid: Int, in objects: inout [PropertyListValue]) {
+        guard var book = objects[uid].dictionaryValue else { return }
+        book["title"] = nil
+        objects[uid] = .dictionary(book)
+    }
+
     /// Reverses the elements of the root array (`NS.objects` of `$objects[1]`), so that decoding reads the
     /// books in the opposite order to `$objects`.
     private func reversingRoot(_ objects: inout [PropertyListValue]) {
@@ -51,41 +58,21 @@ import KeyedArchiveTestSupport
         set("NS.objects", .array(elements.reversed()), at: 1, in: &objects)
     }
 
-    /// The error of the pass over the whole archive on its own, or nil when the archive keeps every rule.
-    private func wholeArchiveError(_ data: Data) -> KeyedArchiveError? {
-        do {
-            try ArchiveStorage.reading(data, options: .init()) { _ in }
-            return nil
-        } catch let error as KeyedArchiveError {
-            return error
-        } catch {
-            Issue.record("unexpected error type: \(error)")
-            return nil
-        }
-    }
-
-    /// The error decoding `type` from `data` throws, or nil.
-    private func unarchiveError<T: ArchiveValue>(_ type: T.Type, _ data: Data) -> KeyedArchiveError? {
-        do {
-            _ = try KeyedUnarchiver().decode(type, from: data)
-            return nil
-        } catch let error as KeyedArchiveError {
-            return error
-        } catch {
-            Issue.record("unexpected error type: \(error)")
-            return nil
-        }
+    /// The error of the pass over the whole archive on its own (of the binary the tree is written as, as the
+    /// unarchiver reads it), or nil when the archive keeps every rule.
+    private func wholeArchiveError(_ tree: PropertyListValue) -> KeyedArchiveError? {
+        do { try ArchiveStorage.reading(tree, options: .init()) { _ in } } catch { return error as? KeyedArchiveError }
+        return nil
     }
 
     /// Expects decoding `type` from `tree` to fail with the whole pass's error, field for field.
     private func expectWholeArchiveError<T: ArchiveValue>(_ type: T.Type, _ tree: PropertyListValue,
                                                           sourceLocation: SourceLocation = #_sourceLocation) -> KeyedArchiveError? {
-        let data = BinaryPropertyListWriter().write(tree)
-        guard let expected = wholeArchiveError(data) else {
+        guard let expected = wholeArchiveError(tree) else {
             Issue.record("the archive keeps every rule", sourceLocation: sourceLocation)
             return nil
         }
-        let found = unarchiveError(type, data)
+        let found = keyedArchiveError(decoding: type, from: tree)
         #expect(found?.code == expected.code, sourceLocation: sourceLocation)
         #expect(found?.message == expected.message, sourceLocation: sourceLocation)
         #expect(found?.objectUID == expected.objectUID, sourceLocation: sourceLocation)
@@ -136,9 +123,7 @@ import KeyedArchiveTestSupport
         let (tree, books) = try shelf(3)
         let damaged = changing(tree) { objects in
             // The first book decoded has no title (a decoding error); the last one breaks a rule.
-            guard var first = objects[books[0]].dictionaryValue else { return }
-            first["title"] = nil
-            objects[books[0]] = .dictionary(first)
+            removeTitle(at: books[0], in: &objects)
             set("pages", .uid(UID(9_999)), at: books[2], in: &objects)
         }
         let error = expectWholeArchiveError([Book].self, damaged)
@@ -148,14 +133,9 @@ import KeyedArchiveTestSupport
 
     @Test func decodingErrorStandsWhenEveryRuleHolds() throws {
         let (tree, books) = try shelf(3)
-        let damaged = changing(tree) { objects in
-            guard var first = objects[books[0]].dictionaryValue else { return }
-            first["title"] = nil
-            objects[books[0]] = .dictionary(first)
-        }
-        let data = BinaryPropertyListWriter().write(damaged)
-        #expect(wholeArchiveError(data) == nil)
-        let error = unarchiveError([Book].self, data)
+        let damaged = changing(tree) { removeTitle(at: books[0], in: &$0) }
+        #expect(wholeArchiveError(damaged) == nil)
+        let error = keyedArchiveError(decoding: [Book].self, from: damaged)
         #expect(error?.code == .keyNotFound || error?.code == .dataCorrupted)
         #expect(error?.objectUID == UInt64(books[0]))
     }
@@ -178,7 +158,7 @@ import KeyedArchiveTestSupport
     /// finds a broken rule, the unarchive fails with that error.
     @Test(arguments: 0 ..< 60)
     func randomDamageGivesTheWholeArchiveError(seed: Int) throws {
-        var random = SplitMix(seed: UInt64(seed))
+        var random = SeededGenerator(seed: UInt64(seed))
         let (tree, books) = try shelf(8)
         let damaged = changing(tree) { objects in
             if var elements = objects[1].dictionaryValue?["NS.objects"]?.arrayValue {
@@ -195,9 +175,8 @@ import KeyedArchiveTestSupport
                 }
             }
         }
-        let data = BinaryPropertyListWriter().write(damaged)
-        let found = unarchiveError([Book].self, data)
-        guard let expected = wholeArchiveError(data) else {
+        let found = keyedArchiveError(decoding: [Book].self, from: damaged)
+        guard let expected = wholeArchiveError(damaged) else {
             #expect(found?.code == .valueNotFound)  // only the decoding error was made
             return
         }
@@ -205,18 +184,5 @@ import KeyedArchiveTestSupport
         #expect(found?.message == expected.message)
         #expect(found?.objectUID == expected.objectUID)
         #expect(found?.keyPath == expected.keyPath)
-    }
-}
-
-/// A small deterministic generator for the random cases.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
