@@ -364,9 +364,12 @@ struct KeyedArchiveEmitter {
         return c.kind == .dictionary ? (c.start + c.count, c.start + 2 * c.count) : (c.start, c.start + c.count)
     }
 
-    /// The `$objects` array. An object whose encoding failed (its container never completed) is the string
-    /// `"$placeholder"`, as the archiver left it in the tree.
-    mutating func objectsArray() -> ArchiveContainerID {
+    /// Makes each object whose encoding failed (its container never completed) the string `"$placeholder"`, as
+    /// the archiver left it in the tree. Called before ``renumberDepthFirst(from:)``, which enters neither an
+    /// incomplete container nor a string, so the objects get the same numbers; while the objects are still in
+    /// the order they were made, in about the order of their containers, so both are read front to back
+    /// (after renumbering, each object's record would be a random read).
+    mutating func replaceUnfinishedObjects() {
         var placeholder: Ref?
         for (uid, ref) in elements.enumerated() where ref & Self.containerBit != 0 {
             if containers[Int(ref & ~Self.containerBit)].start < 0 {
@@ -374,6 +377,10 @@ struct KeyedArchiveEmitter {
                 elements[uid] = placeholder ?? 0
             }
         }
+    }
+
+    /// The `$objects` array (after ``replaceUnfinishedObjects()``).
+    mutating func objectsArray() -> ArchiveContainerID {
         let container = newContainer()
         setContainer(container, Container(start: refs.count, count: elements.count, kind: .array))
         elements.withUnsafeBufferPointer { refs.append(contentsOf: $0) }
