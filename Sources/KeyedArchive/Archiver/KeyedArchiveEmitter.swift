@@ -364,9 +364,12 @@ struct KeyedArchiveEmitter {
         return c.kind == .dictionary ? (c.start + c.count, c.start + 2 * c.count) : (c.start, c.start + c.count)
     }
 
-    /// The `$objects` array. An object whose encoding failed (its container never completed) is the string
-    /// `"$placeholder"`, as the archiver left it in the tree.
-    mutating func objectsArray() -> ArchiveContainerID {
+    /// Makes each object whose encoding failed (its container never completed) the string `"$placeholder"`, as
+    /// the archiver left it in the tree. Called before ``renumberDepthFirst(from:)``, which enters neither an
+    /// incomplete container nor a string, so the objects get the same numbers; while the objects are still in
+    /// the order they were made, in about the order of their containers, so both are read front to back
+    /// (after renumbering, each object's record would be a random read).
+    mutating func replaceUnfinishedObjects() {
         var placeholder: Ref?
         for (uid, ref) in elements.enumerated() where ref & Self.containerBit != 0 {
             if containers[Int(ref & ~Self.containerBit)].start < 0 {
@@ -374,6 +377,10 @@ struct KeyedArchiveEmitter {
                 elements[uid] = placeholder ?? 0
             }
         }
+    }
+
+    /// The `$objects` array (after ``replaceUnfinishedObjects()``).
+    mutating func objectsArray() -> ArchiveContainerID {
         let container = newContainer()
         setContainer(container, Container(start: refs.count, count: elements.count, kind: .array))
         elements.withUnsafeBufferPointer { refs.append(contentsOf: $0) }
@@ -420,11 +427,11 @@ struct KeyedArchiveEmitter {
         do {  // `scalarStarts` shares the pool's positions only inside this block
             let scalarStarts = pool.positions
             let poolBase = UnsafeRawPointer(pool.output.base)
-            // Loads of what the containers ahead will read, whose values only feed `sink` (kept below):
-            // their cache misses then overlap instead of each waiting for the one before.
-            var sink = 0
+            // Where the tables start, for prefetch hints only (see ``WriteHints``): never read through.
+            let hints = WriteHints(containers: containers, refs: refs.buffer, numbers: numbers, uidNumbers: uidNumbers,
+                                   scalarStarts: scalarStarts, poolBase: poolBase)
             while let (id, number) = builder.nextContainer() {
-                sink &+= readAhead(builder, numbers: numbers, uidNumbers: uidNumbers, scalarStarts: scalarStarts, poolBase: poolBase)
+                readAhead(builder, hints, numbers: numbers, scalarStarts: scalarStarts)
                 let c = containers[id]
                 let start = max(c.start, 0)
                 let end = start + c.kind.referenceCount(entries: c.count)
@@ -434,8 +441,8 @@ struct KeyedArchiveEmitter {
                 // Indices, not a slice of `refs`: a slice would retain and release the array per container.
                 for i in start ..< end {
                     if i < aheadEnd {
-                        sink &+= touchNumber(of: refs[i + 16], numbers: numbers, uidNumbers: uidNumbers, scalarStarts: scalarStarts)
-                        sink &+= touchBytes(of: refs[i + 8], numbers: numbers, scalarStarts: scalarStarts, poolBase: poolBase)
+                        hints.fetchNumber(of: refs[i + 16])
+                        hints.fetchBytes(of: refs[i + 8], numbers: numbers, scalarStarts: scalarStarts)
                     }
                     let r = refs[i]
                     if r & Self.containerBit != 0 {
@@ -458,62 +465,102 @@ struct KeyedArchiveEmitter {
                 }
                 builder.endContainer(c.kind, number: number, entries: c.count)
             }
-            readAheadSink = sink
         }
         pool.removeEndPosition()
         return builder.finish()
     }
 
-    /// Where ``write(root:)`` leaves the sum of the values it read ahead, so that those loads are made.
-    private var readAheadSink = 0
-
-    /// Read-ahead for ``write(root:)``, called as each container's turn comes: it loads, for containers a few
-    /// turns ahead, what their turn will read (their record, their refs, the numbers and pool bytes of the
-    /// scalars and UIDs they refer to), each stage for a nearer container than the one before, so each load
-    /// finds what it depends on already cached. Without it, a container's turn waits for up to five misses
-    /// one after another (record, refs, number, start, bytes: each needs the one before), at random places
-    /// once an archive outgrows the caches. It changes nothing: the sum it returns only goes to
-    /// ``readAheadSink``.
+    /// Read-ahead for ``write(root:)``, called as each container's turn comes: it prefetches, for containers a
+    /// few turns ahead, what their turn will read (their record, their refs, the numbers and pool bytes of the
+    /// scalars and UIDs they refer to), each stage for a nearer container than the one before, so that each
+    /// stage's own loads (the record, the refs, a scalar's number and start) find what the stage before
+    /// fetched. Without it, a container's turn waits for up to five misses one after another (record, refs,
+    /// number, start, bytes: each needs the one before), at random places once an archive outgrows the
+    /// caches. Prefetches, not loads: a load that misses holds up every instruction after it once the
+    /// processor's window is full, where a prefetch lets the walk go on while the line comes.
     @inline(__always)
-    private func readAhead(_ builder: BinaryPropertyListBuilder<Int>, numbers: [UInt32], uidNumbers: [UInt32],
-                           scalarStarts: [Int], poolBase: UnsafeRawPointer) -> Int {
-        var sink = 0
+    private func readAhead(_ builder: BinaryPropertyListBuilder<Int>, _ hints: WriteHints, numbers: [UInt32], scalarStarts: [Int]) {
         // 8 turns ahead: the container's record.
-        if let id = builder.pending(at: 7) { sink &+= containers[id].start }
+        if let id = builder.pending(at: 7) { hints.fetchContainer(id) }
         // 4 ahead: the refs that can refer to objects (a dictionary's values).
-        if let id = builder.pending(at: 3), let (next, end) = Self.walk(containers[id]), next < end { sink &+= Int(refs[next]) }
+        if let id = builder.pending(at: 3), let (next, end) = Self.walk(containers[id]) {
+            hints.fetchRefs(next, end)
+        }
         // 2 ahead: the number of each scalar and UID referred to, and the start of each scalar.
         if let id = builder.pending(at: 1), let (next, end) = Self.walk(containers[id]) {
-            for i in next ..< min(end, next + 16) {
-                sink &+= touchNumber(of: refs[i], numbers: numbers, uidNumbers: uidNumbers, scalarStarts: scalarStarts)
-            }
+            for i in next ..< min(end, next + 16) { hints.fetchNumber(of: refs[i]) }
         }
         // Next: the bytes of each scalar not written yet.
         if let id = builder.pending(at: 0), let (next, end) = Self.walk(containers[id]) {
-            for i in next ..< min(end, next + 16) {
-                sink &+= touchBytes(of: refs[i], numbers: numbers, scalarStarts: scalarStarts, poolBase: poolBase)
+            for i in next ..< min(end, next + 16) { hints.fetchBytes(of: refs[i], numbers: numbers, scalarStarts: scalarStarts) }
+        }
+    }
+
+    /// Where ``write(root:)``'s tables start, to prefetch from: addresses only, never read through (a prefetch
+    /// neither faults nor changes anything, so a hint to the wrong line would only cost time). `numbers` and
+    /// `uidNumbers` are written in place during the walk (each is one array the walk owns, never reallocated),
+    /// so their storage stays where it was when the hints were made.
+    private struct WriteHints {
+        let containers: UnsafeRawPointer?
+        let containerCount: Int
+        let refs: UnsafeBufferPointer<Ref>
+        let numbers: UnsafeRawPointer?
+        let numberCount: Int
+        let uidNumbers: UnsafeRawPointer?
+        let uidCount: Int
+        let scalarStarts: UnsafeRawPointer?
+        let poolBase: UnsafeRawPointer
+
+        init(containers: [Container], refs: UnsafeBufferPointer<Ref>, numbers: [UInt32], uidNumbers: [UInt32],
+             scalarStarts: [Int], poolBase: UnsafeRawPointer) {
+            self.containers = containers.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            containerCount = containers.count
+            self.refs = refs
+            self.numbers = numbers.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            numberCount = numbers.count
+            self.uidNumbers = uidNumbers.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            uidCount = uidNumbers.count
+            self.scalarStarts = scalarStarts.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            self.poolBase = poolBase
+        }
+
+        /// The record of container `id`.
+        @inline(__always)
+        func fetchContainer(_ id: Int) {
+            guard id < containerCount, let containers else { return }
+            prefetch(containers + id * MemoryLayout<Container>.stride)
+        }
+
+        /// The refs `next ..< end` (their first and last line: an object's values span one or two).
+        @inline(__always)
+        func fetchRefs(_ next: Int, _ end: Int) {
+            guard next < end, end <= refs.count, let base = refs.baseAddress else { return }
+            prefetch(UnsafeRawPointer(base + next))
+            prefetch(UnsafeRawPointer(base + end - 1))
+        }
+
+        /// The number of the scalar or UID `r` refers to, and a scalar's start.
+        @inline(__always)
+        func fetchNumber(of r: Ref) {
+            if r & KeyedArchiveEmitter.containerBit != 0 { return }
+            if r & KeyedArchiveEmitter.uidBit != 0 {
+                let uid = Int(r & ~KeyedArchiveEmitter.uidBit)
+                if uid < uidCount, let uidNumbers { prefetch(uidNumbers + 4 * uid) }
+                return
             }
+            guard Int(r) < numberCount, let numbers, let scalarStarts else { return }
+            prefetch(numbers + 4 * Int(r))
+            prefetch(scalarStarts + 8 * Int(r))
         }
-        return sink
-    }
 
-    /// Loads the number of the scalar or UID `r` refers to, and a scalar's start (read-ahead; see ``readAhead``).
-    @inline(__always)
-    private func touchNumber(of r: Ref, numbers: [UInt32], uidNumbers: [UInt32], scalarStarts: [Int]) -> Int {
-        if r & Self.containerBit != 0 { return 0 }
-        if r & Self.uidBit != 0 {
-            let uid = Int(r & ~Self.uidBit)
-            return uid < uidNumbers.count ? Int(uidNumbers[uid]) : 0
+        /// The first bytes of scalar `r` when it is not written yet (loads its number and start, which
+        /// ``fetchNumber(of:)`` fetched a turn or two earlier).
+        @inline(__always)
+        func fetchBytes(of r: Ref, numbers: [UInt32], scalarStarts: [Int]) {
+            guard r & (KeyedArchiveEmitter.containerBit | KeyedArchiveEmitter.uidBit) == 0, Int(r) < numbers.count,
+                  numbers[Int(r)] == .max else { return }
+            prefetch(poolBase + scalarStarts[Int(r)])
         }
-        return Int(r) < numbers.count ? Int(numbers[Int(r)]) &+ scalarStarts[Int(r)] : 0
-    }
-
-    /// Loads the first byte of scalar `r` when it is not written yet (read-ahead; see ``readAhead``).
-    @inline(__always)
-    private func touchBytes(of r: Ref, numbers: [UInt32], scalarStarts: [Int], poolBase: UnsafeRawPointer) -> Int {
-        guard r & (Self.containerBit | Self.uidBit) == 0, Int(r) < numbers.count, numbers[Int(r)] == .max else { return 0 }
-        // In bounds: a scalar's start lies in the pool (the positions hold only starts of its bytes).
-        return Int(poolBase.load(fromByteOffset: scalarStarts[Int(r)], as: UInt8.self))
     }
 
     // MARK: - Tree
@@ -546,4 +593,16 @@ struct KeyedArchiveEmitter {
     private func scalar(_ id: Int) -> PropertyListValue {
         pool.value(of: id)
     }
+}
+
+/// Asks the processor to bring the cache line holding `address` into its caches, for reading: LLVM's `prefetch`
+/// (read, keep in all levels, data). It never faults and changes no value, whatever the address; unlike a
+/// load, the instructions after it do not wait for the line.
+@_silgen_name("llvm.prefetch.p0")
+private func llvmPrefetch(_ address: UnsafeRawPointer, _ forWriting: Int32, _ locality: Int32, _ dataCache: Int32)
+
+/// Prefetches the cache line holding `address` (see ``llvmPrefetch(_:_:_:_:)``).
+@inline(__always)
+private func prefetch(_ address: UnsafeRawPointer) {
+    llvmPrefetch(address, 0, 3, 1)
 }

@@ -250,6 +250,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         }
         let top = s.emitter.newContainer()
         s.emitter.completeDictionary(top, keys: s.topKeys, values: s.topValues)
+        s.emitter.replaceUnfinishedObjects()
         s.emitter.renumberDepthFirst(from: top)
         let objects = s.emitter.objectsArray()
         let root = s.emitter.newContainer()
