@@ -96,7 +96,8 @@ struct Report {
             Swift.print("  64 MiB blob read: \(time(r)) (target < 1 ms: \(verdict(r < 0.001)))")
         }
         for line in largeArchiveLines { Swift.print("  " + line) }
-        for note in notes { Swift.print("  " + note) }
+        var seen: Set<String> = []
+        for note in notes where seen.insert(note).inserted { Swift.print("  " + note) }  // once, though every process says it
         if let a = ratio("codable.codable-archive", "codable.hand-archive"), let u = ratio("codable.codable-unarchive", "codable.hand-unarchive") {
             Swift.print("  ArchivableCodable model vs hand-written: archive \(x(a)), unarchive \(x(u)) the time")
         }
@@ -264,7 +265,7 @@ struct Report {
         each figure is the median over the processes of each process's median CPU time, ± the spread of those medians;
         ratios in parentheses are how many times faster KeyedArchive is, or growth in time).
 
-        | | KeyedArchive | Foundation / libplist |
+        | | KeyedArchive | Foundation / libplist / GNUstep |
         |---|---|---|
         \(rows.joined(separator: "\n"))
         """
