@@ -10,6 +10,8 @@ struct DriverSettings {
     var warmups = 3
     var only: Set<String> = []
     var libplist: String?
+    /// GNUstep's archive/unarchive peer (`--gnustep`; default ``GNUstepPeer/defaultPath``).
+    var gnustep: String?
     var markdown = false
     /// Whether the processes of one workload and size take turns (see Turns.swift); `--one-after-another` turns it off.
     var turns = true
@@ -151,7 +153,27 @@ struct Driver {
                 libplistNote = "libplist: not measured (build it: swift build -c release --package-path Benchmarks)"
             }
         }
-        Report(times: times, sizes: sizes, memory: memory, settings: settings, libplistNote: libplistNote, notes: notes).print()
+        var gnustepNote = ""
+        if wants("gnustep") {
+            let peer = GNUstepPeer(executable: settings.gnustep ?? GNUstepPeer.defaultPath, directory: directory)
+            if FileManager.default.isExecutableFile(atPath: peer.executable) {
+                let counts = settings.sizes.filter { $0 <= GNUstepPeer.largestSize }
+                if counts.count < settings.sizes.count { notes.append(GNUstepPeer.tooLargeNote) }
+                for round in 1 ... processes {
+                    for count in counts {
+                        print("  process \(round)/\(processes): GNUstep archive-peer --count \(count)")
+                        fflush(nil)
+                        try collect(run(peer.executable, peer.arguments(count: count, settings: settings, writesArchive: round == 1),
+                                        environment: timingEnvironment))
+                        if round == 1 { notes.append(peer.check(count: count)) }
+                    }
+                }
+            } else {
+                gnustepNote = GNUstepPeer.buildHint
+            }
+        }
+        Report(times: times, sizes: sizes, memory: memory, settings: settings, libplistNote: libplistNote, notes: notes,
+               gnustepNote: gnustepNote).print()
     }
 
     /// Runs this executable again with `arguments`: `/proc/self/exe` itself, not the path it names, so that

@@ -8,8 +8,10 @@ struct Report {
     var memory: [String: (peak: Int, kept: Int)]
     var settings: DriverSettings
     var libplistNote: String
-    /// What the children skipped and why (`@note` lines).
+    /// What the children skipped and why (`@note` lines), and the check of GNUstep's archive.
     var notes: [String] = []
+    /// Why GNUstep's peer was not measured (empty when it was, or was not asked for).
+    var gnustepNote = ""
 
     /// The median over processes of `key`'s per-process medians.
     func median(_ key: String) -> Double? {
@@ -68,6 +70,11 @@ struct Report {
             } else {
                 Swift.print("  \(n): Foundation not run at this size (--foundation-max \(settings.foundationMaximum))")
             }
+            if median("\(p).gnustep-archive") != nil || median("\(p).gnustep-unarchive") != nil {
+                Swift.print("  \(n): archive vs GNUstep NSKeyedArchiver (XML output)  \(x(ratio("\(p).gnustep-archive", "\(p).archive"))) faster (peer; other processes)")
+                Swift.print("  \(n): unarchive vs GNUstep NSKeyedUnarchiver (XML input)  \(x(ratio("\(p).gnustep-unarchive", "\(p).unarchive"))) faster "
+                            + "(peer; other processes)")
+            }
             let r = ratio("\(p).unarchive", "\(p).read")
             Swift.print("  \(n): unarchive / our plist read of the same bytes  \(x(r)) (target <= 1.2x: \(verdict(r.map { $0 <= 1.2 })))")
         }
@@ -75,7 +82,13 @@ struct Report {
             let r = ratio("libplist.\(stem).libplist", "libplist.\(stem).ours")
             Swift.print("  plist read vs libplist, \(stem).bplist: \(x(r)) faster (same bytes, same process; target >= 2x: \(verdict(r.map { $0 >= 2 })))")
         }
+        for stem in libplistStems {
+            guard let w = ratio("libplist.\(stem).libplist-write", "libplist.\(stem).ours-write") else { continue }
+            Swift.print("  plist write vs libplist, \(stem).bplist: \(x(w)) faster (each library's tree of the same bytes, same process; "
+                        + "ours \(figure("libplist.\(stem).ours-write")), plist_to_bin \(figure("libplist.\(stem).libplist-write")))")
+        }
         if !libplistNote.isEmpty { Swift.print("  " + libplistNote) }
+        if !gnustepNote.isEmpty { Swift.print("  " + gnustepNote) }
         if let w = ratio("data-blob.memcpy", "data-blob.write") {
             Swift.print("  64 MiB blob write: \(x(w)) of memcpy speed between touched buffers (target >= 0.5x: \(verdict(w >= 0.5)))")
         }
@@ -83,7 +96,8 @@ struct Report {
             Swift.print("  64 MiB blob read: \(time(r)) (target < 1 ms: \(verdict(r < 0.001)))")
         }
         for line in largeArchiveLines { Swift.print("  " + line) }
-        for note in notes { Swift.print("  " + note) }
+        var seen: Set<String> = []
+        for note in notes where seen.insert(note).inserted { Swift.print("  " + note) }  // once, though every process says it
         if let a = ratio("codable.codable-archive", "codable.hand-archive"), let u = ratio("codable.codable-unarchive", "codable.hand-unarchive") {
             Swift.print("  ArchivableCodable model vs hand-written: archive \(x(a)), unarchive \(x(u)) the time")
         }
@@ -97,10 +111,11 @@ struct Report {
                 let g = ratio("archiver.\(large).\(op)", "archiver.\(small).\(op)")
                 let note = g == nil && op.hasPrefix("foundation") ? "not run at \(large.formatted())"
                     : verdict(g.map { $0 <= Double(large) / Double(small) })
-                Swift.print("    " + label.padding(toLength: 30, withPad: " ", startingAt: 0) + x(g) + "  " + note)
+                Swift.print("    " + label.padding(toLength: 34, withPad: " ", startingAt: 0) + x(g) + "  " + note)
             }
-            if let g = ratio("libplist.archive-\(large).libplist", "libplist.archive-\(small).libplist") {
-                Swift.print("    " + "libplist plist_from_bin (peer)".padding(toLength: 30, withPad: " ", startingAt: 0) + x(g))
+            for (label, _, key) in Self.peers {
+                guard let g = peerGrowth(key, small, large) else { continue }
+                Swift.print("    " + label.padding(toLength: 34, withPad: " ", startingAt: 0) + x(g))
             }
         }
 
@@ -153,6 +168,19 @@ struct Report {
         return lines
     }
 
+    /// The peers' growth lines: label in the report, label in the README table, and the result key, `%d` for the size.
+    static let peers: [(label: String, short: String, key: String)] = [
+        ("libplist plist_from_bin (peer)", "libplist read", "libplist.archive-%d.libplist"),
+        ("libplist plist_to_bin (peer)", "libplist write", "libplist.archive-%d.libplist-write"),
+        ("GNUstep NSKeyedArchiver (peer)", "GNUstep archive (XML)", "archiver.%d.gnustep-archive"),
+        ("GNUstep NSKeyedUnarchiver (peer)", "GNUstep unarchive (XML)", "archiver.%d.gnustep-unarchive"),
+    ]
+
+    /// A peer's growth from `small` to `large` models.
+    func peerGrowth(_ key: String, _ small: Int, _ large: Int) -> Double? {
+        ratio(key.replacingOccurrences(of: "%d", with: "\(large)"), key.replacingOccurrences(of: "%d", with: "\(small)"))
+    }
+
     var libplistStems: [String] {
         Set(times.keys.filter { $0.hasPrefix("libplist.") }.map { String($0.dropFirst(9).split(separator: ".").dropLast().joined(separator: ".")) }).sorted()
     }
@@ -184,13 +212,21 @@ struct Report {
             let p = "archiver.\(size)", n = size.formatted()
             guard median("\(p).archive") != nil else { continue }
             let foundation = median("\(p).foundation-archive") != nil
+            let gnustepArchive = vs("GNUstep (XML output)", "\(p).gnustep-archive", "\(p).archive")
+            let gnustepUnarchive = vs("GNUstep (XML input)", "\(p).gnustep-unarchive", "\(p).unarchive")
             row("archive \(n) model objects", figure("\(p).archive"),
-                foundation ? "NSKeyedArchiver \(figure("\(p).foundation-archive")) (\(x(ratio("\(p).foundation-archive", "\(p).archive"))))" : "not run (--foundation-max)")
+                [foundation ? "NSKeyedArchiver \(figure("\(p).foundation-archive")) (\(x(ratio("\(p).foundation-archive", "\(p).archive"))))" : "Foundation not run (--foundation-max)",
+                 gnustepArchive].filter { !$0.isEmpty }.joined(separator: ", "))
             row("unarchive \(n) model objects", figure("\(p).unarchive"),
-                foundation ? "NSKeyedUnarchiver \(figure("\(p).foundation-unarchive")) (\(x(ratio("\(p).foundation-unarchive", "\(p).unarchive"))))" : "not run")
+                [foundation ? "NSKeyedUnarchiver \(figure("\(p).foundation-unarchive")) (\(x(ratio("\(p).foundation-unarchive", "\(p).unarchive"))))" : "Foundation not run",
+                 gnustepUnarchive].filter { !$0.isEmpty }.joined(separator: ", "))
+            let l = "libplist.archive-\(size)"
             row("our plist read / write of the same \(n)-object archive", "\(figure("\(p).read")) / \(figure("\(p).write"))",
-                median("libplist.archive-\(size).libplist") != nil
-                    ? "libplist read \(figure("libplist.archive-\(size).libplist")) (\(x(ratio("libplist.archive-\(size).libplist", "libplist.archive-\(size).ours"))) our read in its process)" : "")
+                [median("\(l).libplist") != nil
+                    ? "libplist read \(figure("\(l).libplist")) (\(x(ratio("\(l).libplist", "\(l).ours"))) our read in its process)" : "",
+                 median("\(l).libplist-write") != nil
+                    ? "libplist write \(figure("\(l).libplist-write")) (\(x(ratio("\(l).libplist-write", "\(l).ours-write"))) our write in its process)" : ""]
+                    .filter { !$0.isEmpty }.joined(separator: ", "))
         }
         if let a = ratio("codable.codable-archive", "codable.hand-archive"), let u = ratio("codable.codable-unarchive", "codable.hand-unarchive") {
             row("the 20,000 objects as an `ArchivableCodable` model", "archive \(figure("codable.codable-archive")) (\(x(a)) the hand-written model), "
@@ -200,7 +236,7 @@ struct Report {
             let g = { (op: String) in self.x(self.ratio("archiver.\(large).\(op)", "archiver.\(small).\(op)")) }
             let peer = median("archiver.\(large).foundation-archive") != nil
                 ? "NSKeyedArchiver \(g("foundation-archive")), NSKeyedUnarchiver \(g("foundation-unarchive"))" : "not run"
-            let lib = ratio("libplist.archive-\(large).libplist", "libplist.archive-\(small).libplist").map { ", libplist read \(x($0))" } ?? ""
+            let lib = Self.peers.compactMap { _, label, key in peerGrowth(key, small, large).map { ", \(label) \(x($0))" } }.joined()
             let runs = ArchiverWorkload.oursRuns(count: large).map { $0.timed == 1 ? " (1 run after \($0.warmups) warm-up per process)" : "" } ?? ""
             row("growth \(small.formatted()) -> \(large.formatted()) models\(runs)", "archive \(g("archive")), unarchive \(g("unarchive")), "
                     + "plist read \(g("read")), plist write \(g("write"))", peer + lib)
@@ -229,7 +265,7 @@ struct Report {
         each figure is the median over the processes of each process's median CPU time, ± the spread of those medians;
         ratios in parentheses are how many times faster KeyedArchive is, or growth in time).
 
-        | | KeyedArchive | Foundation / libplist |
+        | | KeyedArchive | Foundation / libplist / GNUstep |
         |---|---|---|
         \(rows.joined(separator: "\n"))
         """

@@ -1,4 +1,4 @@
-// archive-bench: times KeyedArchive against Foundation (and libplist, when built), each size in processes of its own.
+// archive-bench: times KeyedArchive against Foundation (and libplist and GNUstep, when built), each size in processes of its own.
 //
 //     swift run -c release archive-bench [--processes N] [--sizes LIST] [--only NAME] [--markdown] [--help]
 //
@@ -37,7 +37,7 @@ let largeNames = ["dump-memory", "lazy-open"]
 
 @MainActor func printHelp() {
     print("""
-    OVERVIEW: Times KeyedArchive against Foundation (and libplist), each size in processes of its own.
+    OVERVIEW: Times KeyedArchive against Foundation (and libplist and GNUstep, when built), each size in processes of its own.
 
     USAGE: archive-bench [--processes <n>] [--sizes <list>] [--only <name>] [--markdown]
 
@@ -54,12 +54,15 @@ let largeNames = ["dump-memory", "lazy-open"]
       --runs <n>      Timed runs per operation in each process (default: 5; fewer for the slow ones).
       --warmup <n>    Untimed runs before them (default: 3).
       --only <name>   Run only this workload (repeatable): \(workloadNames.joined(separator: ", ")), memory, libplist,
-                      \(largeNames.joined(separator: ", "))
+                      gnustep, \(largeNames.joined(separator: ", ")) (libplist runs the archiver's children too: it
+                      reads the archives they write)
       --dump-size <MB>  The archive archive-dump's peak memory is measured on (default: 100 MB).
       --lazy-size <MB>  The archive opened lazily to read one object (default: 1024 MB; skipped with a note
                       when the disk has not that much room).
       --libplist <path>  The libplist comparison (default: Benchmarks/.build/release/libplist-bench, when built
                       with `swift build -c release --package-path Benchmarks`).
+      --gnustep <path>  GNUstep's NSKeyedArchiver/NSKeyedUnarchiver as the archive/unarchive peer (default:
+                      \(GNUstepPeer.defaultPath), when built with Benchmarks/GNUstep/build.sh).
       --markdown      Also print the README's performance table from this run's figures.
       --verbose       Show the children's own output.
       --from-log <path>  Report (and --markdown) from the @ lines of earlier --verbose runs' output instead of
@@ -115,8 +118,8 @@ while let argument = arguments.popFirst() {
         guard !sizes.isEmpty, sizes.allSatisfy({ $0 > 0 }) else { usageError("--sizes needs positive integers separated by commas") }
         settings.sizes = sizes
     case "--only":
-        guard let name = arguments.popFirst(), workloadNames.contains(name) || largeNames.contains(name) || name == "memory" || name == "libplist" else {
-            usageError("--only needs one of \(workloadNames.joined(separator: ", ")), memory, libplist, \(largeNames.joined(separator: ", "))")
+        guard let name = arguments.popFirst(), workloadNames.contains(name) || largeNames.contains(name) || ["memory", "libplist", "gnustep"].contains(name) else {
+            usageError("--only needs one of \(workloadNames.joined(separator: ", ")), memory, libplist, gnustep, \(largeNames.joined(separator: ", "))")
         }
         settings.only.insert(name)
     case "--child":
@@ -144,6 +147,9 @@ while let argument = arguments.popFirst() {
     case "--libplist":
         guard let path = arguments.popFirst() else { usageError("--libplist needs a path") }
         settings.libplist = path
+    case "--gnustep":
+        guard let path = arguments.popFirst() else { usageError("--gnustep needs a path") }
+        settings.gnustep = path
     case "--foundation-max": settings.foundationMaximum = positive(argument)
     case "--from-log":
         guard let path = arguments.popFirst() else { usageError("--from-log needs a path") }

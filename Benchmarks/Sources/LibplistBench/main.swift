@@ -1,9 +1,14 @@
-// libplist-bench FILE...: times KeyedArchive's binary property-list reader against the C library libplist
-// (`plist_from_bin`) on the same bytes, in the same process, alternating the two.
+// libplist-bench [--write-max-bytes N] FILE...: times KeyedArchive's binary property-list reader and writer against the C library
+// libplist (`plist_from_bin`, `plist_to_bin`) on the same bytes, in the same process, alternating the two.
 //
-// For each file it prints the medians of CPU time and `@time libplist.<file stem>.ours|libplist <seconds>`
-// lines that `archive-bench` (the root package's benchmark) reads. Each result is freed after the clock
-// stops, for both readers.
+// Reading: each library reads the file's bytes into its own tree. Writing: each library's tree of the file
+// is made once, untimed (`plist_from_bin` for libplist, our reader for ours), then each writer turns its
+// tree into binary property-list bytes (`plist_to_bin`; our `PropertyListValue.propertyListData(format:
+// .binary)`, the writer archive-bench's "write" line times). For each file it prints the medians of CPU time
+// and `@time libplist.<file stem>.ours|libplist|ours-write|libplist-write <seconds>` lines that
+// `archive-bench` (the root package's benchmark) reads. Each result is freed after the clock stops, for
+// both libraries: a read tree with `plist_free`, written bytes with `plist_to_bin_free` (so neither free is
+// timed, as archive-bench's `keep` does for every operation).
 //
 // Both readers run on a warm heap: glibc's malloc is told to keep freed memory in the process (see
 // `keepFreedMemory()`). Without that, the figures measured page faults, not parsing: the process held
@@ -21,6 +26,12 @@ import KeyedArchive
 let runs = 5
 let warmups = 3
 let largeFileBytes = 100_000_000
+
+/// The largest file whose writing is timed (`--write-max-bytes` changes it): libplist 2.2's `plist_to_bin` is
+/// quadratic in the objects (it de-duplicates them through a hash table of a fixed 4,096 buckets;
+/// libimobiledevice/libplist#151). Measured here: 10.9 ms for the 2,000-model archive, 3.25 s for the
+/// 20,000-model one (4.2 MB; 298x for 10x models), so the 200,000-model one would take minutes a run.
+var writeMaxBytes = 20_000_000
 
 /// Keeps freed memory in the process for the next run: no trimming of the heap's top, and blocks up to
 /// 32 MiB (glibc's largest mmap threshold) from the heap rather than from fresh mappings. Setting the
@@ -79,13 +90,50 @@ func timed(_ body: () throws -> () -> Void) rethrows -> (seconds: Double, faults
     return (seconds, taken)
 }
 
+/// The medians of two operations timed alternately, with their page faults per run.
+struct Comparison {
+    var ours: Double, libplist: Double
+    var oursFaults: Int, libplistFaults: Int
+    var timedRuns: Int, warmupRuns: Int
+
+    /// `KeyedArchive 1.23 ms, libplist <function> 4.56 ms: 3.71x faster (...)`.
+    func line(libplist function: String) -> String {
+        "KeyedArchive " + String(format: "%.2f ms, libplist \(function) %.2f ms: %.2fx faster", ours * 1000, libplist * 1000, libplist / ours)
+            + " (page faults per run: \(oursFaults) ours, \(libplistFaults) libplist; medians of \(timedRuns) runs after \(warmupRuns) warm-ups)"
+    }
+}
+
+/// Runs `ours` and `libplist` alternately, `warmupRuns` times untimed, then `timedRuns` times timed.
+func compare(_ ours: () throws -> () -> Void, _ libplist: () throws -> () -> Void, timedRuns: Int, warmupRuns: Int) throws -> Comparison {
+    for _ in 0 ..< warmupRuns {
+        _ = try timed(ours)
+        _ = try timed(libplist)
+    }
+    var oursTimes: [Double] = [], theirTimes: [Double] = []
+    var oursFaults: [Double] = [], theirFaults: [Double] = []
+    for _ in 0 ..< timedRuns {
+        let (o, of) = try timed(ours)
+        let (l, lf) = try timed(libplist)
+        oursTimes.append(o)
+        theirTimes.append(l)
+        oursFaults.append(Double(of))
+        theirFaults.append(Double(lf))
+    }
+    return Comparison(ours: median(oursTimes), libplist: median(theirTimes), oursFaults: Int(median(oursFaults)),
+                      libplistFaults: Int(median(theirFaults)), timedRuns: timedRuns, warmupRuns: warmupRuns)
+}
+
 keepFreedMemory()
 var options = PropertyListReadingOptions()
 options.maximumObjectCount = Int.max
 
-let files = CommandLine.arguments.dropFirst()
+var files = Array(CommandLine.arguments.dropFirst())
+if files.count >= 2, files[0] == "--write-max-bytes", let bytes = Int(files[1]) {
+    writeMaxBytes = bytes
+    files.removeFirst(2)
+}
 if files.isEmpty {
-    FileHandle.standardError.write(Data("Usage: libplist-bench FILE...\n".utf8))
+    FileHandle.standardError.write(Data("Usage: libplist-bench [--write-max-bytes N] FILE...\n".utf8))
     exit(64)
 }
 do {
@@ -106,27 +154,39 @@ do {
             return { plist_free(root) }
         }
         let (timedRuns, warmupRuns) = data.count > largeFileBytes ? (1, 1) : (runs, warmups)
-        for _ in 0 ..< warmupRuns {
-            _ = try timed(ours)
-            _ = try timed(libplist)
+        let read = try compare(ours, libplist, timedRuns: timedRuns, warmupRuns: warmupRuns)
+        print("\(stem) (\(data.count) bytes): read: " + read.line(libplist: "plist_from_bin"))
+        print("@time libplist.\(stem).ours \(read.ours)")
+        print("@time libplist.\(stem).libplist \(read.libplist)")
+
+        guard data.count <= writeMaxBytes else {
+            print("@note libplist plist_to_bin not timed on \(stem) (\(data.count.formatted()) bytes, above --write-max-bytes "
+                  + "\(writeMaxBytes.formatted())): quadratic in libplist 2.2 (a fixed 4,096-bucket table, libimobiledevice/libplist#151)")
+            continue
         }
-        var oursTimes: [Double] = [], theirTimes: [Double] = []
-        var oursFaults: [Double] = [], theirFaults: [Double] = []
-        for _ in 0 ..< timedRuns {
-            let (o, of) = try timed(ours)
-            let (l, lf) = try timed(libplist)
-            oursTimes.append(o)
-            theirTimes.append(l)
-            oursFaults.append(Double(of))
-            theirFaults.append(Double(lf))
+        // Writing: both trees made once, untimed, and kept for the writers' runs.
+        let ourTree = try reader.read(data)
+        var theirTree: plist_t?
+        data.withUnsafeBytes { raw in
+            plist_from_bin(raw.baseAddress?.assumingMemoryBound(to: CChar.self), UInt32(raw.count), &theirTree)
         }
-        let o = median(oursTimes), l = median(theirTimes)
-        print("\(stem) (\(data.count) bytes): KeyedArchive " + String(format: "%.2f ms, libplist plist_from_bin %.2f ms: %.2fx faster",
-                                                                                 o * 1000, l * 1000, l / o)
-              + " (page faults per run: \(Int(median(oursFaults))) ours, \(Int(median(theirFaults))) libplist; "
-              + "medians of \(timedRuns) runs after \(warmupRuns) warm-ups)")
-        print("@time libplist.\(stem).ours \(o)")
-        print("@time libplist.\(stem).libplist \(l)")
+        guard let theirTree else { throw CocoaError(.propertyListReadCorrupt) }
+        defer { plist_free(theirTree) }
+        let oursWrite = {
+            let bytes = try ourTree.propertyListData(format: .binary)
+            return { withExtendedLifetime(bytes) {} }
+        }
+        let libplistWrite = {
+            var buffer: UnsafeMutablePointer<CChar>?
+            var length: UInt32 = 0
+            plist_to_bin(theirTree, &buffer, &length)
+            guard let buffer, length > 0 else { throw CocoaError(.propertyListWriteInvalid) }
+            return { plist_to_bin_free(buffer) }
+        }
+        let write = try compare(oursWrite, libplistWrite, timedRuns: timedRuns, warmupRuns: warmupRuns)
+        print("\(stem) (\(data.count) bytes): write: " + write.line(libplist: "plist_to_bin"))
+        print("@time libplist.\(stem).ours-write \(write.ours)")
+        print("@time libplist.\(stem).libplist-write \(write.libplist)")
     }
 } catch {
     FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
