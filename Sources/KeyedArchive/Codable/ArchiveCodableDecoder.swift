@@ -169,11 +169,23 @@ extension CodableArchiving {
             throw DecodingError.typeMismatch(T.self, .init(codingPath: codingPath(), debugDescription:
                 "class \(T.self) must adopt ArchivableCodable to be unarchived (a class instance is archived once, with its identity)"))
         }
+        return try decodeNested(T.self, from: archive, forKey: key, codingPath: codingPath())
+    }
+
+    /// Reads a Codable value that is neither an ``ArchiveValue`` nor a collection: a nested object of its
+    /// type's name, or what its own `init(from:)` asks for.
+    ///
+    /// Apart from ``decode(_:from:forKey:codingPath:)`` so that the fields a model holds most do not pay for
+    /// this path's generic metadata (`CodableDecodedObject<T>`, looked up in the runtime's cache on every
+    /// call of an unspecialized generic function that names it).
+    @inline(never)
+    private static func decodeNested<T: Decodable>(_ type: T.Type, from archive: any ArchiveDecoder, forKey key: String,
+                                                   codingPath: [any CodingKey]) throws -> T {
         let kind: ArchiveStoredValueKind
         do {
             kind = try (archive as? ArchiveObjectDecoder)?.storedValueKind(forKey: key) ?? .object("")
         } catch {
-            throw decodingError(error, type: T.self, key: nil, codingPath: codingPath())
+            throw decodingError(error, type: T.self, key: nil, codingPath: codingPath)
         }
         // A nested Codable value written as an object carries its type's name; any other object here is what
         // a single-value container wrote (a wrapper around a model), read through the field role, where a
@@ -182,10 +194,10 @@ extension CodableArchiving {
             do {
                 return try archive.decodeObject(of: CodableDecodedObject<T>.self, forKey: key).value
             } catch {
-                throw decodingError(error, type: T.self, key: nil, codingPath: codingPath(), prefix: true)
+                throw decodingError(error, type: T.self, key: nil, codingPath: codingPath, prefix: true)
             }
         }
-        let decoder = ArchiveCodableDecoder(field: archive, key: key, codingPath: codingPath())
+        let decoder = ArchiveCodableDecoder(field: archive, key: key, codingPath: codingPath)
         decoder.expectedObject = { CodableDecodedObject<T>.archivedClassName }
         defer { decoder.close() }
         return try T(from: decoder)
