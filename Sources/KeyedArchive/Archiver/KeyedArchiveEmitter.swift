@@ -291,7 +291,8 @@ struct KeyedArchiveEmitter {
     /// range of refs its container walks) sits in one ``RenumberSlot``, filled in object order before the
     /// walk, so meeting an object is one random load instead of three dependent ones (the new number, the
     /// ref, the container's record); and on entering a container, the slots of the objects it refers to are
-    /// prefetched, so that siblings' loads overlap. `inlineRangeLimit` (tests only) is the largest refs
+    /// prefetched, then the refs of those not numbered yet, so that the misses of siblings overlap (see
+    /// ``fetchSlots(_:_:_:_:)``). `inlineRangeLimit` (tests only) is the largest refs
     /// position a slot holds; beyond it the walk reads the container's record.
     mutating func renumberDepthFirst(from top: ArchiveContainerID, inlineRangeLimit: Int = Int(UInt32.max - 1)) {
         let count = elements.count
