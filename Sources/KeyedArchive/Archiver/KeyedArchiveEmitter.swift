@@ -286,73 +286,143 @@ struct KeyedArchiveEmitter {
     /// breadth-first (its work queue keeps the stack flat); an unarchiver decodes depth-first (an object's
     /// initializer needs its fields), so in this order it reads the archive front to back instead of
     /// jumping between regions. `$null` stays 0; objects nothing reaches keep their relative order at the end.
-    mutating func renumberDepthFirst(from top: ArchiveContainerID) {
+    ///
+    /// The walk meets the objects in random order. What it needs of an object (its new number, its ref, the
+    /// range of refs its container walks) sits in one ``RenumberSlot``, filled in object order before the
+    /// walk, so meeting an object is one random load instead of three dependent ones (the new number, the
+    /// ref, the container's record); and on entering a container, the slots of the objects it refers to are
+    /// prefetched, then the refs of those not numbered yet, so that the misses of siblings overlap (see
+    /// ``fetchSlots(_:_:_:_:)``). `inlineRangeLimit` (tests only) is the largest refs
+    /// position a slot holds; beyond it the walk reads the container's record.
+    mutating func renumberDepthFirst(from top: ArchiveContainerID, inlineRangeLimit: Int = Int(UInt32.max - 1)) {
         let count = elements.count
         guard count > 1 else { return }
-        var newUID = [UInt32](repeating: .max, count: count)
+        var slots = makeRenumberSlots(inlineRangeLimit: inlineRangeLimit)
         var order = [Ref](repeating: 0, count: count)
         let refBuffer = refs.buffer
         containers.withUnsafeBufferPointer { containers in
-            do {
-                let refs = refBuffer
-                elements.withUnsafeBufferPointer { elements in
-                    newUID.withUnsafeMutableBufferPointer { newUID in
-                        order.withUnsafeMutableBufferPointer { order in
-                            // The container being walked: its next ref and end. Those it interrupted wait in
-                            // `frames` (touched only on entering and leaving a container, not per ref).
-                            var frames: [(next: Int, end: Int)] = []
-                            frames.reserveCapacity(64)
-                            newUID[0] = 0
-                            order[0] = elements[0]
-                            var numbered = 1
-                            var (next, end) = Self.walk(containers[top.rawValue]) ?? (0, 0)
-                            while true {
-                                if next == end {
-                                    guard let resumed = frames.popLast() else { break }
-                                    (next, end) = resumed
-                                    continue
-                                }
-                                let ref = refs[next]
-                                next += 1
-                                var entered: (next: Int, end: Int)?
-                                if ref & Self.containerBit != 0 {
-                                    entered = Self.walk(containers[Int(ref & ~Self.containerBit)])
-                                } else if ref & Self.uidBit != 0 {
-                                    let uid = Int(ref & ~Self.uidBit)
-                                    guard uid < count, newUID[uid] == .max else { continue }
-                                    newUID[uid] = UInt32(numbered)
-                                    let element = elements[uid]
-                                    order[numbered] = element
-                                    numbered += 1
-                                    if element & Self.containerBit != 0 {
-                                        entered = Self.walk(containers[Int(element & ~Self.containerBit)])
-                                    }
-                                }
-                                if let entered {
-                                    // The interrupted container resumes afterwards (unless it has nothing left).
-                                    if next != end { frames.append((next, end)) }
-                                    (next, end) = entered
-                                }
-                            }
-                            for uid in 0 ..< count where newUID[uid] == .max {
-                                newUID[uid] = UInt32(numbered)
-                                order[numbered] = elements[uid]
-                                numbered += 1
+            slots.withUnsafeMutableBufferPointer { slots in
+                order.withUnsafeMutableBufferPointer { order in
+                    let refs = refBuffer
+                    // The container being walked: its next ref and end. Those it interrupted wait in
+                    // `frames` (touched only on entering and leaving a container, not per ref).
+                    var frames: [(next: Int, end: Int)] = []
+                    frames.reserveCapacity(64)
+                    slots[0].newUID = 0
+                    order[0] = slots[0].element
+                    var numbered = 1
+                    var (next, end) = Self.walk(containers[top.rawValue]) ?? (0, 0)
+                    Self.fetchSlots(refs, next, end, slots)
+                    while true {
+                        if next == end {
+                            guard let resumed = frames.popLast() else { break }
+                            (next, end) = resumed
+                            continue
+                        }
+                        let ref = refs[next]
+                        next += 1
+                        var entered: (next: Int, end: Int)?
+                        if ref & Self.containerBit != 0 {
+                            entered = Self.walk(containers[Int(ref & ~Self.containerBit)])
+                        } else if ref & Self.uidBit != 0 {
+                            let uid = Int(ref & ~Self.uidBit)
+                            guard uid < count else { continue }
+                            let slot = slots[uid]
+                            guard slot.newUID == .max else { continue }
+                            slots[uid].newUID = UInt32(numbered)
+                            order[numbered] = slot.element
+                            numbered += 1
+                            if slot.end == RenumberSlot.readRecord {
+                                entered = Self.walk(containers[Int(slot.element & ~Self.containerBit)])
+                            } else if slot.next != slot.end {
+                                entered = (Int(slot.next), Int(slot.end))
                             }
                         }
+                        if let entered {
+                            // The interrupted container resumes afterwards (unless it has nothing left).
+                            if next != end { frames.append((next, end)) }
+                            (next, end) = entered
+                            Self.fetchSlots(refs, next, end, slots)
+                        }
+                    }
+                    for uid in 0 ..< count where slots[uid].newUID == .max {
+                        slots[uid].newUID = UInt32(numbered)
+                        order[numbered] = slots[uid].element
+                        numbered += 1
                     }
                 }
             }
         }
         elements = order
-        newUID.withUnsafeBufferPointer { newUID in
-            do {
-                let refs = self.refs.mutableBuffer
-                for i in refs.indices where refs[i] & (Self.containerBit | Self.uidBit) == Self.uidBit {
-                    let uid = Int(refs[i] & ~Self.uidBit)
-                    if uid < count { refs[i] = Self.uidBit | newUID[uid] }
+        slots.withUnsafeBufferPointer { slots in
+            let refs = self.refs.mutableBuffer
+            for i in refs.indices where refs[i] & (Self.containerBit | Self.uidBit) == Self.uidBit {
+                let uid = Int(refs[i] & ~Self.uidBit)
+                if uid < count { refs[i] = Self.uidBit | slots[uid].newUID }
+            }
+        }
+    }
+
+    /// What ``renumberDepthFirst(from:inlineRangeLimit:)`` needs of one object, in 16 bytes: its new number
+    /// (`.max` until it has one), its ref (its element in `$objects`), and, when the ref is a completed
+    /// container, the refs its walk enters (`next ..< end`; equal when there is nothing to enter, and
+    /// `end == readRecord` when the positions do not fit in 32 bits: the walk then reads the record).
+    private struct RenumberSlot {
+        var newUID: UInt32
+        var element: Ref
+        var next: UInt32
+        var end: UInt32
+        static let readRecord = UInt32.max
+    }
+
+    /// Every object's ``RenumberSlot``, filled in object order (the containers' records are then read in
+    /// about the order they were made).
+    private func makeRenumberSlots(inlineRangeLimit: Int) -> [RenumberSlot] {
+        let limit = min(inlineRangeLimit, Int(RenumberSlot.readRecord - 1))
+        return elements.withUnsafeBufferPointer { elements in
+            containers.withUnsafeBufferPointer { containers in
+                [RenumberSlot](unsafeUninitializedCapacity: elements.count) { slots, initialized in
+                    for uid in elements.indices {
+                        let element = elements[uid]
+                        var slot = RenumberSlot(newUID: .max, element: element, next: 0, end: 0)
+                        if element & Self.containerBit != 0, let (next, end) = Self.walk(containers[Int(element & ~Self.containerBit)]) {
+                            if end <= limit {
+                                slot.next = UInt32(next)
+                                slot.end = UInt32(end)
+                            } else {
+                                slot.end = RenumberSlot.readRecord
+                            }
+                        }
+                        slots.initializeElement(at: uid, to: slot)
+                    }
+                    initialized = elements.count
                 }
             }
+        }
+    }
+
+    /// Prefetches the slots of the objects that the refs `next ..< end` (a container just entered) refer to,
+    /// the first 16 of them: the walk meets them one by one, each after the subtree of the one before.
+    @inline(__always)
+    private static func fetchSlots(_ refs: UnsafeBufferPointer<Ref>, _ next: Int, _ end: Int,
+                                   _ slots: UnsafeMutableBufferPointer<RenumberSlot>) {
+        guard let base = slots.baseAddress, next < end, end <= refs.count else { return }
+        for i in next ..< min(end, next + 16) {
+            let r = refs[i]
+            let uid = Int(r & ~uidBit)
+            // Only UIDs of objects (containers and scalars are not in `slots`), within bounds.
+            if r & (containerBit | uidBit) == uidBit, uid < slots.count { prefetch(UnsafeRawPointer(base + uid)) }
+        }
+        // Then (the slots' lines arriving together) the refs of each one not numbered yet.
+        for i in next ..< min(end, next + 16) {
+            let r = refs[i]
+            let uid = Int(r & ~uidBit)
+            guard r & (containerBit | uidBit) == uidBit, uid < slots.count else { continue }
+            let slot = slots[uid]
+            guard slot.newUID == .max, slot.next < slot.end, slot.end != RenumberSlot.readRecord,
+                  Int(slot.end) <= refs.count, let refBase = refs.baseAddress else { continue }
+            prefetch(UnsafeRawPointer(refBase + Int(slot.next)))
+            prefetch(UnsafeRawPointer(refBase + Int(slot.end) - 1))
         }
     }
 
