@@ -225,6 +225,8 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         if let fields { value = try stored(fields, key) } else { value = element }
         guard let value else { return true }
         warmAhead()
+        // A UID of an object decoded before is not nil (answered without reading the UID's word).
+        if session.refersToDecodedInstance(value) { return false }
         if let ref = try session.uid(value, key: pathKey(key)) { return ref == 0 }
         return false
     }

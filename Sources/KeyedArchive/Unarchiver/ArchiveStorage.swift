@@ -50,7 +50,7 @@ final class ArchiveStorage {
     /// The scanner's bytes (see ``scanner``).
     private let base: UnsafeRawPointer
     /// The number of property-list objects (entries in the offset table).
-    private let plistObjectCount: Int
+    let plistObjectCount: Int
     /// Where the object area ends.
     private let objectAreaEnd: Int
     /// One word per property-list object (``BinaryPropertyListScanner/objectWords()``): its marker byte

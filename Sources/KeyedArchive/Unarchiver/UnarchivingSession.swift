@@ -71,6 +71,20 @@ final class UnarchivingSession {
     }
     /// Per `$objects` entry (emptied by ``release()``: every read checks the index against its count).
     @exclusivity(unchecked) private var slots: [DecodedSlot]
+    /// Per property-list object: for a UID through which a class instance was decoded (or met again), a
+    /// copy of that instance's slot (state 2); an empty slot for every other object. Emptied by ``release()``.
+    ///
+    /// A field's value is the number of a UID object, which the shared-object path otherwise resolves in two
+    /// dependent loads before the instance's header (the UID's word, then the slot of its `$objects` index);
+    /// here it is one. In a large archive each of them is a cache miss (an object met again was decoded
+    /// long ago), so a repeated reference waits for one miss fewer. A copy never changes once made: a slot
+    /// in state 2 with an instance stays so unless that object is entered again (which only a damaged or
+    /// unusual archive does: the same object read as a collection too); ``enter(uid:className:key:)`` then
+    /// turns the table off for the rest of the session (``instancesByObjectValid``), so it never answers
+    /// differently from the slots.
+    @exclusivity(unchecked) private var instancesByObject: [DecodedSlot]
+    /// False once an object with an instance in its slot was entered again (see ``instancesByObject``).
+    @exclusivity(unchecked) private var instancesByObjectValid = true
     /// The owners of the class instances the slots point at (see ``DecodedSlot/instanceBits``), in the
     /// order they were decoded; emptied by ``release()``, after the slots.
     @exclusivity(unchecked) private var decodedObjects: [AnyObject] = []
@@ -118,6 +132,7 @@ final class UnarchivingSession {
         self.stackBytesPerLevel = stackBytesPerLevel
         self.objectCount = storage.objectCount
         self.slots = [DecodedSlot](repeating: DecodedSlot(), count: storage.objectCount)
+        self.instancesByObject = [DecodedSlot](repeating: DecodedSlot(), count: storage.plistObjectCount)
     }
 
     /// Delivers the back-references once the whole graph is decoded.
@@ -136,6 +151,7 @@ final class UnarchivingSession {
     func release() {
         active = false
         values = [:]
+        instancesByObject = []
         slots = []
         decodedObjects = []
         deferred = []
@@ -260,7 +276,11 @@ final class UnarchivingSession {
                         key: key, uid: uid, className: className)
         }
         if state(uid) == 1 { throw cycleError(uid: uid, className: className, key: key) }
-        if uid.rawValue < slots.count { slots[uid.rawValue].state = 1 }
+        if uid.rawValue < slots.count {
+            // An instance's copies in instancesByObject would outlive the state this changes.
+            if slots[uid.rawValue].instanceBits != 0 { instancesByObjectValid = false }
+            slots[uid.rawValue].state = 1
+        }
         inProgress.append((uid, className, path.count))
     }
 
@@ -409,7 +429,15 @@ final class UnarchivingSession {
     /// at run time on every call.
     @inline(__always)
     func sharedObject(_ value: Int, of type: any KeyedArchivable.Type) -> AnyObject? {
-        guard let (uid, object) = decodedInstance(value, of: type), case let index = Int(slots[uid.rawValue].classIndex), index >= 0 else {
+        let slot: DecodedSlot
+        if let remembered = rememberedInstance(value), ObjectIdentifier(Swift.type(of: remembered.instance)) == ObjectIdentifier(type) {
+            slot = remembered.slot
+        } else {
+            guard let (uid, _) = decodedInstance(value, of: type) else { return nil }
+            slot = slots[uid.rawValue]
+            remember(value, slot)  // the next reference through `value` takes the path above
+        }
+        guard case let index = Int(slot.classIndex), index >= 0, index < classTable.count, let object = slot.instance else {
             return nil
         }
         let wanted = ObjectIdentifier(type)
@@ -419,6 +447,33 @@ final class UnarchivingSession {
             return nil
         }
         return object
+    }
+
+    /// The copy of the slot ``instancesByObject`` holds for property-list object `value` and its instance,
+    /// if any: then `value` is a UID of an object decoded as that class instance (in state 2).
+    @inline(__always)
+    private func rememberedInstance(_ value: Int) -> (slot: DecodedSlot, instance: AnyObject)? {
+        // `value` comes from a checked reference; the range check stays (and fails once the session is released).
+        guard instancesByObjectValid, value >= 0, value < instancesByObject.count, case let slot = instancesByObject[value],
+              let instance = slot.instance else { return nil }
+        return (slot, instance)
+    }
+
+    /// Whether property-list object `value` is a UID of an object already decoded as a class instance (so a
+    /// reference that is not nil), answered from ``instancesByObject`` alone; false says nothing.
+    @inline(__always)
+    func refersToDecodedInstance(_ value: Int) -> Bool {
+        instancesByObjectValid && value >= 0 && value < instancesByObject.count && instancesByObject[value].instanceBits != 0
+    }
+
+    /// Keeps a copy of `slot` (that of an object decoded as a class instance, whose UID property-list object
+    /// `value` is) in ``instancesByObject``; does nothing for a slot without an instance or class index.
+    @inline(__always)
+    private func remember(_ value: Int, _ slot: DecodedSlot) {
+        guard slot.instanceBits != 0, slot.classIndex >= 0, value >= 0, value < instancesByObject.count else { return }
+        var copy = slot
+        copy.state = 2
+        instancesByObject[value] = copy
     }
 
     /// The UID `value` refers to and the class instance decoded for it, if that instance is exactly of
@@ -456,7 +511,8 @@ final class UnarchivingSession {
 
     /// Warms the elements of an array or set read in order, four at a time, as a pipeline: called at each
     /// element `first` that is a multiple of 4, it reads the instance headers of elements `first ..< first + 4`,
-    /// the slots of the next four and the words of the four after those (each step finds the step before
+    /// the slots of the next four and the words and ``instancesByObject`` entries of the four after those
+    /// (each step finds the step before
     /// it in the cache, warmed by the call before), so twelve misses overlap, and each call pays about one
     /// miss's wait instead of a chain of them (see ``warm(_:_:_:_:)``).
     @inline(never)
@@ -479,7 +535,11 @@ final class UnarchivingSession {
             j += 1
         }
         while j < min(first + 3 * lanes, count) {
-            sum &+= UInt(truncatingIfNeeded: refs[j] >= 0 ? storage.resolvedUID(refs[j]) ?? 0 : 0)
+            let n = refs[j]
+            if n >= 0, n < instancesByObject.count {
+                let remembered = instancesByObject[n].instanceBits
+                sum &+= remembered != 0 ? remembered : UInt(truncatingIfNeeded: storage.resolvedUID(n) ?? 0)
+            }
             j += 1
         }
         warmSink &+= sum
@@ -503,11 +563,16 @@ final class UnarchivingSession {
         warmSink &+= warmedHeader(i0) &+ warmedHeader(i1) &+ warmedHeader(i2) &+ warmedHeader(i3)
     }
 
-    /// The address of the decoded class instance object `n` (-1: none) is a UID of, from its slot; 0 otherwise.
+    /// The address of the decoded class instance object `n` (-1: none) is a UID of: from its copy in
+    /// ``instancesByObject`` (one load) or else from its word and its slot (two dependent loads, which a new
+    /// object's decoding reads next); 0 otherwise.
     @inline(__always)
     private func warmedInstance(_ n: Int) -> UInt {
-        // Every slot index comes from a reference checked against the slot count.
-        guard n >= 0, let ref = storage.resolvedUID(n), ref > 0, ref < UInt64(slots.count) else { return 0 }
+        // Every index comes from a reference checked against the object count; the range checks stay.
+        guard n >= 0, n < instancesByObject.count else { return 0 }
+        let remembered = instancesByObject[n].instanceBits
+        if remembered != 0 { return remembered }  // the UID's word is not needed then (refersToDecodedInstance)
+        guard let ref = storage.resolvedUID(n), ref > 0, ref < UInt64(slots.count) else { return 0 }
         let slot = slots[Int(ref)]
         return slot.state == 2 ? slot.instanceBits : 0
     }
@@ -547,6 +612,7 @@ final class UnarchivingSession {
             let index = Int(slots[uid.rawValue].classIndex)
             if index >= 0, let cached = cached(uid) {
                 _ = try allowedType(classAt: index, uid: uid, allowed: allowed, key: key, expected: expected())
+                remember(value, slots[uid.rawValue])
                 return cached
             }
         }
@@ -586,6 +652,7 @@ final class UnarchivingSession {
         }
         // The class table only grows, so the index checkedObject found still names this object's class.
         slots[uid.rawValue].classIndex = Int32(exactly: classIndex) ?? -1
+        remember(value, slots[uid.rawValue])  // `value` is the UID checkedObject followed; state 2 on return
         decoded = true
         return made
     }
