@@ -23,9 +23,10 @@ extension KeyedArchiver {
     private static let instancePrefetchDistance = 8
 
     /// ``appendElementRefs(_:)`` for class instances held in contiguous storage (an array of a model class):
-    /// each element is encoded as usual (``reference(for:)``), read in place (no copy, so no retain of it
-    /// here), and the instance `instancePrefetchDistance` elements ahead is prefetched: its identity slot,
-    /// which the lookup reads, and its header, which queueing it retains. A prefetch changes nothing.
+    /// each element is encoded as usual (``reference(for:)``, whose argument copy still retains and releases
+    /// it), and the instance `instancePrefetchDistance` elements ahead, its address read in place, is
+    /// prefetched: its identity slot, which the lookup reads, and its header, which those retains and
+    /// queueing it update. A prefetch changes nothing.
     private func appendInstanceRefs<T: ArchiveValue>(_ elements: UnsafeBufferPointer<T>) throws {
         guard let first = elements.baseAddress else { return }
         // The caller checked that `T` is a class: an element is one word, the instance's address.
