@@ -10,8 +10,39 @@ extension KeyedArchiver {
     /// Encodes each element as its own object and returns where their UID refs start in `elementRefs`.
     private func appendElementRefs<S: Sequence>(_ elements: S) throws -> Int where S.Element: ArchiveValue {
         let base = s.elementRefs.count
+        if isClass(S.Element.self), MemoryLayout<S.Element>.size == MemoryLayout<UInt>.size,
+           try elements.withContiguousStorageIfAvailable({ try appendInstanceRefs($0) }) != nil {
+            return base
+        }
         for element in elements { s.elementRefs.append(KeyedArchiveEmitter.uid(try reference(for: element))) }
         return base
+    }
+
+    /// How many elements ahead ``appendInstanceRefs(_:)`` prefetches an instance: far enough for its lines
+    /// to arrive from memory while the elements before it are encoded.
+    private static let instancePrefetchDistance = 8
+
+    /// ``appendElementRefs(_:)`` for class instances held in contiguous storage (an array of a model class):
+    /// each element is encoded as usual (``reference(for:)``, whose argument copy still retains and releases
+    /// it), and the instance `instancePrefetchDistance` elements ahead, its address read in place, is
+    /// prefetched: its identity slot, which the lookup reads, and its header, which those retains and
+    /// queueing it update. A prefetch changes nothing.
+    private func appendInstanceRefs<T: ArchiveValue>(_ elements: UnsafeBufferPointer<T>) throws {
+        guard let first = elements.baseAddress else { return }
+        // The caller checked that `T` is a class: an element is one word, the instance's address.
+        let words = UnsafeRawPointer(first)
+        let count = elements.count
+        var i = 0
+        while i < count {
+            let ahead = i &+ Self.instancePrefetchDistance
+            if ahead < count {  // bounds check for the read below
+                let address = words.load(fromByteOffset: ahead &* MemoryLayout<T>.stride, as: UInt.self)
+                s.identities.prefetchSlot(for: address)
+                archiverPrefetchInstanceHeader(at: address)
+            }
+            s.elementRefs.append(KeyedArchiveEmitter.uid(try reference(for: elements[i])))
+            i += 1
+        }
     }
 
     public func encodeArray<T: ArchiveValue>(_ elements: [T], forKey key: String) throws {
