@@ -30,7 +30,7 @@ struct ArchivedObjectIdentities {
     @inline(__always)
     func prefetchSlot(for key: UInt) {
         let slot = Self.slot(UInt64(key), capacity - 1)
-        llvmPrefetch(UnsafeRawPointer(slots.base + 2 * slot), 0, 3, 1)
+        prefetch(UnsafeRawPointer(slots.base + 2 * slot))
     }
 
     /// Records `uid` for the instance at `key` (not 0, not recorded yet).
@@ -65,16 +65,10 @@ struct ArchivedObjectIdentities {
     }
 }
 
-/// LLVM's `prefetch` intrinsic (address, read 0 / write 1, locality 0-3, data cache 1). It never faults and
-/// changes no value, whatever the address; unlike a load, the instructions after it do not wait for the line.
-/// (A copy of the private binding in KeyedArchiveEmitter.swift, until the two share one declaration.)
-@_silgen_name("llvm.prefetch.p0")
-private func llvmPrefetch(_ address: UnsafeRawPointer, _ forWriting: Int32, _ locality: Int32, _ dataCache: Int32)
-
 /// Asks the processor to bring in the header of the class instance at `address` for writing (the state a
 /// retain's atomic update of its reference count needs); 0 (no instance) does nothing.
 @inline(__always)
 func archiverPrefetchInstanceHeader(at address: UInt) {
     guard let header = UnsafeRawPointer(bitPattern: address) else { return }
-    llvmPrefetch(header, 1, 3, 1)
+    prefetchForWriting(header)
 }

@@ -664,15 +664,3 @@ struct KeyedArchiveEmitter {
         pool.value(of: id)
     }
 }
-
-/// Asks the processor to bring the cache line holding `address` into its caches, for reading: LLVM's `prefetch`
-/// (read, keep in all levels, data). It never faults and changes no value, whatever the address; unlike a
-/// load, the instructions after it do not wait for the line.
-@_silgen_name("llvm.prefetch.p0")
-private func llvmPrefetch(_ address: UnsafeRawPointer, _ forWriting: Int32, _ locality: Int32, _ dataCache: Int32)
-
-/// Prefetches the cache line holding `address` (see ``llvmPrefetch(_:_:_:_:)``).
-@inline(__always)
-private func prefetch(_ address: UnsafeRawPointer) {
-    llvmPrefetch(address, 0, 3, 1)
-}
