@@ -58,14 +58,16 @@ struct GNUstepPeer {
         }
     }
 
-    /// Where `decoded` differs from `original` (nil: the same graph, within what XML keeps).
-    static func difference(_ decoded: [BenchPerson], _ original: [BenchPerson]) -> String? {
+    /// Where `decoded` differs from `original` (nil: the same graph, within what XML keeps; `exactly`: score and
+    /// birthday too to the last bit).
+    static func difference(_ decoded: [BenchPerson], _ original: [BenchPerson], exactly: Bool = false) -> String? {
         guard decoded.count == original.count else { return "it holds \(decoded.count) models, not \(original.count)" }
         for (a, b) in zip(decoded, original) {
             let friends = a.friends.map { ObjectIdentifier($0) }, expected = b.friends.map { ObjectIdentifier(decoded[$0.index]) }
+            let scoreDiffers = exactly ? a.score.bitPattern != b.score.bitPattern : abs(a.score - b.score) > 1e-13 * abs(b.score)
+            let birthdayDiffers = exactly ? a.birthday != b.birthday : abs(a.birthday.timeIntervalSince(b.birthday)) >= 1
             let field = a.index != b.index ? "index" : a.name != b.name ? "name" : a.age != b.age ? "age"
-                : abs(a.score - b.score) > 1e-13 * abs(b.score) ? "score"
-                : abs(a.birthday.timeIntervalSince(b.birthday)) >= 1 ? "birthday"
+                : scoreDiffers ? "score" : birthdayDiffers ? "birthday"
                 : a.tags != b.tags ? "tags" : a.avatar != b.avatar ? "avatar" : friends != expected ? "friends" : nil
             if let field { return "model \(b.index) differs in \(field)" }
         }
