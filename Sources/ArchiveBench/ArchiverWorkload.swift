@@ -3,7 +3,9 @@ import KeyedArchive
 
 /// A social graph of model objects archived and unarchived by `KeyedArchiver`/`KeyedUnarchiver` and by
 /// Foundation's `NSKeyedArchiver`/`NSKeyedUnarchiver`, with our property-list reader and writer alone on
-/// the same bytes as the floor.
+/// the same bytes as the floor, the decoded graph built from memory (``GraphFloor``) as the floor of what an
+/// unarchive builds, and Foundation's `PropertyListSerialization` on Foundation's archive (the first step of its
+/// unarchiver), so that each unarchiver's time is set against a plist read of its own bytes.
 ///
 /// Each person has a name, age, score, birthday, 3 tags, a 64-byte avatar and 3 references to people in
 /// the next of 20 layers, so objects are shared (about 3 references each) and the graph is acyclic and
