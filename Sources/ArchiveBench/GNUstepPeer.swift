@@ -8,7 +8,8 @@ import KeyedArchive
 /// The child builds the same graph as ``ArchiverWorkload`` and times GNUstep's archiver with XML output and
 /// its unarchiver on that XML archive (GNUstep 1.28's binary writer is quadratic in the objects, and its
 /// binary reader takes 1- and 2-byte UIDs only; see archive-peer.m), and prints
-/// `@time archiver.<count>.gnustep-archive|gnustep-unarchive` and `@size archiver.<count>.gnustep-archive` lines.
+/// `@time archiver.<count>.gnustep-archive|gnustep-unarchive|gnustep-plist-read` (its NSPropertyListSerialization on the same XML,
+/// the first step of its unarchiver) and `@size archiver.<count>.gnustep-archive` lines.
 /// Before timing it checks, untimed, that its archive decodes to the original graph; the driver then checks,
 /// once per size, that KeyedUnarchiver reads the same graph from it (``check(count:)``).
 struct GNUstepPeer {
@@ -20,9 +21,11 @@ struct GNUstepPeer {
     static let defaultPath = "Benchmarks/GNUstep/.build/archive-peer"
     static let buildHint = "GNUstep peer (NSKeyedArchiver/NSKeyedUnarchiver): not measured (build it: Benchmarks/GNUstep/build.sh)"
     /// The largest size the peer runs at: at 200,000 models one process peaks at 10 GB (its unarchiver builds the
-    /// whole XML property list, 290 MB of text, as objects first), so 2,000,000 would need about 100 GB.
+    /// whole XML property list, 290 MB of text, as objects first), and at about 15 GB of RSS once its plist read
+    /// has run after the unarchiver (glibc keeps what the process freed), so 2,000,000 would need about 100 GB.
+    /// Mind the machine's memory when the peer's processes run beside other work.
     static let largestSize = 200_000
-    static let tooLargeNote = "GNUstep peer not run above \(largestSize.formatted()) models (one process peaks at 10 GB at 200,000)"
+    static let tooLargeNote = "GNUstep peer not run above \(largestSize.formatted()) models (one process peaks at 10-15 GB at 200,000)"
 
     /// The arguments of one child at `count` models; `writesArchive`: also write GNUstep's archive, for ``check(count:)``.
     func arguments(count: Int, settings: DriverSettings, writesArchive: Bool) -> [String] {
