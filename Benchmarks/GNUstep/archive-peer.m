@@ -26,13 +26,20 @@
  *   binary property-list reader takes UIDs of 1 or 2 bytes only ("Unknown control byte = 130" for a 3-byte
  *   UID), so it cannot read a binary keyed archive of more than 65,536 objects, whoever wrote it (ours of
  *   20,000 models has 140,000): its unarchiver has to read XML at these sizes.
+ * - plist read: +[NSPropertyListSerialization propertyListFromData:mutabilityOption:format:errorDescription:]
+ *   with NSPropertyListImmutable on the same bytes the unarchiver reads: exactly the first step of GNUstep's
+ *   -[NSKeyedUnarchiver initForReadingWithData:], which parses the whole property list into a tree of
+ *   objects (NSDictionary/NSArray/NSString/NSNumber/NSData/NSDate) before any object is decoded; decoding
+ *   then walks that tree. So `gnustep-unarchive / gnustep-plist-read` is GNUstep's own unarchive/read ratio
+ *   on the same bytes (archive-bench reports it beside ours).
  * Before timing, untimed: GNUstep's archive is unarchived and compared with the original graph, every field
  * of every person and every friend's identity (see differs() for what XML keeps); a difference is an error.
  * With --input, a binary archive of the same graph (KeyedArchive's archive-N.bplist, up to about 9,000
  * models for the reason above) is compared the same way, exactly.
  * Timing, as archive-bench's own children: CPU time of this process (CLOCK_PROCESS_CPUTIME_ID), W untimed
  * runs, then at least R timed runs (more until S seconds of timed runs, at most 60); the median is printed
- * as `@time archiver.N.gnustep-archive SECONDS` and `@time archiver.N.gnustep-unarchive SECONDS` (with
+ * as `@time archiver.N.gnustep-archive SECONDS`, `@time archiver.N.gnustep-unarchive SECONDS` and
+ * `@time archiver.N.gnustep-plist-read SECONDS` (with
  * `-binary` after them with --format binary), the archive's size as `@size archiver.N.gnustep-archive BYTES`.
  * Each run's result (the archive's bytes, the decoded graph) and every object the run autoreleased are
  * freed after the clock stops (the run's autorelease pool is drained outside the clock), like
@@ -306,6 +313,19 @@ unarchiveRun(id data)
   return [[NSKeyedUnarchiver unarchiveObjectWithData: data] count];
 }
 
+/* The property-list step of -[NSKeyedUnarchiver initForReadingWithData:] alone: the same call, the same option. */
+static NSUInteger
+plistReadRun(id data)
+{
+  NSPropertyListFormat format;
+  NSString *error = nil;
+  id plist = [NSPropertyListSerialization propertyListFromData: data
+                                               mutabilityOption: NSPropertyListImmutable
+                                                         format: &format
+                                               errorDescription: &error];
+  return [[plist objectForKey: @"$objects"] count];
+}
+
 static NSUInteger sink;
 
 /* One run in an autorelease pool drained after the clock stops; returns its CPU seconds. */
@@ -441,6 +461,13 @@ main(int argc, char **argv)
   printf("  unarchive %ld objects from bytes\n", (long)count);
   measure(binary ? "GNUstep NSKeyedUnarchiver, binary input" : "GNUstep NSKeyedUnarchiver, XML input",
     binary ? "gnustep-unarchive-binary" : "gnustep-unarchive", count, unarchiveRun, data, runs, warmups, minimumSeconds);
+  if (plistReadRun(data) <= (NSUInteger)count)
+    {
+      fprintf(stderr, "Error: GNUstep's NSPropertyListSerialization does not read its own archive's $objects\n");
+      return 1;
+    }
+  measure(binary ? "GNUstep NSPropertyListSerialization, binary input" : "GNUstep NSPropertyListSerialization, XML input",
+    binary ? "gnustep-plist-read-binary" : "gnustep-plist-read", count, plistReadRun, data, runs, warmups, minimumSeconds);
   [input release];
   [data release];
   [people release];

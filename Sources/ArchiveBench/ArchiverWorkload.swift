@@ -3,7 +3,9 @@ import KeyedArchive
 
 /// A social graph of model objects archived and unarchived by `KeyedArchiver`/`KeyedUnarchiver` and by
 /// Foundation's `NSKeyedArchiver`/`NSKeyedUnarchiver`, with our property-list reader and writer alone on
-/// the same bytes as the floor.
+/// the same bytes as the floor, the decoded graph built from memory (``GraphFloor``) as the floor of what an
+/// unarchive builds, and Foundation's `PropertyListSerialization` on Foundation's archive (the first step of its
+/// unarchiver), so that each unarchiver's time is set against a plist read of its own bytes.
 ///
 /// Each person has a name, age, score, birthday, 3 tags, a 64-byte avatar and 3 references to people in
 /// the next of 20 layers, so objects are shared (about 3 references each) and the graph is acyclic and
@@ -70,6 +72,16 @@ struct ArchiverWorkload: Workload {
                 keep(try tree.propertyListData(format: .binary)).count
             })
             unarchiving.append(Operation("floor: our reader alone on the same bytes", id: "read", runs: oursRuns, read(ours)))
+            let floor = try GraphFloor(people)
+            // Untimed check (up to 200,000 models, as above): the floor builds the graph the unarchiver builds,
+            // field for field and friend for friend.
+            if count <= 200_000, let difference = GNUstepPeer.difference(floor.build(), back, exactly: true) {
+                throw BenchError("the graph-building floor differs from the unarchived graph: \(difference)")
+            }
+            unarchiving.append(Operation("floor: building the same graph from memory", id: "graph-floor",
+                                         growthOf: ("unarchive", "our unarchive"), runs: oursRuns) {
+                keep(floor.build()).count
+            })
         }
         if !oursOnly && includesFoundation {
             let foundationPeople = FoundationPerson.graph(count: count)
@@ -86,6 +98,13 @@ struct ArchiverWorkload: Workload {
             unarchiving.insert(Operation("Foundation NSKeyedUnarchiver.unarchivedObject", id: "foundation-unarchive", runs: foundationRuns) {
                 (keep(try NSKeyedUnarchiver.unarchivedObject(ofClasses: [NSArray.self, FoundationPerson.self], from: theirs)) as? NSArray)?.count ?? 0
             }, at: 1)
+            // Foundation's own unarchive/read ratio on the same bytes (its archive): corelibs' NSKeyedUnarchiver
+            // starts with this call (`init(forReadingFrom:)`: the whole property list as a tree, cast to a
+            // dictionary), then decodes from that tree.
+            unarchiving.append(Operation("Foundation PropertyListSerialization, its bytes", id: "foundation-plist-read",
+                                         growthOf: ("foundation-unarchive", "NSKeyedUnarchiver on the same bytes"), runs: foundationRuns) {
+                (keep(try PropertyListSerialization.propertyList(from: theirs, options: [], format: nil)) as? [String: Any])?.count ?? 0
+            })
         } else {
             print("  archive size: KeyedArchive \(ours.count.formatted()) bytes (Foundation not run at \(n) objects)")
         }
@@ -170,6 +189,17 @@ final class BenchPerson: KeyedArchivable {
         birthday = PersonData.birthday(i)
         tags = PersonData.tags(i)
         avatar = PersonData.avatar(i)
+    }
+
+    /// A person of the given values and no friends yet (``GraphFloor``).
+    init(index: Int, name: String, age: Int, score: Double, birthday: Date, tags: [String], avatar: Data) {
+        self.index = index
+        self.name = name
+        self.age = age
+        self.score = score
+        self.birthday = birthday
+        self.tags = tags
+        self.avatar = avatar
     }
 
     static func graph(count: Int) -> [BenchPerson] {

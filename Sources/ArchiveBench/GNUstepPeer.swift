@@ -8,7 +8,8 @@ import KeyedArchive
 /// The child builds the same graph as ``ArchiverWorkload`` and times GNUstep's archiver with XML output and
 /// its unarchiver on that XML archive (GNUstep 1.28's binary writer is quadratic in the objects, and its
 /// binary reader takes 1- and 2-byte UIDs only; see archive-peer.m), and prints
-/// `@time archiver.<count>.gnustep-archive|gnustep-unarchive` and `@size archiver.<count>.gnustep-archive` lines.
+/// `@time archiver.<count>.gnustep-archive|gnustep-unarchive|gnustep-plist-read` (its NSPropertyListSerialization on the same XML,
+/// the first step of its unarchiver) and `@size archiver.<count>.gnustep-archive` lines.
 /// Before timing it checks, untimed, that its archive decodes to the original graph; the driver then checks,
 /// once per size, that KeyedUnarchiver reads the same graph from it (``check(count:)``).
 struct GNUstepPeer {
@@ -20,9 +21,11 @@ struct GNUstepPeer {
     static let defaultPath = "Benchmarks/GNUstep/.build/archive-peer"
     static let buildHint = "GNUstep peer (NSKeyedArchiver/NSKeyedUnarchiver): not measured (build it: Benchmarks/GNUstep/build.sh)"
     /// The largest size the peer runs at: at 200,000 models one process peaks at 10 GB (its unarchiver builds the
-    /// whole XML property list, 290 MB of text, as objects first), so 2,000,000 would need about 100 GB.
+    /// whole XML property list, 290 MB of text, as objects first), and at about 15 GB of RSS once its plist read
+    /// has run after the unarchiver (glibc keeps what the process freed), so 2,000,000 would need about 100 GB.
+    /// Mind the machine's memory when the peer's processes run beside other work.
     static let largestSize = 200_000
-    static let tooLargeNote = "GNUstep peer not run above \(largestSize.formatted()) models (one process peaks at 10 GB at 200,000)"
+    static let tooLargeNote = "GNUstep peer not run above \(largestSize.formatted()) models (one process peaks at 10-15 GB at 200,000)"
 
     /// The arguments of one child at `count` models; `writesArchive`: also write GNUstep's archive, for ``check(count:)``.
     func arguments(count: Int, settings: DriverSettings, writesArchive: Bool) -> [String] {
@@ -58,14 +61,16 @@ struct GNUstepPeer {
         }
     }
 
-    /// Where `decoded` differs from `original` (nil: the same graph, within what XML keeps).
-    static func difference(_ decoded: [BenchPerson], _ original: [BenchPerson]) -> String? {
+    /// Where `decoded` differs from `original` (nil: the same graph, within what XML keeps; `exactly`: score and
+    /// birthday too to the last bit).
+    static func difference(_ decoded: [BenchPerson], _ original: [BenchPerson], exactly: Bool = false) -> String? {
         guard decoded.count == original.count else { return "it holds \(decoded.count) models, not \(original.count)" }
         for (a, b) in zip(decoded, original) {
             let friends = a.friends.map { ObjectIdentifier($0) }, expected = b.friends.map { ObjectIdentifier(decoded[$0.index]) }
+            let scoreDiffers = exactly ? a.score.bitPattern != b.score.bitPattern : abs(a.score - b.score) > 1e-13 * abs(b.score)
+            let birthdayDiffers = exactly ? a.birthday != b.birthday : abs(a.birthday.timeIntervalSince(b.birthday)) >= 1
             let field = a.index != b.index ? "index" : a.name != b.name ? "name" : a.age != b.age ? "age"
-                : abs(a.score - b.score) > 1e-13 * abs(b.score) ? "score"
-                : abs(a.birthday.timeIntervalSince(b.birthday)) >= 1 ? "birthday"
+                : scoreDiffers ? "score" : birthdayDiffers ? "birthday"
                 : a.tags != b.tags ? "tags" : a.avatar != b.avatar ? "avatar" : friends != expected ? "friends" : nil
             if let field { return "model \(b.index) differs in \(field)" }
         }

@@ -31,7 +31,9 @@ struct Report {
         return time(m) + (spread(key).map { String(format: " ±%.0f%%", $0 * 100) } ?? "")
     }
 
-    func time(_ seconds: Double) -> String {
+    func time(_ seconds: Double) -> String { Self.time(seconds) }
+
+    static func time(_ seconds: Double) -> String {
         seconds >= 1 ? String(format: "%.2f s", seconds) : seconds >= 0.01 ? String(format: "%.1f ms", seconds * 1000)
             : String(format: "%.3f ms", seconds * 1000)
     }
@@ -77,6 +79,7 @@ struct Report {
             }
             let r = ratio("\(p).unarchive", "\(p).read")
             Swift.print("  \(n): unarchive / our plist read of the same bytes  \(x(r)) (target <= 1.2x: \(verdict(r.map { $0 <= 1.2 })))")
+            Swift.print("  \(n): " + sameBytes(size: size).line)
         }
         for stem in libplistStems {
             let r = ratio("libplist.\(stem).libplist", "libplist.\(stem).ours")
@@ -107,8 +110,10 @@ struct Report {
             let runs = ArchiverWorkload.oursRuns(count: large).map { " (ours at \(large.formatted()): \($0.timed) timed run(s) after \($0.warmups) warm-up(s) per process)" } ?? ""
             Swift.print("  \(small.formatted()) -> \(large.formatted()) models\(runs):")
             for (label, op) in [("archive", "archive"), ("unarchive", "unarchive"), ("plist read", "read"), ("plist write", "write"),
+                                ("graph-building floor", "graph-floor"),
                                 ("Foundation NSKeyedArchiver", "foundation-archive"), ("Foundation NSKeyedUnarchiver", "foundation-unarchive")] {
                 let g = ratio("archiver.\(large).\(op)", "archiver.\(small).\(op)")
+                if g == nil && op == "graph-floor" { continue }  // a log from before the floor existed
                 let note = g == nil && op.hasPrefix("foundation") ? "not run at \(large.formatted())"
                     : verdict(g.map { $0 <= Double(large) / Double(small) })
                 Swift.print("    " + label.padding(toLength: 34, withPad: " ", startingAt: 0) + x(g) + "  " + note)
@@ -174,7 +179,37 @@ struct Report {
         ("libplist plist_to_bin (peer)", "libplist write", "libplist.archive-%d.libplist-write"),
         ("GNUstep NSKeyedArchiver (peer)", "GNUstep archive (XML)", "archiver.%d.gnustep-archive"),
         ("GNUstep NSKeyedUnarchiver (peer)", "GNUstep unarchive (XML)", "archiver.%d.gnustep-unarchive"),
+        ("GNUstep plist read, XML (peer)", "GNUstep plist read (XML)", "archiver.%d.gnustep-plist-read"),
     ]
+
+    /// Unarchive / plist read of the same bytes at `size` models: ours, the peers', and the graph-building floor.
+    func sameBytes(size: Int) -> SameBytesRatios {
+        let p = "archiver.\(size)"
+        let foundation: SameBytesRatios.Peer
+        if let r = ratio("\(p).foundation-unarchive", "\(p).foundation-plist-read") {
+            foundation = .ratio(r)
+        } else if size > settings.foundationMaximum {
+            foundation = .absent("not run at this size (--foundation-max \(settings.foundationMaximum))")
+        } else {
+            foundation = .absent(median("\(p).foundation-unarchive") == nil ? "not measured" : "its plist read not measured")
+        }
+        let gnustep: SameBytesRatios.Peer
+        if let r = ratio("\(p).gnustep-unarchive", "\(p).gnustep-plist-read") {
+            gnustep = .ratio(r)
+        } else if !gnustepNote.isEmpty {
+            gnustep = .absent("not built (Benchmarks/GNUstep/build.sh)")
+        } else if size > GNUstepPeer.largestSize {
+            gnustep = .absent("not run above \(GNUstepPeer.largestSize.formatted()) models")
+        } else if median("\(p).gnustep-unarchive") != nil {
+            gnustep = .absent("its plist read not measured (an older archive-peer: rebuild it with Benchmarks/GNUstep/build.sh)")
+        } else if !settings.only.isEmpty && !settings.only.contains("gnustep") {
+            gnustep = .absent("not run (add --only gnustep)")
+        } else {
+            gnustep = .absent("not measured")
+        }
+        return SameBytesRatios(unarchive: median("\(p).unarchive"), read: median("\(p).read"), floor: median("\(p).graph-floor"),
+                               foundation: foundation, gnustep: gnustep)
+    }
 
     /// A peer's growth from `small` to `large` models.
     func peerGrowth(_ key: String, _ small: Int, _ large: Int) -> Double? {
@@ -227,6 +262,10 @@ struct Report {
                  median("\(l).libplist-write") != nil
                     ? "libplist write \(figure("\(l).libplist-write")) (\(x(ratio("\(l).libplist-write", "\(l).ours-write"))) our write in its process)" : ""]
                     .filter { !$0.isEmpty }.joined(separator: ", "))
+            let same = sameBytes(size: size)
+            if same.ours != nil {
+                row("unarchive / plist read of the same \(n)-object archive", same.markdownOurs, same.markdownPeers)
+            }
         }
         if let a = ratio("codable.codable-archive", "codable.hand-archive"), let u = ratio("codable.codable-unarchive", "codable.hand-unarchive") {
             row("the 20,000 objects as an `ArchivableCodable` model", "archive \(figure("codable.codable-archive")) (\(x(a)) the hand-written model), "
@@ -269,5 +308,74 @@ struct Report {
         |---|---|---|
         \(rows.joined(separator: "\n"))
         """
+    }
+}
+
+/// Issue #18's "unarchive at most 1.2x our plist read of the same bytes" at one size, beside what the peers'
+/// unarchivers take over their own plist reads of the same bytes and what the work itself needs: the
+/// graph-building floor (``GraphFloor``), and what our unarchive takes beyond it, in units of our read.
+struct SameBytesRatios {
+    /// A peer's unarchive / plist read, or why there is none.
+    enum Peer: Equatable {
+        case ratio(Double)
+        case absent(String)
+    }
+
+    /// Our unarchive's, our read's and the floor's median times (seconds), when measured.
+    var unarchive: Double?
+    var read: Double?
+    var floor: Double?
+    /// NSKeyedUnarchiver / PropertyListSerialization on Foundation's archive.
+    var foundation: Peer
+    /// GNUstep's NSKeyedUnarchiver / NSPropertyListSerialization on GNUstep's XML archive.
+    var gnustep: Peer
+
+    /// Our unarchive / read.
+    var ours: Double? {
+        guard let unarchive, let read, read > 0 else { return nil }
+        return unarchive / read
+    }
+
+    /// (unarchive - floor) / read: what our unarchive takes beyond building the graph, in units of our read.
+    var beyondFloor: Double? {
+        guard let unarchive, let read, let floor, read > 0 else { return nil }
+        return (unarchive - floor) / read
+    }
+
+    static func x(_ value: Double?) -> String { value.map { String(format: "%.2fx", $0) } ?? "-" }
+
+    func describe(_ name: String, _ peer: Peer) -> String {
+        switch peer {
+        case .ratio(let r): return "\(name) \(Self.x(r))"
+        case .absent(let why): return "\(name) \(why)"
+        }
+    }
+
+    /// The report's line: `unarchive / read of the same bytes: KeyedArchive X, Foundation Y, GNUstep Z;
+    /// graph-building floor F ms (unarchive - floor = R x read)`.
+    var line: String {
+        let floorPart = floor.map { "graph-building floor \(Report.time($0)) (unarchive - floor = \(Self.x(beyondFloor)) read)" }
+            ?? "graph-building floor not measured"
+        return "unarchive / read of the same bytes: KeyedArchive \(Self.x(ours)), \(describe("Foundation", foundation)), "
+            + "\(describe("GNUstep", gnustep)); \(floorPart)"
+    }
+
+    /// The README table's cells: ours (with the floor), and the peers'.
+    var markdownOurs: String {
+        Self.x(ours) + (floor.map { " (\(Self.x(beyondFloor)) beyond the graph-building floor of \(Report.time($0)))" } ?? "")
+    }
+
+    var markdownPeers: String {
+        [foundation.ratioText.map { "NSKeyedUnarchiver / PropertyListSerialization on its archive \($0)" } ?? describe("Foundation", foundation),
+         gnustep.ratioText.map { "GNUstep NSKeyedUnarchiver / NSPropertyListSerialization (XML) \($0)" } ?? describe("GNUstep", gnustep)]
+            .joined(separator: ", ")
+    }
+}
+
+extension SameBytesRatios.Peer {
+    /// `1.23x`, or nil when absent.
+    var ratioText: String? {
+        if case .ratio(let r) = self { return SameBytesRatios.x(r) }
+        return nil
     }
 }
