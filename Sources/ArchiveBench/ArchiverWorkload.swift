@@ -68,6 +68,11 @@ struct ArchiverWorkload: Workload {
                   back[0].tags == people[0].tags, back[count - 1].name == people[count - 1].name, back[7].avatar == people[7].avatar else {
                 throw BenchError("our unarchived graph differs from the original")
             }
+            let encodeFloor = EncodeFloor(people: people)
+            archiving.append(Operation("floor: the models' own encode(to:), values kept nowhere", id: "encode-floor",
+                                       growthOf: ("archive", "our archive"), runs: oursRuns) {
+                keep(try encodeFloor.run())
+            })
             archiving.append(Operation("floor: our writer alone on the same tree", id: "write", runs: oursRuns) {
                 keep(try tree.propertyListData(format: .binary)).count
             })
