@@ -111,24 +111,6 @@ private struct Team: KeyedArchivable {
         return unarchiver
     }
 
-    /// The bytes of `root` archived under "root" by the one-call API, by an archiver instance and by the
-    /// oracle must be the same; returns them.
-    @discardableResult
-    private func expectOracleBytes<T: ArchiveValue>(_ root: T, sourceLocation: SourceLocation = #_sourceLocation) throws -> Data {
-        let oneCall = try KeyedArchiver.archivedData(withRootObject: root)
-        let archiver = KeyedArchiver()
-        try archiver.encode(root, forKey: "root")
-        let instance = try archiver.encodedData()
-        let reference = TreeReferenceArchiver()
-        try reference.encode(root, forKey: "root")
-        let expected = BinaryPropertyListWriter().write(try reference.finishEncoding())
-        #expect(oneCall == expected, "archivedData: \(oneCall.count) bytes, the oracle's \(expected.count)",
-                sourceLocation: sourceLocation)
-        #expect(instance == expected, "archiver instance: \(instance.count) bytes, the oracle's \(expected.count)",
-                sourceLocation: sourceLocation)
-        return oneCall
-    }
-
     /// Checks that `decoded` is `original` member for member: names, classes, mottos, and every link
     /// pointing at the decoded counterpart of the original's target (identity, not equality).
     private func expectSameGraph(_ decoded: [Member], _ original: [Member], sourceLocation: SourceLocation = #_sourceLocation) {
@@ -194,7 +176,7 @@ private struct Team: KeyedArchivable {
     @Test(arguments: [0, 1, 7, 8, 9, 16, 17, 300])
     func arraysOfInstancesAroundThePrefetchDistanceGiveTheOraclesBytesAndGraph(count: Int) throws {
         let members = randomMembers(count: count, seed: UInt64(count) + 11, outsiders: [Member("outside a"), Member("outside b")])
-        let archive = try expectOracleBytes(members)
+        let archive = try expectArchiveMatchesOracle(members)
         expectSameGraph(try unarchiver().decode([Member].self, from: archive), members)
     }
 
@@ -204,7 +186,7 @@ private struct Team: KeyedArchivable {
         let a = Member("a"), b = Leader("b", motto: "be"), c = Member("c")
         a.friends = [b, b, c]
         let elements = [a, b, c, c, b, a, c, b, a, a] + (0 ..< 40).map { $0 % 2 == 0 ? b : c }
-        let archive = try expectOracleBytes(elements)
+        let archive = try expectArchiveMatchesOracle(elements)
         let decoded = try unarchiver().decode([Member].self, from: archive)
         expectSameGraph(decoded, elements)
         #expect(decoded[0] === decoded[5] && decoded[5] === decoded[8] && decoded[1] === decoded[48] && decoded[2] === decoded[49])
@@ -243,9 +225,9 @@ private struct Team: KeyedArchivable {
         let members = randomMembers(count: 30, seed: 5)
         members[0].byName = Dictionary(uniqueKeysWithValues: members[10 ..< 25].map { ($0.name, $0) })
         members[1].byName = ["self": members[1], "other": members[0]]
-        try expectOracleBytes(Set(members))
-        try expectOracleBytes(members)
-        try expectOracleBytes(["all": members, "some": Array(members[5 ..< 20])])
+        try expectArchiveMatchesOracle(Set(members))
+        try expectArchiveMatchesOracle(members)
+        try expectArchiveMatchesOracle(["all": members, "some": Array(members[5 ..< 20])])
     }
 
     @Test func structsAndNonObjectClassesInArraysGiveTheOraclesBytes() throws {
@@ -256,9 +238,9 @@ private struct Team: KeyedArchivable {
         let team = Team(members: members, subteams: [Team(members: Array(members[3 ..< 15]), labels: labels),
                                                      Team(members: [members[0], members[0]])],
                         labels: labels + [labels[0]])
-        try expectOracleBytes(team)
-        try expectOracleBytes([team, team])
-        try expectOracleBytes(labels)
+        try expectArchiveMatchesOracle(team)
+        try expectArchiveMatchesOracle([team, team])
+        try expectArchiveMatchesOracle(labels)
         let decoded = try unarchiver().decode(Team.self, from: try KeyedArchiver.archivedData(withRootObject: team))
         #expect(decoded.labels.map(\.text) == team.labels.map(\.text))
         #expect(decoded.subteams[0].members[0] === decoded.members[3])

@@ -59,25 +59,6 @@ private final class Refusing: KeyedArchivable {
 }
 
 @Suite struct ArchiveOrderTests {
-    /// The bytes of `root` archived under "root" by the one-call API, by an archiver instance and by the
-    /// oracle (tree, then `BinaryPropertyListWriter`) must be the same; returns them.
-    @discardableResult
-    private func expectOneArchive<T: ArchiveValue>(_ root: T, sourceLocation: SourceLocation = #_sourceLocation) throws -> Data {
-        let oneCall = try KeyedArchiver.archivedData(withRootObject: root)
-        let archiver = KeyedArchiver()
-        try archiver.encode(root, forKey: "root")
-        let instance = try archiver.encodedData()
-        let reference = TreeReferenceArchiver()
-        try reference.encode(root, forKey: "root")
-        let referenceTree = try reference.finishEncoding()
-        let referenceBytes = BinaryPropertyListWriter().write(referenceTree)
-        #expect(oneCall == referenceBytes, "archivedData(withRootObject:)", sourceLocation: sourceLocation)
-        #expect(instance == referenceBytes, "KeyedArchiver instance", sourceLocation: sourceLocation)
-        #expect(try KeyedArchiver.archivedPropertyList(withRootObject: root) == referenceTree,
-                "archivedPropertyList(withRootObject:)", sourceLocation: sourceLocation)
-        return oneCall
-    }
-
     /// The strings of `$objects`, in order.
     private func strings(in archive: Data) throws -> [String] {
         let tree = try PropertyListValue(propertyListData: archive)
@@ -90,7 +71,7 @@ private final class Refusing: KeyedArchivable {
         // depth-first order would give A, A1, A2, B, B1.
         let lost = [Node("A", [Node("A1"), Node("A2")]), Node("B", [Node("B1")])]
         let root = Node("root", [Node("kept", [Node("kept child")])], overwritten: lost)
-        let archive = try expectOneArchive(root)
+        let archive = try expectArchiveMatchesOracle(root)
         let names = try strings(in: archive)
         #expect(names.filter { ["A", "B", "A1", "A2", "B1"].contains($0) } == ["A", "B", "A1", "A2", "B1"])
         // The reachable ones come first, depth-first: each node before its children.
@@ -112,7 +93,7 @@ private final class Refusing: KeyedArchivable {
         }
         layers[5][0].children = [layers[0][3]]
         layers[2][1].overwritten = [layers[4][2], Node("only here", [layers[5][5]])]
-        let archive = try expectOneArchive(layers[0])
+        let archive = try expectArchiveMatchesOracle(layers[0])
         // Every node is written once.
         #expect(try strings(in: archive).filter { $0.hasPrefix("L") }.count == 72)
     }
@@ -121,7 +102,7 @@ private final class Refusing: KeyedArchivable {
         // 5,000 nodes each holding the next: encoding never recurses that deep, whatever order it takes.
         var head = Node("end")
         for i in 0 ..< 5_000 { head = Node("n\(i)", [head]) }
-        let archive = try expectOneArchive([head, head])
+        let archive = try expectArchiveMatchesOracle([head, head])
         #expect(try strings(in: archive).count == 5_002)
     }
 
