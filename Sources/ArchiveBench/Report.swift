@@ -44,7 +44,10 @@ struct Report {
         return a / b
     }
 
-    func x(_ value: Double?) -> String { value.map { String(format: "%.2fx", $0) } ?? "-" }
+    func x(_ value: Double?) -> String { Self.x(value) }
+
+    static func x(_ value: Double?) -> String { value.map { String(format: "%.2fx", $0) } ?? "-" }
+
     func megabytes(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1e6) }
     func verdict(_ ok: Bool?) -> String { ok.map { $0 ? "met" : "NOT met" } ?? "" }
 
@@ -351,11 +354,9 @@ struct SameBytesRatios {
         return (unarchive - floor) / read
     }
 
-    static func x(_ value: Double?) -> String { value.map { String(format: "%.2fx", $0) } ?? "-" }
-
     func describe(_ name: String, _ peer: Peer) -> String {
         switch peer {
-        case .ratio(let r): return "\(name) \(Self.x(r))"
+        case .ratio(let r): return "\(name) \(Report.x(r))"
         case .absent(let why): return "\(name) \(why)"
         }
     }
@@ -363,15 +364,15 @@ struct SameBytesRatios {
     /// The report's line: `unarchive / read of the same bytes: KeyedArchive X, Foundation Y, GNUstep Z;
     /// graph-building floor F ms (unarchive - floor = R x read)`.
     var line: String {
-        let floorPart = floor.map { "graph-building floor \(Report.time($0)) (unarchive - floor = \(Self.x(beyondFloor)) read)" }
+        let floorPart = floor.map { "graph-building floor \(Report.time($0)) (unarchive - floor = \(Report.x(beyondFloor)) read)" }
             ?? "graph-building floor not measured"
-        return "unarchive / read of the same bytes: KeyedArchive \(Self.x(ours)), \(describe("Foundation", foundation)), "
+        return "unarchive / read of the same bytes: KeyedArchive \(Report.x(ours)), \(describe("Foundation", foundation)), "
             + "\(describe("GNUstep", gnustep)); \(floorPart)"
     }
 
     /// The README table's cells: ours (with the floor), and the peers'.
     var markdownOurs: String {
-        Self.x(ours) + (floor.map { " (\(Self.x(beyondFloor)) beyond the graph-building floor of \(Report.time($0)))" } ?? "")
+        Report.x(ours) + (floor.map { " (\(Report.x(beyondFloor)) beyond the graph-building floor of \(Report.time($0)))" } ?? "")
     }
 
     var markdownPeers: String {
@@ -384,7 +385,7 @@ struct SameBytesRatios {
 extension SameBytesRatios.Peer {
     /// `1.23x`, or nil when absent.
     var ratioText: String? {
-        if case .ratio(let r) = self { return SameBytesRatios.x(r) }
+        if case .ratio(let r) = self { return Report.x(r) }
         return nil
     }
 }

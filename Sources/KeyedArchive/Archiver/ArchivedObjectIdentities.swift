@@ -64,11 +64,3 @@ struct ArchivedObjectIdentities {
         capacity *= 2
     }
 }
-
-/// Asks the processor to bring in the header of the class instance at `address` for writing (the state a
-/// retain's atomic update of its reference count needs); 0 (no instance) does nothing.
-@inline(__always)
-func archiverPrefetchInstanceHeader(at address: UInt) {
-    guard let header = UnsafeRawPointer(bitPattern: address) else { return }
-    prefetchForWriting(header)
-}

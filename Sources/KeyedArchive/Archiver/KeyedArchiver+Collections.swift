@@ -38,7 +38,7 @@ extension KeyedArchiver {
             if ahead < count {  // bounds check for the read below
                 let address = words.load(fromByteOffset: ahead &* MemoryLayout<T>.stride, as: UInt.self)
                 s.identities.prefetchSlot(for: address)
-                archiverPrefetchInstanceHeader(at: address)
+                if let header = UnsafeRawPointer(bitPattern: address) { prefetchForWriting(header) }
             }
             s.elementRefs.append(KeyedArchiveEmitter.uid(try reference(for: elements[i])))
             i += 1
