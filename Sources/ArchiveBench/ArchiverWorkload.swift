@@ -76,7 +76,16 @@ struct ArchiverWorkload: Workload {
             archiving.append(Operation("floor: our writer alone on the same tree", id: "write", runs: oursRuns) {
                 keep(try tree.propertyListData(format: .binary)).count
             })
+            let bytesFloor = BytesFloor(ours)
+            archiving.append(Operation("floor: storing into every byte of the archive's size", id: "write-pass",
+                                       growthOf: ("write", "our plist write"), runs: oursRuns) {
+                keep(bytesFloor.writePass())
+            })
             unarchiving.append(Operation("floor: our reader alone on the same bytes", id: "read", runs: oursRuns, read(ours)))
+            unarchiving.append(Operation("floor: loading every byte of the archive once", id: "read-pass",
+                                         growthOf: ("read", "our plist read"), runs: oursRuns) {
+                keep(bytesFloor.readPass())
+            })
             let floor = try GraphFloor(people)
             // Untimed check (up to 200,000 models, as above): the floor builds the graph the unarchiver builds,
             // field for field and friend for friend.
