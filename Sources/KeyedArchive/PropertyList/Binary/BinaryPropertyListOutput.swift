@@ -49,10 +49,7 @@ struct BinaryPropertyListOutput {
         // Doubling, with slack past a large single append (a big data object) so that the offset table
         // and trailer that follow it do not force a second copy of it.
         let newCapacity = max(needed + max(4096, needed >> 4), capacity * 2)
-        let bigger = Self.allocate(newCapacity)
-        bigger.copyMemory(from: base, byteCount: count)
-        LargeMemory.deallocate(base)
-        base = bigger
+        base = LargeMemory.reallocateSequential(base, byteCount: newCapacity, keeping: count)
         capacity = newCapacity
     }
 
