@@ -12,8 +12,7 @@ import Musl
 /// On Linux, a block of 4 MB or more is aligned to 2 MB and advised to use transparent huge pages
 /// (`madvise(MADV_HUGEPAGE)`, which the common `madvise` setting of THP honours): random probes into a
 /// table of tens of megabytes then miss the TLB far less often, which is most of their cost in virtual
-/// machines. Elsewhere, and for smaller blocks, it is plain `malloc`. Blocks are released with `free`, but
-/// for the zero-filled tables of ``allocateZeroed(byteCount:)``, which on Linux are mappings of their own.
+/// machines. Elsewhere, and for smaller blocks, it is plain `malloc`. Blocks are released with `free`.
 enum LargeMemory {
     static let hugePageSize = 2 << 20
 
@@ -41,76 +40,21 @@ enum LargeMemory {
     }
 }
 
-extension LargeMemory {
-    /// A zero-filled block of at least `byteCount` bytes, and whether it is a mapping of its own; released
-    /// with ``deallocateZeroed(_:byteCount:mapped:)``.
-    ///
-    /// On Linux a block of 4 MB or more is a mapping of its own (2 MB-aligned, advised to use transparent
-    /// huge pages), which the kernel hands over already zeroed and takes back when it is released. From
-    /// `malloc`, these short-lived tables (the scalar table doubles as an archive grows, the old one freed
-    /// after the new one is made) left holes in the heap that the next archive's buffers did not fit, so
-    /// the heap grew at its top from one archive to the next and each time faulted fresh pages in (at
-    /// 200,000 models, 500-2,600 page faults in most archives of a process). Smaller blocks, other systems,
-    /// or a failed mapping: ``allocate(byteCount:)`` and `memset`.
-    static func allocateZeroed(byteCount: Int) -> (pointer: UnsafeMutableRawPointer, mapped: Bool) {
-        #if os(Linux)
-        if byteCount >= 2 * hugePageSize, let block = mapZeroed(byteCount: byteCount) { return (block, true) }
-        #endif
-        let pointer = allocate(byteCount: byteCount)
-        memset(pointer, 0, byteCount)
-        return (pointer, false)
-    }
-
-    /// Releases a block from ``allocateZeroed(byteCount:)``, given the same `byteCount` and what it said of `mapped`.
-    static func deallocateZeroed(_ pointer: UnsafeMutableRawPointer, byteCount: Int, mapped: Bool) {
-        #if os(Linux)
-        if mapped {
-            munmap(pointer, mappedLength(byteCount))
-            return
-        }
-        #endif
-        deallocate(pointer)
-    }
-
-    #if os(Linux)
-    private static func mappedLength(_ byteCount: Int) -> Int {
-        (byteCount + hugePageSize - 1) / hugePageSize * hugePageSize
-    }
-
-    /// A fresh anonymous mapping of `byteCount` bytes rounded up to 2 MB, starting on a 2 MB boundary (2 MB
-    /// more is mapped, and what lies outside the aligned block is unmapped again).
-    private static func mapZeroed(byteCount: Int) -> UnsafeMutableRawPointer? {
-        let length = mappedLength(byteCount)
-        guard let raw = mmap(nil, length + hugePageSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-              raw != MAP_FAILED else { return nil }
-        let mask = UInt(hugePageSize - 1)
-        let start = (UInt(bitPattern: raw) + mask) & ~mask
-        let head = Int(start - UInt(bitPattern: raw))
-        if head > 0 { munmap(raw, head) }
-        let block = raw + head
-        if hugePageSize - head > 0 { munmap(block + length, hugePageSize - head) }
-        _ = madvise(block, length, MADV_HUGEPAGE)  // failure only means small pages
-        return block
-    }
-    #endif
-}
-
 /// A zero-filled array of fixed-width integers in ``LargeMemory``, freed with its last reference.
 final class LargeZeroedBuffer<Element: FixedWidthInteger> {
     let base: UnsafeMutablePointer<Element>
     let count: Int
-    /// Whether ``base`` is a mapping of its own (see ``LargeMemory/allocateZeroed(byteCount:)``).
-    private let mapped: Bool
 
     init(zeroedCount count: Int) {
-        let (raw, mapped) = LargeMemory.allocateZeroed(byteCount: count * MemoryLayout<Element>.stride)
+        let bytes = count * MemoryLayout<Element>.stride
+        let raw = LargeMemory.allocate(byteCount: bytes)
+        memset(raw, 0, bytes)
         base = raw.bindMemory(to: Element.self, capacity: count)
         self.count = count
-        self.mapped = mapped
     }
 
     deinit {
-        LargeMemory.deallocateZeroed(UnsafeMutableRawPointer(base), byteCount: count * MemoryLayout<Element>.stride, mapped: mapped)
+        LargeMemory.deallocate(UnsafeMutableRawPointer(base))
     }
 }
 
@@ -134,15 +78,15 @@ extension LargeMemory {
         return pointer
     }
 
-    /// A block from ``allocateSequential(byteCount:)`` (or ``allocate(byteCount:)``) grown to `byteCount`
-    /// bytes, its first `keeping` bytes kept; the old block is gone.
+    /// A block from ``allocateSequential(byteCount:)`` grown to `byteCount` bytes, its first `keeping`
+    /// bytes kept; the old block is gone.
     ///
-    /// `realloc`, not a new block and a copy: the allocator can often extend the block where it is (into the
-    /// free space after it, or at the heap's top), so the old and new blocks are not both held and the heap
-    /// is not left with a hole of the old size, which the next archive's buffers did not fit (they took fresh
-    /// pages at the heap's top instead).
+    /// `realloc` rather than a new block and a copy: the allocator can extend a block where it is (into free
+    /// space after it, or at the heap's top) or, for a block it mapped on its own, move the mapping without
+    /// copying, and the old and new blocks are never both held.
     static func reallocateSequential(_ pointer: UnsafeMutableRawPointer, byteCount: Int, keeping: Int) -> UnsafeMutableRawPointer {
         guard let grown = realloc(pointer, max(byteCount, 1)) else {
+            // Out of memory: the old block is still valid; allocate's own failure path reports and traps.
             let bigger = allocate(byteCount: byteCount)
             bigger.copyMemory(from: pointer, byteCount: keeping)
             free(pointer)
@@ -152,11 +96,11 @@ extension LargeMemory {
         return grown
     }
 
-    /// Advises the 2 MB pages wholly inside a block of 4 MB or more to use transparent huge pages (Linux).
+    /// Advises the 2 MB pages wholly inside a block of 4 MB or more to use transparent huge pages (Linux;
+    /// madvise needs page-aligned bounds, and its failure only means small pages).
     private static func adviseHugePages(_ pointer: UnsafeMutableRawPointer, byteCount: Int) {
         #if os(Linux)
         if byteCount >= 2 * hugePageSize {
-            // madvise needs page-aligned bounds; failure only means small pages.
             let mask = UInt(hugePageSize - 1)
             let first = (UInt(bitPattern: pointer) + mask) & ~mask
             let end = (UInt(bitPattern: pointer) + UInt(byteCount)) & ~mask

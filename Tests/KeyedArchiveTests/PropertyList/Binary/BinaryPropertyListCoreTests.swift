@@ -112,31 +112,6 @@ import Testing
         #expect(archived == BinaryPropertyListWriter().write(try reference.finishEncoding()))
     }
 
-    @Test func zeroedBlocksAreZeroAlignedAndGiveTheirMemoryBack() throws {
-        for size in [1, 4096, 5 << 20, (5 << 20) + 12_345] {
-            let (block, mapped) = LargeMemory.allocateZeroed(byteCount: size)
-            #if os(Linux)
-            #expect(mapped == (size >= 4 << 20))
-            if mapped { #expect(UInt(bitPattern: block) % UInt(LargeMemory.hugePageSize) == 0) }
-            #endif
-            let bytes = UnsafeRawBufferPointer(start: block, count: size)
-            #expect(bytes.allSatisfy { $0 == 0 })
-            block.storeBytes(of: 0xCD, toByteOffset: size - 1, as: UInt8.self)
-            #expect(block.load(fromByteOffset: size - 1, as: UInt8.self) == 0xCD)
-            LargeMemory.deallocateZeroed(block, byteCount: size, mapped: mapped)
-        }
-        #if os(Linux)
-        // 48 tables of 32 MB, every page written: kept, they would add 1.5 GB to the resident set.
-        let before = try residentBytes()
-        for round in 0 ..< 48 {
-            let table = LargeWordBuffer(zeroedCount: 4 << 20)
-            #expect(table.base[round] == 0)
-            UnsafeMutableRawPointer(table.base).initializeMemory(as: UInt8.self, repeating: 1, count: table.count * 8)
-        }
-        #expect(try residentBytes() - before < 512 << 20)
-        #endif
-    }
-
     @Test func sequentialBlocksGrowKeepingTheirBytes() {
         var block = LargeMemory.allocateSequential(byteCount: 5 << 20)
         for offset in stride(from: 0, to: 5 << 20, by: 4096) { block.storeBytes(of: UInt8(truncatingIfNeeded: offset >> 12), toByteOffset: offset, as: UInt8.self) }
@@ -159,14 +134,3 @@ import Testing
     }
 }
 
-#if os(Linux)
-/// This process's resident set (VmRSS in /proc/self/status), in bytes.
-private func residentBytes() throws -> Int {
-    let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
-    guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-          let kilobytes = Int(line.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "") else {
-        throw CocoaError(.fileReadCorruptFile)
-    }
-    return kilobytes * 1024
-}
-#endif
