@@ -112,16 +112,17 @@ struct Report {
         for (small, large) in zip(archiverSizes, archiverSizes.dropFirst()) {
             let runs = ArchiverWorkload.oursRuns(count: large).map { " (ours at \(large.formatted()): \($0.timed) timed run(s) after \($0.warmups) warm-up(s) per process)" } ?? ""
             Swift.print("  \(small.formatted()) -> \(large.formatted()) models\(runs):")
-            if let a = sizes["archiver.\(small).archive"], let b = sizes["archiver.\(large).archive"], a > 0 {
-                Swift.print("    " + "the archive's bytes".padding(toLength: 34, withPad: " ", startingAt: 0) + x(Double(b) / Double(a))
-                            + "  (\(megabytes(a)) -> \(megabytes(b)); a cost per byte grows this much before any cache effect)")
+            if let growth = bytesGrowth(small, large) {
+                Swift.print("    " + "the archive's bytes".padding(toLength: 34, withPad: " ", startingAt: 0) + x(growth)
+                            + "  (\(megabytes(sizes["archiver.\(small).archive"] ?? 0)) -> \(megabytes(sizes["archiver.\(large).archive"] ?? 0)); "
+                            + "a cost per byte grows this much before any cache effect)")
             }
             for (label, op) in [("archive", "archive"), ("unarchive", "unarchive"), ("plist read", "read"), ("plist write", "write"),
                                 ("graph-building floor", "graph-floor"), ("models' encode(to:) floor", "encode-floor"),
                                 ("one load of every byte (floor)", "read-pass"), ("one store into every byte (floor)", "write-pass"),
                                 ("Foundation NSKeyedArchiver", "foundation-archive"), ("Foundation NSKeyedUnarchiver", "foundation-unarchive")] {
                 let g = ratio("archiver.\(large).\(op)", "archiver.\(small).\(op)")
-                if g == nil && op.hasSuffix("-floor") { continue }  // a log from before the floor existed
+                if g == nil && (op.hasSuffix("-floor") || op.hasSuffix("-pass")) { continue }  // a log from before the floor existed
                 let note = g == nil && op.hasPrefix("foundation") ? "not run at \(large.formatted())"
                     : verdict(g.map { $0 <= Double(large) / Double(small) })
                 Swift.print("    " + label.padding(toLength: 34, withPad: " ", startingAt: 0) + x(g) + "  " + note)
@@ -228,6 +229,12 @@ struct Report {
                                foundation: foundation, gnustep: gnustep)
     }
 
+    /// How many times the bytes of our `small`-model archive the `large`-model one has.
+    func bytesGrowth(_ small: Int, _ large: Int) -> Double? {
+        guard let a = sizes["archiver.\(small).archive"], let b = sizes["archiver.\(large).archive"], a > 0 else { return nil }
+        return Double(b) / Double(a)
+    }
+
     /// A peer's growth from `small` to `large` models.
     func peerGrowth(_ key: String, _ small: Int, _ large: Int) -> Double? {
         ratio(key.replacingOccurrences(of: "%d", with: "\(large)"), key.replacingOccurrences(of: "%d", with: "\(small)"))
@@ -294,8 +301,7 @@ struct Report {
                 ? "NSKeyedArchiver \(g("foundation-archive")), NSKeyedUnarchiver \(g("foundation-unarchive"))" : "not run"
             let lib = Self.peers.compactMap { _, label, key in peerGrowth(key, small, large).map { ", \(label) \(x($0))" } }.joined()
             let runs = ArchiverWorkload.oursRuns(count: large).map { $0.timed == 1 ? " (1 run after \($0.warmups) warm-up per process)" : "" } ?? ""
-            let bytes = (sizes["archiver.\(small).archive"], sizes["archiver.\(large).archive"])
-            let floors = [bytes.0.flatMap { a in bytes.1.map { "the archive's bytes \(x(Double($0) / Double(a)))" } },
+            let floors = [bytesGrowth(small, large).map { "the archive's bytes \(x($0))" },
                           median("archiver.\(large).read-pass") != nil ? "one load of every byte \(g("read-pass"))" : nil,
                           median("archiver.\(large).write-pass") != nil ? "one store into every byte \(g("write-pass"))" : nil].compactMap { $0 }
             row("growth \(small.formatted()) -> \(large.formatted()) models\(runs)", "archive \(g("archive")), unarchive \(g("unarchive")), "

@@ -109,8 +109,7 @@ struct BinaryPropertyListScalarTable {
     mutating func insert(_ id: Int, at probe: Probe) -> Bool {
         guard id < Int(Self.idMask) else { return false }
         let entry = probe.tag | UInt64(id + 1)
-        let filterBit = Int(truncatingIfNeeded: probe.tag >> 32) & filterMask
-        filter.base[filterBit >> 6] |= 1 << UInt64(filterBit & 63)
+        Self.setFilterBit(filter, hashBits: Int(truncatingIfNeeded: probe.tag >> 32) & filterMask)
         if probe.slot >= 0 {
             entries.base[probe.slot] = entry
         } else {
@@ -122,6 +121,12 @@ struct BinaryPropertyListScalarTable {
         count += 1
         if count >= entries.count / 4 * 3 { resize(to: entries.count * 2) }
         return true
+    }
+
+    /// Sets bit `index` of `filter`.
+    @inline(__always)
+    private static func setFilterBit(_ filter: LargeWordBuffer, hashBits index: Int) {
+        filter.base[index >> 6] |= 1 << UInt64(index & 63)
     }
 
     /// Writes the pending entries into their slots.
@@ -154,8 +159,7 @@ struct BinaryPropertyListScalarTable {
             var slot = hashBits & mask
             while table[slot] != 0 { slot = (slot + 1) & mask }
             table[slot] = entry
-            let filterBit = hashBits & biggerFilterMask
-            biggerFilter.base[filterBit >> 6] |= 1 << UInt64(filterBit & 63)
+            Self.setFilterBit(biggerFilter, hashBits: hashBits & biggerFilterMask)
         }
         entries = bigger
         filter = biggerFilter
