@@ -65,19 +65,26 @@ struct LargeArchiveProbe {
             return
         }
         let size = try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int ?? 0
+        // An opaque pointer (`void *`) in Darwin's <spawn.h>, a struct in glibc's.
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t? = nil
+        #else
         var actions = posix_spawn_file_actions_t()
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         var pid: pid_t = 0
         let arguments = [tool, file]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        guard posix_spawn(&pid, tool, &actions, nil, &argv, environ) == 0 else { throw BenchError("cannot start \(tool)") }
+        // This process's environment, passed explicitly: Darwin's C library does not declare `environ`.
+        var envp: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for p in argv + envp { free(p) } }
+        guard posix_spawn(&pid, tool, &actions, nil, &argv, &envp) == 0 else { throw BenchError("cannot start \(tool)") }
         var status: Int32 = 0
         var usage = rusage()
         guard wait4(pid, &status, 0, &usage) == pid, status == 0 else { throw BenchError("\(tool) \(file) failed (status \(status))") }
-        let peak = Int(usage.ru_maxrss) * 1024  // Linux reports kilobytes
+        let peak = Int(usage.ru_maxrss) * maximumResidentSetSizeUnit
         let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
         print("  archive-dump \(file): peak RSS \(peak.formatted()) bytes for \(size.formatted()) (\(String(format: "%.2f", Double(peak) / Double(max(1, size))))x), CPU \(String(format: "%.2f", cpu)) s")
         print("@mem memory.dump \(peak) \(size)")

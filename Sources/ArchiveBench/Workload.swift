@@ -90,7 +90,11 @@ struct ResourceCounts {
 
     static func now() -> ResourceCounts {
         var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        #if canImport(Glibc)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)  // glibc's `who` is an enum
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
         return ResourceCounts(minor: usage.ru_minflt, major: usage.ru_majflt, voluntary: usage.ru_nvcsw, involuntary: usage.ru_nivcsw)
     }
 
@@ -175,3 +179,13 @@ func median(_ samples: [Double]) -> Double {
     let mid = sorted.count / 2
     return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
 }
+
+/// The unit of `rusage.ru_maxrss` in bytes: kilobytes on Linux (getrusage(2)), bytes on Darwin (xnu's
+/// `struct rusage` is filled from the task's resident-size high-water mark in bytes).
+let maximumResidentSetSizeUnit: Int = {
+    #if canImport(Darwin)
+    return 1
+    #else
+    return 1024
+    #endif
+}()

@@ -19,6 +19,16 @@ import Foundation
 import Glibc
 #endif
 
+/// Stops before anything starts where the benchmark cannot run: it reads `/proc` (its own executable, which
+/// it runs again for each child; the memory figures; the page counters it resets) and tunes glibc's malloc.
+func exitUnlessLinux() {
+    #if !os(Linux)
+    FileHandle.standardError.write(Data("archive-bench runs on Linux only: it needs /proc and glibc's malloc.\n".utf8))
+    exit(69)  // EX_UNAVAILABLE
+    #endif
+}
+exitUnlessLinux()
+
 let workloadNames = ["small-dictionaries", "data-blob", "archiver", "codable"]
 /// `--only` names of the large-archive measurements (LargeArchiveProbe.swift), run by the driver itself.
 let largeNames = ["dump-memory", "lazy-open"]

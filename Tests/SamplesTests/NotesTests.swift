@@ -186,19 +186,22 @@ import Testing
     @Test func builtBinaryAddsListsAndFailsCleanly() throws {
         let dir = try SampleRunner.temporaryDirectory("notes-e2e")
         defer { try? FileManager.default.removeItem(at: dir) }
+        // The platform default is used (no NOTES_DATA_DIR), under a HOME and an XDG_DATA_HOME of the test's own:
+        // on macOS the default is $HOME/Library/Application Support, elsewhere $XDG_DATA_HOME.
         var environment = ProcessInfo.processInfo.environment
         environment["NOTES_DATA_DIR"] = nil
+        environment["HOME"] = dir.appendingPathComponent("home").path
         environment["XDG_DATA_HOME"] = dir.appendingPathComponent("xdg").path
+        let dataDirectory = try #require(NotesStore.defaultDirectory(environment: environment))
+        #expect(dataDirectory.hasPrefix(dir.path + "/"))
 
         let add = try SampleRunner.run("notes", ["add", "Buy", "milk"], environment: environment)
         #expect(add.status == 0)
         #expect(add.stdout == "Added note 1.\n")
         #expect(add.stderr == "")
-        #if !os(macOS)
-        let file = dir.appendingPathComponent("xdg/keyedarchive-notes/notes.archive")
+        let file = URL(fileURLWithPath: dataDirectory).appendingPathComponent("notes.archive")
         #expect(FileManager.default.fileExists(atPath: file.path))
         #expect(try SampleRunner.permissions(file.path) & 0o077 == 0)
-        #endif
 
         let list = try SampleRunner.run("notes", ["list"], environment: environment)
         #expect(list.status == 0)

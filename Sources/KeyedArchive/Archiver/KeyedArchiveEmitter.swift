@@ -294,7 +294,7 @@ struct KeyedArchiveEmitter {
     /// prefetched, then the refs of those not numbered yet, so that the misses of siblings overlap (see
     /// ``fetchSlots(_:_:_:_:)``). `inlineRangeLimit` (tests only) is the largest refs
     /// position a slot holds; beyond it the walk reads the container's record.
-    mutating func renumberDepthFirst(from top: ArchiveContainerID, inlineRangeLimit: Int = Int(UInt32.max - 1)) {
+    mutating func renumberDepthFirst(from top: ArchiveContainerID, inlineRangeLimit: Int = Int(clamping: UInt32.max - 1)) {
         let count = elements.count
         guard count > 1 else { return }
         var slots = makeRenumberSlots(inlineRangeLimit: inlineRangeLimit)
@@ -378,7 +378,7 @@ struct KeyedArchiveEmitter {
     /// Every object's ``RenumberSlot``, filled in object order (the containers' records are then read in
     /// about the order they were made).
     private func makeRenumberSlots(inlineRangeLimit: Int) -> [RenumberSlot] {
-        let limit = min(inlineRangeLimit, Int(RenumberSlot.readRecord - 1))
+        let limit = min(inlineRangeLimit, Int(clamping: RenumberSlot.readRecord - 1))
         return elements.withUnsafeBufferPointer { elements in
             containers.withUnsafeBufferPointer { containers in
                 [RenumberSlot](unsafeUninitializedCapacity: elements.count) { slots, initialized in

@@ -422,7 +422,9 @@ public final class KeyedArchiver: ArchiveEncoder {
         return uid
     }
 
-    func classUID(for type: any KeyedArchivable.Type) -> ArchiveObjectID {
+    /// - Throws: ``KeyedArchiveError/Code/invalidValue`` when the type's own name holds a memory address
+    ///   (``ArchivedClassNameRules/holdsAddress(_:)``).
+    func classUID(for type: any KeyedArchivable.Type) throws -> ArchiveObjectID {
         let id = ObjectIdentifier(type)
         if let last = s.lastClassUID, last.0 == id { return last.1 }
         if let uid = s.classUIDsByType[id] {
@@ -436,6 +438,7 @@ public final class KeyedArchiver: ArchiveEncoder {
             if chain.isEmpty { chain = [mapped, "NSObject"] } else { chain[0] = mapped }
         } else {
             name = type.archivedClassName
+            if ArchivedClassNameRules.holdsAddress(name) { throw ArchivedClassNameRules.unstableNameError(name: name) }
             if chain.isEmpty { chain = [name, "NSObject"] }
         }
         let uid = classUID(forBuiltin: name, chain: chain)
@@ -453,7 +456,7 @@ public final class KeyedArchiver: ArchiveEncoder {
             s.queueHead += 1
             s.currentContainer = container
             s.fields.removeAll(keepingCapacity: true)
-            let classRef = KeyedArchiveEmitter.uid(classUID(for: Swift.type(of: value)))
+            let classRef = KeyedArchiveEmitter.uid(try classUID(for: Swift.type(of: value)))
             s.fields.append(KeyedArchiveEmitter.Field(key: classKey, canonical: classKey, value: classRef))
             s.fieldMask = Self.fieldBit(classKey)
             try value.encode(to: self)

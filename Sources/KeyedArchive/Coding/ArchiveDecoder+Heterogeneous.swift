@@ -110,7 +110,7 @@ enum KeyedArchiveClassNames {
 
 extension ArchiveDecoder {
     public func decodeValue(ofAnyOf types: [any ArchiveValue.Type], forKey key: String) throws -> any ArchiveValue {
-        try heterogeneousValue(ofAnyOf: types, forKey: key) { [$0.archivedClassName] + $0.legacyClassNames }
+        try heterogeneousValue(ofAnyOf: types, forKey: key) { ArchivedClassNameRules.acceptedNames(of: $0) }
     }
 
     public func storedClassName(forKey key: String) throws -> String? { nil }

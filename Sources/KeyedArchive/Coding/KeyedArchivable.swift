@@ -32,13 +32,21 @@ import Foundation
 /// Class hierarchies: declare the static properties as `class var` in the base class so that subclasses
 /// can override them; the archiver asks the dynamic type of each instance.
 public protocol KeyedArchivable: ArchiveValue {
-    /// The name written as `$classname`. Default: `"Module.TypeName"`, as Foundation names Swift classes
-    /// (`String(reflecting:)` of the type). Override to match an Objective-C or older Swift name.
+    /// The name written as `$classname`. Default: the name Apple's archiver gives a Swift class,
+    /// `"Module.TypeName"` for a top-level type (`String(reflecting:)` of the type) and the Objective-C runtime
+    /// name for a nested class (`"_TtCC6Module5Outer5Inner"`), which Apple's unarchiver looks up. A generic
+    /// type keeps `String(reflecting:)` (`"Module.Box<Swift.Int>"`), which Apple's archiver has no stable
+    /// form of. Override to match an Objective-C or older Swift name.
+    ///
+    /// A private, fileprivate or local type must override it: its reflected name holds a memory address
+    /// that changes on every launch, and ``KeyedArchiver`` refuses to write it
+    /// (``KeyedArchiveError/Code/invalidValue``).
     static var archivedClassName: String { get }
     /// The `$classes` chain: the class and its superclasses. Default: `[archivedClassName, "NSObject"]`.
     /// Only written, never trusted when reading.
     static var archivedClassChain: [String] { get }
-    /// Other `$classname`s this type is read from (renamed or moved types). Default: none.
+    /// Other `$classname`s this type is read from (renamed or moved types). Default: none. A nested class
+    /// is also read from its `"Module.Outer.Inner"` name, which earlier versions wrote by default.
     static var legacyClassNames: [String] { get }
 
     /// Creates an instance from the fields of one archived object.
@@ -51,7 +59,7 @@ public protocol KeyedArchivable: ArchiveValue {
 }
 
 extension KeyedArchivable {
-    public static var archivedClassName: String { String(reflecting: Self.self) }
+    public static var archivedClassName: String { ArchivedClassNameRules.defaultName(of: Self.self) }
     public static var archivedClassChain: [String] { [archivedClassName, "NSObject"] }
     public static var legacyClassNames: [String] { [] }
 

@@ -25,9 +25,10 @@
 
 /// The allow-list decision: which allowed type, if any, an archived class name may become.
 enum ArchiveAllowList {
-    /// Every name `type` answers to: its archived class name, then its legacy names.
+    /// Every name `type` answers to: its archived class name, then its legacy names (see
+    /// ``ArchivedClassNameRules/acceptedNames(of:)``).
     static func names(of type: any KeyedArchivable.Type) -> [String] {
-        [type.archivedClassName] + type.legacyClassNames
+        ArchivedClassNameRules.acceptedNames(of: type)
     }
 
     /// The type to instantiate for an object whose archive claims the class `name`, or nil when none of

@@ -56,7 +56,7 @@ final class UnarchivingSession {
             get { Int32(truncatingIfNeeded: (bits >> 48) & 0x3FFF) - 1 }
             set {
                 let stored: UInt64 = newValue >= 0 && newValue < 0x3FFF ? UInt64(newValue + 1) : 0
-                bits = bits & ~(0x3FFF << 48) | stored << 48
+                bits = bits & ~(UInt64(0x3FFF) << 48) | stored << 48
             }
         }
         /// 0 not started, 1 being decoded, 2 decoded (the instance is inline and in ``decodedObjects``, or

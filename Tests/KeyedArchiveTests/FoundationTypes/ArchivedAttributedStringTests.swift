@@ -109,7 +109,7 @@ import Testing
     /// reader asks for NSAttributeInfo, which both Darwin and its own writer leave out when one dictionary
     /// covers the string ("No value found for key Optional("NSAttributeInfo")"). We write what Apple writes,
     /// so Foundation on Linux fails on ours exactly as on its own; checked here so that a fix shows up.
-    @Test func foundationOnLinuxCannotReadTheOneRunFormEvenFromItself() throws {
+    @Test(.describesCorelibsFoundation) func foundationOnLinuxCannotReadTheOneRunFormEvenFromItself() throws {
         let theirs = try NSKeyedArchiver.archivedData(
             withRootObject: NSAttributedString(string: "abc", attributes: [NSAttributedString.Key("Font"): "Helvetica"]),
             requiringSecureCoding: true)

@@ -18,6 +18,17 @@ enum MachineConditions {
     /// Whether the process umask can be read without changing it (Linux's `/proc/self/status`).
     static let canReadUmask: Bool = FileTestSupport.currentUmask() != nil
 
+    /// Whether `Foundation` here is swift-corelibs-foundation (Linux and other non-Apple systems) rather
+    /// than Apple's own Foundation: the tests that pin down corelibs' behaviour, its faults included, run
+    /// only there.
+    static let foundationIsCorelibs: Bool = {
+        #if canImport(Darwin)
+        return false
+        #else
+        return true
+        #endif
+    }()
+
     /// The `mount` and `umount` tools, when this is Linux, the tests run as root and a 64 KiB tmpfs can
     /// really be mounted here (containers often forbid it): probed once by mounting and unmounting one.
     static let tmpfsTools: (mount: String, umount: String)? = {
@@ -44,6 +55,11 @@ extension Trait where Self == ConditionTrait {
     /// Runs the test only where the umask can be read without changing it.
     static var requiresReadableUmask: Self {
         .enabled(if: MachineConditions.canReadUmask, "cannot read the umask without changing it (no /proc/self/status)")
+    }
+    /// Runs the test only against swift-corelibs-foundation: its expectations describe that Foundation,
+    /// not Apple's.
+    static var describesCorelibsFoundation: Self {
+        .enabled(if: MachineConditions.foundationIsCorelibs, "describes swift-corelibs-foundation, not Apple's Foundation")
     }
     /// Runs the test only where a small tmpfs can be mounted (Linux, root, a mount the environment allows).
     static var requiresTmpfsMount: Self {

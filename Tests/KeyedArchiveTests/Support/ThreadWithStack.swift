@@ -24,8 +24,11 @@ func onThread<T>(stackSize: Int, _ body: @escaping () throws -> T) throws -> T {
     #endif
     let context = Unmanaged.passRetained(job).toOpaque()
     let status = pthread_create(&thread, &attributes, { context in
-        guard let context else { return nil }
-        Unmanaged<ThreadJob>.fromOpaque(context).takeRetainedValue().run()
+        // The start routine's argument is `void * _Nullable` in glibc and `void * _Nonnull` in Darwin's
+        // <pthread.h>: promoting it to an optional compiles against both.
+        let optionalContext: UnsafeMutableRawPointer? = context
+        guard let optionalContext else { return nil }
+        Unmanaged<ThreadJob>.fromOpaque(optionalContext).takeRetainedValue().run()
         return nil
     }, context)
     guard status == 0 else {

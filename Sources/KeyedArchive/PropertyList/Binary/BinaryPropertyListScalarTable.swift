@@ -9,8 +9,9 @@
 /// entry packs 32 bits of the hash above the id + 1 (32 bits); 0 marks an empty slot. The slot is taken from those same 32 bits, so
 /// growing the table re-inserts entries without reading or hashing any scalar again, and eight bytes an
 /// entry keep the table small (probing it is the main cost of de-duplication). `positions[id]` is where
-/// scalar `id` starts in the buffer. Ids from 2^32 - 1 on are not recorded (``insert(_:at:)`` returns
-/// false): such scalars are simply not shared, which no real input reaches.
+/// scalar `id` starts in the buffer. Ids from ``Sizing/idLimit`` on (2^32 - 1 with a 64-bit `Int`) are not
+/// recorded (``insert(_:at:)`` returns false), nor any once the table is full at its largest size: such
+/// scalars are simply not shared, which no real input reaches.
 ///
 /// A big table misses the cache on nearly every probe, and most scalars of an archive are new (names,
 /// dates, numbers of each object). A bit filter, 16 times smaller than the slots, proves most of them new
@@ -21,20 +22,22 @@ struct BinaryPropertyListScalarTable {
     private var entries: LargeWordBuffer
     /// Entries recorded, in the slots or in ``pendingEntries``.
     private var count = 0
-    /// One bit per value of the low bits of an entry's slot hash, `filterBitsPerSlot` bits per slot: a clear
+    /// One bit per value of the low bits of an entry's slot hash, ``Sizing/filterBitsPerSlot`` bits per slot: a clear
     /// bit proves that no recorded scalar has that hash, so a new scalar is known new without probing the
     /// slots. At 8 MB and more of slots the slots miss the cache on nearly every probe; the filter is 16 times
     /// smaller and mostly stays cached.
     private var filter: LargeWordBuffer
     /// `filter`'s bit count - 1.
     private var filterMask: Int
+    /// Ids below this are recorded: ``Sizing/idLimit``, or 0 once the table is full at its largest size
+    /// (later scalars are then simply not shared).
+    private var idLimit = Sizing.current.idLimit
     /// New entries whose slots are not yet written (their scalars were proved new by the filter alone). Their
     /// slots were prefetched when they arrived and are written ``pendingCapacity`` at a time, so the cache
     /// misses of writing them overlap instead of each stalling the encoding of the next scalar.
     private var pendingEntries: LargeWordBuffer
     private var pendingCount = 0
     private static let pendingCapacity = 16
-    private static let filterBitsPerSlot = 4
 
     /// A table sized for about `expectedCount` scalars before it first grows.
     init(expectedCount: Int = 128) {
@@ -45,15 +48,47 @@ struct BinaryPropertyListScalarTable {
     }
 
     private static func size(for expectedCount: Int) -> Int {
-        var size = 256
-        while size / 4 * 3 <= expectedCount && size < 1 << 40 { size <<= 1 }
-        return size
+        Sizing.current.slotCount(for: expectedCount)
     }
 
     /// A cleared filter for `slotCount` slots, and its mask (the bit index comes from the 32 hash bits an entry keeps).
     private static func emptyFilter(slotCount: Int) -> (LargeWordBuffer, Int) {
-        let bitCount = min(slotCount * filterBitsPerSlot, 1 << 32)
+        let bitCount = Sizing.current.filterBitCount(slotCount: slotCount)
         return (LargeWordBuffer(zeroedCount: bitCount / 64), bitCount - 1)
+    }
+
+    /// The table's size arithmetic for an `Int` of `intBitWidth` bits: `Int.bitWidth` in use (64, or 32 on
+    /// the `arm64_32` Apple Watch); tests run it with 32 on a 64-bit machine too. Every count it gives,
+    /// and the slots' size in bytes, is below 2^(intBitWidth - 1): no shift by the width or more (which
+    /// gives 0) and no product that overflows `Int`.
+    struct Sizing {
+        let intBitWidth: Int
+
+        /// The sizing for this machine's `Int`.
+        static let current = Sizing(intBitWidth: Int.bitWidth)
+        /// Filter bits per slot.
+        static let filterBitsPerSlot = 4
+
+        /// The most slots: 2^40 with a 64-bit `Int`; 2^27 (1 GiB of 8-byte slots) with a 32-bit one.
+        var maximumSlotCount: Int { 1 << min(40, intBitWidth - 5) }
+        /// The most filter bits: 2^32 (the hash bits an entry keeps) with a 64-bit `Int`, 2^30 with a 32-bit one.
+        var maximumFilterBitCount: Int { 1 << min(32, intBitWidth - 2) }
+        /// The largest id recorded, plus 1: ids are stored + 1 in an entry's low 32 bits, and `id + 1` must
+        /// not overflow `Int`.
+        var idLimit: Int { Int(truncatingIfNeeded: (UInt64(1) << UInt64(min(32, intBitWidth - 1))) - 1) }
+
+        /// The slots of a table for about `expectedCount` scalars: a power of two from 256, at most three
+        /// quarters full, at most ``maximumSlotCount``.
+        func slotCount(for expectedCount: Int) -> Int {
+            var size = 256
+            while size / 4 * 3 <= expectedCount && size < maximumSlotCount { size <<= 1 }
+            return size
+        }
+
+        /// The filter's bits for `slotCount` slots (a power of two, a multiple of 64).
+        func filterBitCount(slotCount: Int) -> Int {
+            min(slotCount * Self.filterBitsPerSlot, maximumFilterBitCount)
+        }
     }
 
     /// The outcome of ``find(_:start:length:positions:)``.
@@ -70,7 +105,7 @@ struct BinaryPropertyListScalarTable {
     @inline(__always)
     func find(_ base: UnsafeRawPointer, start: Int, length: Int, positions: [Int]) -> Probe {
         let tag = Self.hashEncoded(base + start, length) & ~Self.idMask
-        let hashBits = Int(truncatingIfNeeded: tag >> 32)
+        let hashBits = Self.hashBits(tag)
         let filterBit = hashBits & filterMask
         if filter.base[filterBit >> 6] & (1 << UInt64(filterBit & 63)) == 0 {
             return Probe(existing: -1, slot: -1, tag: tag)
@@ -107,19 +142,19 @@ struct BinaryPropertyListScalarTable {
     @inline(__always)
     @discardableResult
     mutating func insert(_ id: Int, at probe: Probe) -> Bool {
-        guard id < Int(Self.idMask) else { return false }
+        guard id < idLimit else { return false }
         let entry = probe.tag | UInt64(id + 1)
-        Self.setFilterBit(filter, hashBits: Int(truncatingIfNeeded: probe.tag >> 32) & filterMask)
+        Self.setFilterBit(filter, hashBits: Self.hashBits(probe.tag) & filterMask)
         if probe.slot >= 0 {
             entries.base[probe.slot] = entry
         } else {
-            prefetchForWriting(entries.base + Int(truncatingIfNeeded: probe.tag >> 32) & (entries.count - 1))
+            prefetchForWriting(entries.base + Self.hashBits(probe.tag) & (entries.count - 1))
             pendingEntries.base[pendingCount] = entry
             pendingCount += 1
             if pendingCount == Self.pendingCapacity { writePendingEntries() }
         }
         count += 1
-        if count >= entries.count / 4 * 3 { resize(to: entries.count * 2) }
+        if count >= entries.count / 4 * 3 { grow() }
         return true
     }
 
@@ -136,11 +171,21 @@ struct BinaryPropertyListScalarTable {
         let table = entries.base
         for i in 0 ..< pendingCount {
             let entry = pendingEntries.base[i]
-            var slot = Int(truncatingIfNeeded: entry >> 32) & mask
+            var slot = Self.hashBits(entry) & mask
             while table[slot] != 0 { slot = (slot + 1) & mask }
             table[slot] = entry
         }
         pendingCount = 0
+    }
+
+    /// Doubles the slots, or, at ``Sizing/maximumSlotCount``, stops recording (a full table would probe forever).
+    @inline(never)
+    private mutating func grow() {
+        if entries.count < Sizing.current.maximumSlotCount {
+            resize(to: entries.count * 2)
+        } else {
+            idLimit = 0
+        }
     }
 
     /// Re-inserts every entry into a table of `size` slots, by the hash bits the entry keeps, and rebuilds
@@ -155,7 +200,7 @@ struct BinaryPropertyListScalarTable {
         for i in 0 ..< entries.count {
             let entry = entries.base[i]
             guard entry != 0 else { continue }
-            let hashBits = Int(truncatingIfNeeded: entry >> 32)
+            let hashBits = Self.hashBits(entry)
             var slot = hashBits & mask
             while table[slot] != 0 { slot = (slot + 1) & mask }
             table[slot] = entry
@@ -165,6 +210,11 @@ struct BinaryPropertyListScalarTable {
         filter = biggerFilter
         filterMask = biggerFilterMask
     }
+
+    /// The 32 hash bits an entry (or a probe's tag) keeps above its id, as an `Int` (negative on a 32-bit
+    /// `Int`; every use masks it with a non-negative mask).
+    @inline(__always)
+    static func hashBits(_ entry: UInt64) -> Int { Int(truncatingIfNeeded: entry >> 32) }
 
     /// The low 32 bits of an entry: id + 1.
     static let idMask: UInt64 = (1 << 32) - 1

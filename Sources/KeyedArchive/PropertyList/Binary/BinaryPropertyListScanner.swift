@@ -108,7 +108,7 @@ struct BinaryPropertyListScanner {
     static let shared: UInt8 = 2
     static let memoized: UInt8 = 8
     /// Past 2^32 - 1 memoized objects (a file of many gigabytes) the rest are decoded per reference.
-    static let slotLimit = Int(UInt32.max)
+    static let slotLimit = Int(clamping: UInt32.max)  // Int32.max with a 32-bit Int
 
     /// The size of the fixed trailer at the end of the file.
     static let trailerSize = 32

@@ -41,7 +41,7 @@ struct BinaryPropertyListUIDTable {
     @inline(__always)
     mutating func record(_ value: Int, number: Int) {
         // In bounds: callers give value < capacity.
-        guard let slots, number < Int(UInt32.max) else { return }
+        guard let slots, number < Int(clamping: UInt32.max) else { return }  // and number + 1 fits a 32-bit Int
         slots[value] = UInt32(number + 1)
     }
 

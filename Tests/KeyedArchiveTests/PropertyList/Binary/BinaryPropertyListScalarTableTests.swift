@@ -126,3 +126,49 @@ import Testing
         _ = try expectArchiveMatchesOracle(rows)
     }
 }
+
+/// The scalar table's size arithmetic at both widths of `Int` Apple's platforms have: 64 bits, and 32 on the
+/// `arm64_32` Apple Watch, where `1 << 32` is 0 (a filter of no words and a mask of -1 would be read and
+/// written out of bounds). The 32-bit case runs here through the width parameter.
+@Suite struct BinaryPropertyListScalarTableSizingTests {
+    typealias Sizing = BinaryPropertyListScalarTable.Sizing
+
+    @Test(arguments: [32, 64])
+    func everyCountIsPositiveAndFitsTheWidth(bits: Int) {
+        let sizing = Sizing(intBitWidth: bits)
+        let largest = (Int64(1) << (bits - 1)) - 1
+        for expected in [0, 1, 191, 192, 1 << 20, 1 << 30, Int(Int32.max)] + (bits == 64 ? [1 << 45, Int.max] : []) {
+            let slots = sizing.slotCount(for: expected)
+            #expect(slots >= 256 && slots & (slots - 1) == 0, "slots \(slots) for \(expected)")
+            #expect(slots <= sizing.maximumSlotCount)
+            #expect(Int64(slots) * 8 <= largest, "the slots' bytes fit in Int\(bits)")
+            #expect(expected >= sizing.maximumSlotCount / 4 * 3 || expected < slots / 4 * 3, "room for \(expected) at \(slots)")
+            let filterBits = sizing.filterBitCount(slotCount: slots)
+            #expect(filterBits >= 64 && filterBits % 64 == 0 && filterBits & (filterBits - 1) == 0)
+            #expect(Int64(filterBits) <= largest && Int64(filterBits) <= Int64(1) << 32)
+            #expect(filterBits - 1 >= 0, "the filter mask is never -1")
+        }
+        #expect(Int64(sizing.idLimit) <= min(largest, Int64(UInt32.max)), "id + 1 fits both Int\(bits) and an entry's 32 bits")
+        #expect(sizing.idLimit > 0)
+    }
+
+    @Test func sixtyFourBitsKeepTheTableAsItWas() {
+        let sizing = Sizing(intBitWidth: 64)
+        #expect(sizing.maximumSlotCount == 1 << 40)
+        #expect(sizing.maximumFilterBitCount == 1 << 32)
+        #expect(sizing.idLimit == Int(UInt32.max))
+        #expect(sizing.slotCount(for: 0) == 256)
+        #expect(sizing.slotCount(for: 20_000) == 32_768)
+        #expect(sizing.filterBitCount(slotCount: 32_768) == 131_072)
+    }
+
+    @Test func thirtyTwoBitsStopWhereAWatchCanAddressTheTable() {
+        let sizing = Sizing(intBitWidth: 32)
+        #expect(sizing.maximumSlotCount == 1 << 27)
+        #expect(sizing.slotCount(for: Int(Int32.max)) == 1 << 27)
+        #expect(sizing.filterBitCount(slotCount: 1 << 27) == 1 << 29)
+        #expect(sizing.idLimit == Int(Int32.max))
+        // Small tables are the same at both widths.
+        #expect(sizing.slotCount(for: 20_000) == Sizing(intBitWidth: 64).slotCount(for: 20_000))
+    }
+}
