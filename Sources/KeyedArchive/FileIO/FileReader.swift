@@ -14,7 +14,10 @@ import Darwin
 /// Reads whole files into `Data`, memory-mapping large ones.
 ///
 /// Small files (below ``Options/mappingThreshold``, 1 MiB by default) are read with `read()`. Larger
-/// regular files are mapped (`mmap`, `MAP_PRIVATE`): the returned `Data` shares the mapping
+/// regular files are mapped (`mmap`, `MAP_PRIVATE`) where that is safe: on Apple platforms, as Foundation's
+/// `.mappedIfSafe` decides, only a file of a data protection class other than A, on a local, non-removable
+/// volume, and not compressed (a page read after the device locks, or from a volume that went away, would
+/// kill the process with `SIGBUS`); other files are read. The returned `Data` shares the mapping
 /// without copying, stays valid as long as any copy of it lives, and unmaps it when the last is released.
 /// Values read from it by ``BinaryPropertyListReader`` and ``KeyedUnarchiver`` (data values are slices of
 /// it) count as such copies: the mapping lives until the last of them is gone. The mapping is private and
@@ -34,7 +37,8 @@ public struct FileReader: Sendable {
     public struct Options: Sendable, Hashable {
         /// When to memory-map a file.
         public enum Mapping: Sendable, Hashable {
-            /// Map regular files of at least ``Options/mappingThreshold`` bytes; read smaller ones.
+            /// Map regular files of at least ``Options/mappingThreshold`` bytes where mapping is safe (see
+            /// ``FileReader``); read the others.
             case automatic
             /// Always read (copy) the bytes: for files that may shrink while in use.
             case never
@@ -107,7 +111,7 @@ public struct FileReader: Sendable {
                               detail: "the file has \(status.st_size) bytes; the limit is \(maximum)", isWrite: false)
         }
         if options.mapping == .automatic, size > 0, size >= options.mappingThreshold,
-           let mapped = Self.map(fd, size: size) {
+           SystemCalls.mappingFacts(fd)?.isSafeToMap ?? true, let mapped = Self.map(fd, size: size) {
             return mapped
         }
         return try readToEnd(fd, path: path, expectedSize: size)

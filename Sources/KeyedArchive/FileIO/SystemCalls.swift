@@ -56,7 +56,8 @@ enum SystemCalls {
     }
 
     /// Flushes a file or directory to storage. On Apple platforms `fsync` only reaches the drive's
-    /// cache, so `F_FULLFSYNC` is tried first (falling back to `fsync` where it is unsupported).
+    /// cache, so `F_FULLFSYNC` is tried first, falling back to `fsync` only where the file system does not
+    /// support it (``fullFsyncIsUnsupported(_:)``); any other failure, such as `EIO`, is returned.
     static func fsync(_ fd: Int32) -> Int32 {
         #if DEBUG
         if let hook = SystemCallHooks.current?.fsync { return hook(fd) }
@@ -67,8 +68,17 @@ enum SystemCalls {
     static func realFsync(_ fd: Int32) -> Int32 {
         #if canImport(Darwin)
         if fcntl(fd, F_FULLFSYNC) == 0 { return 0 }
+        guard fullFsyncIsUnsupported(errno) else { return -1 }
         #endif
         return system_fsync(fd)
+    }
+
+    /// Whether `F_FULLFSYNC` failed with `code` because the file system or device does not support it, so
+    /// that `fsync` is the most that can be asked: `ENOTSUP` (SMB and other network volumes, golang/go#64215)
+    /// or `ENOTTY` (external drives and raw devices, libuv/libuv#1579, bitcoin/bitcoin#26455). Any other
+    /// code (`EIO`, `EBADF`, `EINTR`...) is a failure to report, which a fallback to `fsync` would hide.
+    static func fullFsyncIsUnsupported(_ code: Int32) -> Bool {
+        code == ENOTSUP || code == ENOTTY
     }
 
     static func fchmod(_ fd: Int32, _ mode: mode_t) -> Int32 {
@@ -230,6 +240,27 @@ enum SystemCalls {
         system_munmap(pointer, length)
     }
 
+    /// What the system says about the open file `fd` and its volume for ``FileMappingFacts/isSafeToMap``
+    /// (Darwin), or nil where no such facts are gathered (a regular file is then mapped).
+    static func mappingFacts(_ fd: Int32) -> FileMappingFacts? {
+        #if DEBUG
+        if let hook = SystemCallHooks.current?.mappingFacts { return hook(fd) }
+        #endif
+        #if canImport(Darwin)
+        let protectionClass = fcntl(fd, F_GETPROTECTIONCLASS)
+        var volume = statfs()
+        let hasVolume = fstatfs(fd, &volume) == 0
+        let fileFlags = fstat(fd)?.st_flags ?? 0
+        return FileMappingFacts(protectionClass: protectionClass >= 0 ? protectionClass : nil,
+                                isLocalVolume: hasVolume ? volume.f_flags & UInt32(MNT_LOCAL) != 0 : nil,
+                                isRemovableVolume: hasVolume && volume.f_flags & UInt32(MNT_REMOVABLE) != 0,
+                                isCompressed: fileFlags & UInt32(UF_COMPRESSED) != 0,
+                                isDataless: fileFlags & UInt32(SF_DATALESS) != 0)
+        #else
+        return nil
+        #endif
+    }
+
     /// The current `errno`.
     static var lastError: Int32 { errno }
 }
@@ -295,6 +326,8 @@ struct SystemCallHooks: Sendable {
     var unlinkat: (@Sendable (_ directory: Int32, _ path: String) -> Int32)?
     var mmap: (@Sendable (_ fd: Int32, _ length: Int) -> UnsafeMutableRawPointer?)?
     var munmap: (@Sendable (_ pointer: UnsafeMutableRawPointer, _ length: Int) -> Int32)?
+    /// Stands in for the facts ``SystemCalls/mappingFacts(_:)`` gathers (nil: map as on Linux).
+    var mappingFacts: (@Sendable (_ fd: Int32) -> FileMappingFacts?)?
 
     init() {}
 

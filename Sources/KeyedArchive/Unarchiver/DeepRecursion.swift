@@ -28,26 +28,26 @@ func runOnThread(stackBytes bytes: Int, _ body: @escaping () -> Void) -> Bool {
     let size = max(rounded & ~(page - 1), 1 << 20)
     guard pthread_attr_setstacksize(&attributes, size) == 0 else { return false }
     let job = Unmanaged.passRetained(StackJob(body))
+    // `pthread_t _Nullable *` in Darwin's <pthread.h>, an integer in glibc's.
     #if canImport(Darwin)
     var thread: pthread_t? = nil
-    let started = pthread_create(&thread, &attributes, { context in
-        Unmanaged<StackJob>.fromOpaque(context).takeRetainedValue().body()
-        return nil
-    }, job.toOpaque())
-    guard started == 0, let thread else {
-        job.release()
-        return false
-    }
     #else
     var thread = pthread_t()
+    #endif
     let started = pthread_create(&thread, &attributes, { context in
-        if let context { Unmanaged<StackJob>.fromOpaque(context).takeRetainedValue().body() }
+        // The start routine's argument is `void * _Nullable` in Darwin's <pthread.h> as Swift imports it
+        // (SWIFT_SDK_OVERLAY_PTHREAD_EPOCH=1) and unannotated in glibc's, but has been declared non-null
+        // elsewhere: promoted to an optional, it compiles against either.
+        let optionalContext: UnsafeMutableRawPointer? = context
+        if let optionalContext { Unmanaged<StackJob>.fromOpaque(optionalContext).takeRetainedValue().body() }
         return nil
     }, job.toOpaque())
     guard started == 0 else {
         job.release()
         return false
     }
+    #if canImport(Darwin)
+    guard let thread else { return false }  // pthread_create succeeded, so it set the thread
     #endif
     pthread_join(thread, nil)
     return true
@@ -121,6 +121,24 @@ private func makeStackKey() -> pthread_key_t? {
 }
 #endif
 
+/// The lowest and the highest address of a Darwin thread's stack, from what the system reports: `top`
+/// (`pthread_get_stackaddr_np`, where the stack starts, growing down) and `reportedSize`
+/// (`pthread_get_stacksize_np`); nil when they make no sense.
+///
+/// For the main thread `pthread_get_stacksize_np` is not the size of the stack: the kernel sizes the main
+/// stack from `RLIMIT_STACK` at `exec` (WebKit's StackBounds reads `getrlimit` there instead, for the same
+/// reason). So the main thread's size is the smaller of the two, `stackLimit` being the soft limit (nil when
+/// unlimited or unknown): neither figure's error can then put the bound below the real end of the stack,
+/// which the depth floor relies on (a bound too high only moves decoding to a new thread sooner).
+func darwinThreadStack(top: UInt, reportedSize: UInt, isMainThread: Bool, stackLimit: UInt64?) -> (bottom: UInt, top: UInt)? {
+    var size = reportedSize
+    if isMainThread, let stackLimit {
+        size = min(size, UInt(clamping: stackLimit))
+    }
+    guard size > 0, top > size else { return nil }
+    return (top - size, top)
+}
+
 /// The lowest and the highest address of the calling thread's stack, or nil when the system does not say.
 func currentThreadStack() -> (bottom: UInt, top: UInt)? {
     #if canImport(Glibc) || canImport(Musl)
@@ -145,9 +163,11 @@ func currentThreadStack() -> (bottom: UInt, top: UInt)? {
     return (bottom, top)
     #elseif canImport(Darwin)
     let thread = pthread_self()
-    let top = UInt(bitPattern: pthread_get_stackaddr_np(thread))
-    let size = UInt(pthread_get_stacksize_np(thread))
-    return top > size ? (top - size, top) : nil
+    var limit = rlimit()
+    let hasLimit = getrlimit(RLIMIT_STACK, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY
+    return darwinThreadStack(top: UInt(bitPattern: pthread_get_stackaddr_np(thread)),
+                             reportedSize: UInt(pthread_get_stacksize_np(thread)), isMainThread: pthread_main_np() != 0,
+                             stackLimit: hasLimit ? UInt64(limit.rlim_cur) : nil)
     #else
     return nil
     #endif

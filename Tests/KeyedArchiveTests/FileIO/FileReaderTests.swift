@@ -18,9 +18,12 @@ import Darwin
         }
     }
 
-    /// Hooks that count mmap calls (and pass them through).
+    /// Hooks that count mmap calls (and pass them through). No file-system facts are gathered, so a large
+    /// regular file is mapped on every platform (on Darwin whether the scratch volume allows it is
+    /// FileMappingDecisionTests' subject).
     func countingMaps(_ log: HookLog) -> SystemCallHooks {
         var hooks = SystemCallHooks()
+        hooks.mappingFacts = { _ in nil }
         hooks.mmap = { fd, length in
             log.count("mmap")
             return SystemCalls.realMmap(fd, length)

@@ -24,8 +24,7 @@ func onThread<T>(stackSize: Int, _ body: @escaping () throws -> T) throws -> T {
     #endif
     let context = Unmanaged.passRetained(job).toOpaque()
     let status = pthread_create(&thread, &attributes, { context in
-        // The start routine's argument is `void * _Nullable` in glibc and `void * _Nonnull` in Darwin's
-        // <pthread.h>: promoting it to an optional compiles against both.
+        // Nullable or not depending on the C library and SDK (see runOnThread(stackBytes:_:)): an optional either way.
         let optionalContext: UnsafeMutableRawPointer? = context
         guard let optionalContext else { return nil }
         Unmanaged<ThreadJob>.fromOpaque(optionalContext).takeRetainedValue().run()

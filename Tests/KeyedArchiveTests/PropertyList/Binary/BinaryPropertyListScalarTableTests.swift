@@ -136,7 +136,7 @@ import Testing
     @Test(arguments: [32, 64])
     func everyCountIsPositiveAndFitsTheWidth(bits: Int) {
         let sizing = Sizing(intBitWidth: bits)
-        let largest = (Int64(1) << (bits - 1)) - 1
+        let largest = Int64.max >> (64 - bits)  // Int\(bits).max
         for expected in [0, 1, 191, 192, 1 << 20, 1 << 30, Int(Int32.max)] + (bits == 64 ? [1 << 45, Int.max] : []) {
             let slots = sizing.slotCount(for: expected)
             #expect(slots >= 256 && slots & (slots - 1) == 0, "slots \(slots) for \(expected)")
