@@ -8,6 +8,7 @@ import Testing
 
 /// A model whose fields are chosen by the test: each entry is written with the typed encoder method.
 private struct Fields: KeyedArchivable {
+    static var archivedClassName: String { "Fields" }  // private: its reflected name holds an address
     enum Value {
         case int(Int), int8(Int8), uint64(UInt64), double(Double), float(Float), bool(Bool), string(String)
         case data(Data), nilValue, strings([String]), object(Book), conditional(Book?)
@@ -41,6 +42,7 @@ private struct Fields: KeyedArchivable {
 
 /// A model that throws from its encode after writing one field.
 private struct Failing: KeyedArchivable {
+    static var archivedClassName: String { "Failing" }
     struct Refusal: Error {}
     init() {}
     init(from decoder: any ArchiveDecoder) throws {}

@@ -42,6 +42,7 @@ import KeyedArchive
 
     /// A class instance whose only reference is the one passed to `encode`.
     private final class Temporary: KeyedArchivable {
+        static var archivedClassName: String { "Temporary" }  // private: its reflected name holds an address
         let number: Int
         init(_ number: Int) { self.number = number }
         init(from decoder: any ArchiveDecoder) throws { number = try decoder.decode(Int.self, forKey: "number") }

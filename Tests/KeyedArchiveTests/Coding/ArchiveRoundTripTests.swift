@@ -125,6 +125,7 @@ import Testing
 
     @Test func optionalsDistinguishAbsentNilAndPresent() throws {
         struct Opt: KeyedArchivable {
+            static var archivedClassName: String { "Opt" }  // local: its reflected name holds an address
             var a: Int?
             var b: String?
             init(a: Int?, b: String?) { self.a = a; self.b = b }
@@ -149,6 +150,7 @@ import Testing
 
     @Test func missingNilAndWrongTypeAreDistinctErrors() throws {
         struct Probe: KeyedArchivable {
+            static var archivedClassName: String { "Probe" }
             init() {}
             init(from decoder: any ArchiveDecoder) throws {
                 func code(_ body: () throws -> Void) -> KeyedArchiveError.Code? {
