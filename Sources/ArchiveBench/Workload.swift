@@ -181,7 +181,7 @@ func median(_ samples: [Double]) -> Double {
 }
 
 /// The unit of `rusage.ru_maxrss` in bytes: kilobytes on Linux (getrusage(2)), bytes on Darwin (xnu's
-/// `struct rusage` is filled from the task's resident-size high-water mark in bytes).
+/// bsd/man/man2/getrusage.2, on iOS too: libuv/libuv#3721 and #4027).
 let maximumResidentSetSizeUnit: Int = {
     #if canImport(Darwin)
     return 1

@@ -128,7 +128,8 @@ private func makeStackKey() -> pthread_key_t? {
 /// For the main thread `pthread_get_stacksize_np` is not the size of the stack: the kernel sizes the main
 /// stack from `RLIMIT_STACK` at `exec` (WebKit's StackBounds reads `getrlimit` there instead, for the same
 /// reason). So the main thread's size is the smaller of the two, `stackLimit` being the soft limit (nil when
-/// unlimited or unknown): neither figure's error can then put the bound below the real end of the stack,
+/// unknown; `RLIM_INFINITY` exceeds any report, which then stands): neither figure's error can put the bound
+/// below the real end of the stack,
 /// which the depth floor relies on (a bound too high only moves decoding to a new thread sooner).
 func darwinThreadStack(top: UInt, reportedSize: UInt, isMainThread: Bool, stackLimit: UInt64?) -> (bottom: UInt, top: UInt)? {
     var size = reportedSize
@@ -164,10 +165,9 @@ func currentThreadStack() -> (bottom: UInt, top: UInt)? {
     #elseif canImport(Darwin)
     let thread = pthread_self()
     var limit = rlimit()
-    let hasLimit = getrlimit(RLIMIT_STACK, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY
     return darwinThreadStack(top: UInt(bitPattern: pthread_get_stackaddr_np(thread)),
                              reportedSize: UInt(pthread_get_stacksize_np(thread)), isMainThread: pthread_main_np() != 0,
-                             stackLimit: hasLimit ? UInt64(limit.rlim_cur) : nil)
+                             stackLimit: getrlimit(RLIMIT_STACK, &limit) == 0 ? UInt64(limit.rlim_cur) : nil)
     #else
     return nil
     #endif
