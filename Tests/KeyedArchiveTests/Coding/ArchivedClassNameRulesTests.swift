@@ -5,61 +5,41 @@ import Testing
 // The default `$classname`s: what Apple's archiver writes for each kind of Swift class (see
 // ArchivedClassNameRules), the names earlier versions wrote still read, and names holding an address refused.
 
-/// A model with one field, in each of the places a class can be declared.
-protocol ClassNameModel: KeyedArchivable {
-    var label: String { get }
-    init(label: String)
-}
-
-extension ClassNameModel {
-    init(from decoder: any ArchiveDecoder) throws { self.init(label: try decoder.decode(String.self, forKey: "label")) }
+/// A model with one field; its subclasses below are declared in each of the places a class can be.
+class ClassNameModel: KeyedArchivable {
+    let label: String
+    init(label: String) { self.label = label }
+    required init(from decoder: any ArchiveDecoder) throws { label = try decoder.decode(String.self, forKey: "label") }
     func encode(to encoder: any ArchiveEncoder) throws { try encoder.encode(label, forKey: "label") }
 }
 
-final class TopLevelClassNameModel: ClassNameModel {
-    let label: String
-    init(label: String) { self.label = label }
-}
-
-final class GenericClassNameModel<Element>: ClassNameModel {
-    let label: String
-    init(label: String) { self.label = label }
-}
+final class TopLevelClassNameModel: ClassNameModel {}
+final class GenericClassNameModel<Element>: ClassNameModel {}
 
 enum ClassNameFixtures {
-    final class NestedModel: ClassNameModel {
-        let label: String
-        init(label: String) { self.label = label }
-    }
-
+    final class NestedModel: ClassNameModel {}
     final class OuterClass {
-        final class InnerModel: ClassNameModel {
-            let label: String
-            init(label: String) { self.label = label }
-        }
+        final class InnerModel: ClassNameModel {}
     }
-
     struct OuterStruct {
-        final class InnerModel: ClassNameModel {
-            let label: String
-            init(label: String) { self.label = label }
-        }
+        final class InnerModel: ClassNameModel {}
     }
-
-    struct NestedStructModel: ClassNameModel {
-        let label: String
+    struct NestedStructModel: KeyedArchivable {
+        init(from decoder: any ArchiveDecoder) throws {}
+        func encode(to encoder: any ArchiveEncoder) throws {}
     }
 }
 
-private final class PrivateClassNameModel: ClassNameModel {
-    let label: String
-    init(label: String) { self.label = label }
-}
+private final class PrivateClassNameModel: ClassNameModel {}
 
-private final class PrivateModelWithFixedName: ClassNameModel {
+/// A private model that sets its name, as the refusal asks; its one field is a fixed mark.
+private struct PrivateModelWithFixedName: KeyedArchivable {
     static var archivedClassName: String { "PrivateModelWithFixedName" }
-    let label: String
-    init(label: String) { self.label = label }
+    init() {}
+    init(from decoder: any ArchiveDecoder) throws {
+        guard try decoder.decode(Int.self, forKey: "mark") == 7 else { throw KeyedArchiveError(.dataCorrupted, "wrong mark") }
+    }
+    func encode(to encoder: any ArchiveEncoder) throws { try encoder.encode(7, forKey: "mark") }
 }
 
 @Suite struct ArchivedClassNameRulesTests {
@@ -125,10 +105,7 @@ private final class PrivateModelWithFixedName: ClassNameModel {
     }
 
     @Test func privateAndLocalTypesAreRefusedWithAdvice() throws {
-        final class LocalModel: ClassNameModel {
-            let label: String
-            init(label: String) { self.label = label }
-        }
+        final class LocalModel: ClassNameModel {}
         for name in [PrivateClassNameModel.archivedClassName, LocalModel.archivedClassName] {
             #expect(ArchivedClassNameRules.holdsAddress(name), "\(name)")
         }
@@ -148,8 +125,8 @@ private final class PrivateModelWithFixedName: ClassNameModel {
     }
 
     @Test func aPrivateTypeWithAFixedNameRoundTrips() throws {
-        let data = try KeyedArchiver.archivedData(withRootObject: PrivateModelWithFixedName(label: "f"))
+        let data = try KeyedArchiver.archivedData(withRootObject: PrivateModelWithFixedName())
         #expect(try ArchiveStructure.classNames(data) == ["PrivateModelWithFixedName"])
-        #expect(try KeyedUnarchiver.unarchivedObject(ofClass: PrivateModelWithFixedName.self, from: data).label == "f")
+        _ = try KeyedUnarchiver.unarchivedObject(ofClass: PrivateModelWithFixedName.self, from: data)
     }
 }
