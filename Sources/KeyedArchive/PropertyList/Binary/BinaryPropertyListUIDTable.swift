@@ -50,7 +50,12 @@ struct BinaryPropertyListUIDTable {
         if value < UInt64(capacity) { return true }
         guard value < UInt64(max(bound, 0)) else { return false }
         var size = max(4096, 2 * capacity)
-        while UInt64(size) <= value { size <<= 1 }
+        while UInt64(size) <= value {
+            // Checked: with a 32-bit Int a shift past 2^30 would turn the size negative.
+            let (doubled, overflow) = size.multipliedReportingOverflow(by: 2)
+            guard !overflow else { return false }
+            size = doubled
+        }
         let bigger = LargeHalfWordBuffer(zeroedCount: size)
         if let slots { bigger.base.update(from: slots, count: capacity) }
         storage = bigger

@@ -172,3 +172,17 @@ import Testing
         #expect(sizing.slotCount(for: 20_000) == Sizing(intBitWidth: 64).slotCount(for: 20_000))
     }
 }
+
+/// The UID table's growth is checked arithmetic too: a value whose slot count would not fit in `Int` is left
+/// to the scalar table rather than doubling the size past `Int.max` (on a 32-bit `Int`, past 2^30).
+@Suite struct BinaryPropertyListUIDTableSizingTests {
+    @Test func aValueBeyondAnyTableIsNotCovered() {
+        var table = BinaryPropertyListUIDTable()
+        let huge = table.cover(UInt64(Int.max / 2) + 1, bound: .max)
+        #expect(!huge)
+        #expect(table.capacity == 0)
+        let small = table.cover(5, bound: 100)
+        #expect(small)
+        #expect(table.capacity == 4096)
+    }
+}
