@@ -65,6 +65,13 @@ public struct XMLPropertyListReader: Sendable {
         let skip: Int
         switch XMLTextEncoding.detect(data) {
         case .utf8(let bomLength):
+            if bomLength == 0, let latin1 = XMLTextEncoding.transcodedLatin1(data) {
+                return try latin1.withUnsafeBufferPointer { buffer in
+                    var scanner = XMLPropertyListScanner(bytes: buffer, start: 0, options: options, fromUTF16: false,
+                                                         fromLatin1: true)
+                    return try scanner.scanDocument()
+                }
+            }
             utf8 = nil
             skip = bomLength
         case .utf16(let bigEndian, let bomLength):
@@ -94,6 +101,32 @@ enum XMLTextEncoding {
     case utf8(bomLength: Int)
     case utf16(bigEndian: Bool, bomLength: Int)
     case utf32
+
+    /// The names (lowercased) of ISO-8859-1 in an XML declaration that the reader transcodes.
+    static let latin1Names: Set<String> = ["iso-8859-1", "iso8859-1", "latin1", "latin-1"]
+
+    /// The UTF-8 transcoding of `data` when it opens with an XML declaration naming ISO-8859-1 (each byte
+    /// is the code point of the same number), else nil. plistlib (expat) and Foundation read such a
+    /// document by its declaration.
+    static func transcodedLatin1(_ data: Data) -> [UInt8]? {
+        let head = Array(data.prefix(256))
+        guard head.starts(with: Array("<?xml".utf8)),
+              let close = (0 ..< max(0, head.count - 1)).first(where: { head[$0] == UInt8(ascii: "?") && head[$0 + 1] == UInt8(ascii: ">") })
+        else { return nil }
+        let encoding = head[5 ..< close].withUnsafeBufferPointer { XMLPropertyListScanner.declaredEncoding($0) }
+        guard let encoding, latin1Names.contains(encoding) else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(data.count + data.count / 8)
+        for b in data {
+            if b < 0x80 {
+                out.append(b)
+            } else {
+                out.append(0xC0 | (b >> 6))
+                out.append(0x80 | (b & 0x3F))
+            }
+        }
+        return out
+    }
 
     static func detect(_ data: Data) -> XMLTextEncoding {
         let head = Array(data.prefix(4))

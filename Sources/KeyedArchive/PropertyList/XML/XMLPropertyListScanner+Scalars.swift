@@ -155,6 +155,9 @@ extension XMLPropertyListScanner {
                 continue
             }
             let v = XMLBase64.decodeTable[Int(c)]
+            // plistlib (binascii.a2b_base64, not strict) and CFPropertyList.c's base64 decoder skip a
+            // character outside the alphabet; Foundation on Linux returns empty data. Lenient: skip it.
+            if v < 0, isLenient { continue }
             guard v >= 0 else {
                 throw error("bad base64 character '\(Unicode.Scalar(c).escaped(asASCII: true))' in <data>", at: i)
             }

@@ -12,6 +12,10 @@ struct XMLPropertyListScanner {
     let maximumDepth: Int
     let maximumObjectCount: Int
     let fromUTF16: Bool
+    /// Whether `bytes` are the UTF-8 transcoding of a document that declares ISO-8859-1.
+    let fromLatin1: Bool
+    /// ``PropertyListReadingOptions/isLenient``: skip what plistlib and CoreFoundation skip.
+    let isLenient: Bool
     var objectCount = 0
     var stack: [Frame] = []
 
@@ -25,13 +29,16 @@ struct XMLPropertyListScanner {
         var pendingKeyOffset = 0
     }
 
-    init(bytes: UnsafeBufferPointer<UInt8>, start: Int, options: PropertyListReadingOptions, fromUTF16: Bool) {
+    init(bytes: UnsafeBufferPointer<UInt8>, start: Int, options: PropertyListReadingOptions, fromUTF16: Bool,
+         fromLatin1: Bool = false) {
         self.bytes = bytes
         self.end = bytes.count
         self.pos = min(start, bytes.count)
         self.maximumDepth = options.maximumDepth
         self.maximumObjectCount = options.maximumObjectCount
         self.fromUTF16 = fromUTF16
+        self.fromLatin1 = fromLatin1
+        self.isLenient = options.isLenient
     }
 
     // MARK: - Document
