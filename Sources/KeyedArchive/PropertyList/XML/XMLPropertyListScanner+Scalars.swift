@@ -7,6 +7,9 @@ import Foundation
 // XMLPropertyListScanner parsing the content of <integer>, <real>, <date> and <data>.
 extension XMLPropertyListScanner {
     /// Parses `<integer>` content: optional sign, decimal or `0x` hexadecimal digits, in `Int64.min ... UInt64.max`.
+    ///
+    /// Foundation on Linux rejects an empty integer, a stray character and a value past 64 bits; plistlib
+    /// reads any size (Python integers).
     func parseInteger(_ start: Int, _ stop: Int) throws -> PropertyListInteger {
         var (a, b) = trimmed(start, stop)
         guard a < b else { throw error("empty <integer>", at: start) }
@@ -41,6 +44,7 @@ extension XMLPropertyListScanner {
     }
 
     /// Parses `<real>` content: decimal notation or `nan`/`inf`/`infinity` (any case, optionally signed).
+    /// Foundation on Linux and plistlib both reject anything else.
     func parseReal(_ start: Int, _ stop: Int) throws -> Double {
         let (a, b) = trimmed(start, stop)
         guard a < b else { throw error("empty <real>", at: start) }
@@ -81,6 +85,9 @@ extension XMLPropertyListScanner {
     }
 
     /// Parses `<date>` content: `[-]YYYY-MM-DDTHH:MM:SSZ`, proleptic Gregorian, UTC.
+    ///
+    /// plistlib rejects a field out of range ("month must be in 1..12") and a date without its `Z`;
+    /// Foundation on Linux rejects the latter and rolls an out-of-range field over.
     func parseDate(_ start: Int, _ stop: Int) throws -> Date {
         let (a, b) = trimmed(start, stop)
         var i = a

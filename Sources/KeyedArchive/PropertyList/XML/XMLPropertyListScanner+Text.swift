@@ -6,6 +6,10 @@ import Foundation
 
 // XMLPropertyListScanner reading character data (entity and character references), skipping comments,
 // processing instructions and the DOCTYPE, and the byte-level helpers.
+//
+// Evidence for the rules here (rows in ReaderRuleEvidenceTests): an unknown entity, a character reference
+// to a surrogate, an unterminated comment and a DOCTYPE with an internal subset are rejected by Foundation on
+// Linux and by plistlib (expat; plistlib refuses entity declarations), as XML 1.0 has it.
 extension XMLPropertyListScanner {
     // MARK: - Text
 

@@ -44,6 +44,13 @@ struct XMLPropertyListScanner {
     // MARK: - Document
 
     /// Reads the whole document: prolog, root element, trailing misc.
+    ///
+    /// Evidence for each rule (ReaderRuleEvidenceTests has a row for each family): the document's
+    /// well-formedness (valid UTF-8, one root, matched tags, nothing but misc after the root, the XML
+    /// declaration first) is XML 1.0's, which plistlib (expat) enforces and Foundation on Linux mostly does
+    /// (it reads text after the root and a declaration after a comment); the element rules (exactly one value
+    /// in `<plist>`, `<key>`/value pairs in `<dict>`, no unknown element) are the plist DTD's, which Foundation
+    /// on Linux enforces (plistlib skips unknown elements, keeps the last of two values).
     mutating func scanDocument() throws -> PropertyListValue {
         let isASCII: Bool
         switch XMLPropertyListScanner.validateUTF8(bytes, from: pos) {
