@@ -444,21 +444,23 @@ struct BinaryPropertyListScanner {
     /// The marker of a 1-byte integer, the usual extended count.
     static let oneByteInteger: UInt8 = 0x10
 
-    /// The count that follows a marker with nibble 0xF: an integer object of 1, 2, 4 or 8 bytes (CF
-    /// _readInt: an integer marker; a 16-byte count is refused, as no count needs it; CF: `LONG_MAX <
-    /// count` fails).
+    /// The count that follows a marker with nibble 0xF: an integer object of 1, 2, 4 or 8 bytes, or when
+    /// lenient 16 (CF _readInt: an integer marker of any width, its low 8 bytes; Foundation on Linux agrees;
+    /// no writer writes a 16-byte count, so strict refuses it; CF: `LONG_MAX < count` fails).
     @inline(never)
     func extendedCount(at offset: Int, object n: Int) throws -> (count: Int, start: Int) {
         try require(offset + 1, 1, object: n, "extended length marker")
         let marker = base.load(fromByteOffset: offset + 1, as: UInt8.self)
-        guard BinaryPropertyListMarker(byte: marker) == .integer, BinaryPropertyListMarker.nibble(marker) <= 3 else {
+        let widest: UInt8 = isLenient ? 4 : 3
+        guard BinaryPropertyListMarker(byte: marker) == .integer, BinaryPropertyListMarker.nibble(marker) <= widest else {
             throw PropertyListError(.invalidObject,
                                     "bplist: extended length must be an integer of 1, 2, 4 or 8 bytes, found marker 0x\(hex(marker))",
                                     at: .init(byteOffset: offset + 1, objectNumber: n))
         }
         let width = 1 << Int(BinaryPropertyListMarker.nibble(marker))
         try require(offset + 2, width, object: n, "extended length")
-        let raw = Self.loadBigEndian(base + offset + 2, width: width)
+        // The low 8 bytes (all of them below 16).
+        let raw = Self.loadBigEndian(base + offset + 2 + max(0, width - 8), width: min(width, 8))
         guard raw <= UInt64(Int.max) else {
             throw PropertyListError(.invalidObject, "bplist: extended length \(Int64(bitPattern: raw)) is negative",
                                     at: .init(byteOffset: offset + 2, objectNumber: n))
