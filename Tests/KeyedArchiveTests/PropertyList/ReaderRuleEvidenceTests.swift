@@ -100,6 +100,16 @@ struct BinaryPropertyListAssembly {
     static let ascii: [UInt8] = [0x51, 0x61]  // "a"
     static let int1: [UInt8] = [0x10, 0x05]
 
+    /// A rule on the trailer: one integer object, then `change` to the assembly; Foundation's file of one
+    /// integer is what the rule accepts.
+    static func trailerRule(_ name: String, _ evidence: String, foundation: ReaderRule.Verdict, plistlib: ReaderRule.Verdict? = nil,
+                            lenientAccepts: Bool = false, _ change: (inout A) -> Void) -> ReaderRule {
+        var a = A(objects: [int1])
+        change(&a)
+        return ReaderRule(name: name, evidence: evidence, accepted: written(1), rejected: a.bytes, code: .invalidTrailer,
+                          foundation: foundation, plistlib: plistlib, lenientAccepts: lenientAccepts)
+    }
+
     static let binaryRules: [ReaderRule] = [
         ReaderRule(name: "bplist: header is bplist0 plus one byte",
                    evidence: "CFBinaryPList.c __CFBinaryPlistGetTopLevelInfo: the first 7 bytes are \"bplist0\"",
@@ -109,42 +119,28 @@ struct BinaryPropertyListAssembly {
                    evidence: "__CFBinaryPlistGetTopLevelInfo: header + 1 object byte + 32-byte trailer",
                    accepted: written(1), rejected: Array(A.single(int1).prefix(40)),
                    code: .truncated, foundation: .rejects),
-        ReaderRule(name: "bplist: offset size 0",
-                   evidence: "__CFBinaryPlistGetTopLevelInfo: offset int size >= 1",
-                   accepted: written(1), rejected: { var a = A(objects: [int1]); a.offsetSize = 0; return a.bytes }(),
-                   code: .invalidTrailer, foundation: .rejects),
-        ReaderRule(name: "bplist: offset size above 8",
-                   evidence: "none beyond its writers (CF's picks 1, 2, 4 or 8): CF and Foundation keep the low 8 bytes, plistlib reads it; kept for the scanner's single 8-byte loads",
-                   accepted: written(1), rejected: { var a = A(objects: [int1]); a.offsetSize = 9; return a.bytes }(),
-                   code: .invalidTrailer, foundation: .accepts, plistlib: .accepts),
-        ReaderRule(name: "bplist: reference size 0",
-                   evidence: "__CFBinaryPlistGetTopLevelInfo: object ref size >= 1",
-                   accepted: written(1), rejected: { var a = A(objects: [int1]); a.refSize = 0; return a.bytes }(),
-                   code: .invalidTrailer, foundation: .rejects),
-        ReaderRule(name: "bplist: reference size above 8",
-                   evidence: "none beyond its writers (CF's picks 1, 2, 4 or 8): CF and Foundation keep the low 8 bytes, plistlib reads it; kept for the scanner's single 8-byte loads",
-                   accepted: written(1), rejected: { var a = A(objects: [int1]); a.refSize = 9; return a.bytes }(),
-                   code: .invalidTrailer, foundation: .accepts, plistlib: .accepts),
-        ReaderRule(name: "bplist: no objects",
-                   evidence: "__CFBinaryPlistGetTopLevelInfo: object count >= 1",
-                   accepted: written(1), rejected: { var a = A(objects: [int1]); a.count = 0; return a.bytes }(),
-                   code: .invalidTrailer, foundation: .rejects),
-        ReaderRule(name: "bplist: top object past the count",
-                   evidence: "__CFBinaryPlistGetTopLevelInfo: top object < object count",
-                   accepted: written(1), rejected: { var a = A(objects: [int1]); a.top = 1; return a.bytes }(),
-                   code: .invalidTrailer, foundation: .rejects),
-        ReaderRule(name: "bplist: offset table before byte 9",
-                   evidence: "__CFBinaryPlistGetTopLevelInfo: offset table offset >= 9",
-                   accepted: written(1), rejected: { var a = A(objects: [int1]); a.tableOffset = 8; return a.bytes }(),
-                   code: .invalidTrailer, foundation: .rejects),
-        ReaderRule(name: "bplist: offset table runs into the trailer",
-                   evidence: "__CFBinaryPlistGetTopLevelInfo: the table (count x offset size, overflow-checked) ends before the trailer",
-                   accepted: written(1), rejected: { var a = A(objects: [int1]); a.count = 2; return a.bytes }(),
-                   code: .invalidTrailer, foundation: .rejects),
-        ReaderRule(name: "bplist: bytes between the offset table and the trailer",
-                   evidence: "__CFBinaryPlistGetTopLevelInfo: 8 + object area + table + 32 equals the file's length",
-                   accepted: written(1), rejected: { var a = A(objects: [int1]); a.gap = [0]; return a.bytes }(),
-                   code: .invalidTrailer, foundation: .rejects, lenientAccepts: true),
+        trailerRule("bplist: offset size 0",
+                    "__CFBinaryPlistGetTopLevelInfo: offset int size >= 1", foundation: .rejects) { $0.offsetSize = 0 },
+        trailerRule("bplist: offset size above 8",
+                    "none beyond its writers (CF's picks 1, 2, 4 or 8): CF and Foundation keep the low 8 bytes, "
+                        + "plistlib reads it; kept for the scanner's single 8-byte loads", foundation: .accepts, plistlib: .accepts) { $0.offsetSize = 9 },
+        trailerRule("bplist: reference size 0",
+                    "__CFBinaryPlistGetTopLevelInfo: object ref size >= 1", foundation: .rejects) { $0.refSize = 0 },
+        trailerRule("bplist: reference size above 8",
+                    "none beyond its writers (CF's picks 1, 2, 4 or 8): CF and Foundation keep the low 8 bytes, "
+                        + "plistlib reads it; kept for the scanner's single 8-byte loads", foundation: .accepts, plistlib: .accepts) { $0.refSize = 9 },
+        trailerRule("bplist: no objects",
+                    "__CFBinaryPlistGetTopLevelInfo: object count >= 1", foundation: .rejects) { $0.count = 0 },
+        trailerRule("bplist: top object past the count",
+                    "__CFBinaryPlistGetTopLevelInfo: top object < object count", foundation: .rejects) { $0.top = 1 },
+        trailerRule("bplist: offset table before byte 9",
+                    "__CFBinaryPlistGetTopLevelInfo: offset table offset >= 9", foundation: .rejects) { $0.tableOffset = 8 },
+        trailerRule("bplist: offset table runs into the trailer",
+                    "__CFBinaryPlistGetTopLevelInfo: the table (count x offset size, "
+                        + "overflow-checked) ends before the trailer", foundation: .rejects) { $0.count = 2 },
+        trailerRule("bplist: bytes between the offset table and the trailer",
+                    "__CFBinaryPlistGetTopLevelInfo: 8 + object area + table + 32 "
+                        + "equals the file's length", foundation: .rejects, lenientAccepts: true) { $0.gap = [0] },
         ReaderRule(name: "bplist: reference size too narrow for the object count",
                    evidence: "__CFBinaryPlistGetTopLevelInfo: a reference can name every object",
                    accepted: written((0 ..< 300).map { $0 }),
@@ -160,7 +156,8 @@ struct BinaryPropertyListAssembly {
                    accepted: written(1), rejected: { var a = A(objects: [int1]); a.offsets = [0: 10]; return a.bytes }(),
                    code: .invalidReference, foundation: .rejects),
         ReaderRule(name: "bplist: offset-table entry inside the header (unreferenced)",
-                   evidence: "none beyond its writers: CF checks an entry below 8 only when it follows it, so CF, Foundation and plistlib read the file; kept so that reads after the up-front check need none",
+                   evidence: "none beyond its writers: CF checks an entry below 8 only when it follows it, so CF, Foundation and plistlib "
+                       + "read the file; kept so that reads after the up-front check need none",
                    accepted: written(1), rejected: { var a = A(objects: [int1, int1]); a.offsets = [1: 2]; return a.bytes }(),
                    code: .invalidReference, foundation: .accepts, plistlib: .accepts),
         ReaderRule(name: "bplist: reference past the object count",
@@ -172,7 +169,8 @@ struct BinaryPropertyListAssembly {
                    accepted: written(Data(count: 20)), rejected: A.single([0x4F, 0x50, 0x14] + Array(repeating: 0, count: 20)),
                    code: .invalidObject, foundation: .rejects),
         ReaderRule(name: "bplist: extended count of 16 bytes",
-                   evidence: "none: CFBinaryPList.c _readInt takes any integer width (the low 8 bytes), as Foundation does (so does lenient); no writer writes one",
+                   evidence: "none: CFBinaryPList.c _readInt takes any integer width (the low 8 bytes), as "
+                       + "Foundation does (so does lenient); no writer writes one",
                    accepted: written(Data(count: 20)), rejected: A.single([0x4F, 0x14] + Array(repeating: 0, count: 15) + [3, 1, 2, 3]),
                    code: .invalidObject, foundation: .accepts, lenientAccepts: true),
         ReaderRule(name: "bplist: extended count above Int.max",
@@ -188,7 +186,8 @@ struct BinaryPropertyListAssembly {
                    accepted: written(1), rejected: A.single([0x13, 0x00]),
                    code: .truncated, foundation: .rejects),
         ReaderRule(name: "bplist: null marker 0x00",
-                   evidence: "the value model has no null and no Apple writer writes one (PropertyListSerialization refuses NSNull); CF and Foundation read kCFNull, plistlib None",
+                   evidence: "the value model has no null and no Apple writer writes one (PropertyListSerialization refuses "
+                       + "NSNull); CF and Foundation read kCFNull, plistlib None",
                    accepted: written([true]), rejected: A.array([[0x00]]),
                    code: .invalidObject, foundation: .accepts, plistlib: .accepts),
         ReaderRule(name: "bplist: fill byte 0x0F",
@@ -242,7 +241,8 @@ struct BinaryPropertyListAssembly {
                    accepted: written(["é"]), rejected: A.array([[0x61, 0xD8, 0x00]]),
                    code: .invalidString, foundation: .accepts, plistlib: .rejects, lenientAccepts: true),
         ReaderRule(name: "bplist: dictionary key that is not a string",
-                   evidence: "the value model keys dictionaries by string and Apple's writers refuse other keys (PropertyListSerialization cannot write [1: 1]); CF, Foundation and plistlib read it",
+                   evidence: "the value model keys dictionaries by string and Apple's writers refuse other keys "
+                       + "(PropertyListSerialization cannot write [1: 1]); CF, Foundation and plistlib read it",
                    accepted: written(["k": 1]), rejected: A(objects: [[0xD1, 0x01, 0x01], int1]).bytes,
                    code: .invalidKey, foundation: .accepts),
         ReaderRule(name: "bplist: container that contains itself",
@@ -263,15 +263,24 @@ struct BinaryPropertyListAssembly {
 
     @Test(arguments: binaryRules)
     func binaryRule(_ rule: ReaderRule) throws {
-        _ = try BinaryPropertyListReader().read(try rule.accepted())
-        let error = try #require(throws: PropertyListError.self) {
-            try BinaryPropertyListReader(options: rule.options).read(Data(rule.rejected))
-        }
+        try Self.check(rule) { try BinaryPropertyListReader(options: $1).read($0) }
+    }
+
+    /// `read` (with default options) reads the accepted input; with the rule's options it rejects the crafted
+    /// one with the rule's code, Foundation gives its verdict, and lenient reading reads it or not as the
+    /// rule says.
+    static func check(_ rule: ReaderRule, _ read: (Data, PropertyListReadingOptions) throws -> PropertyListValue) throws {
+        _ = try read(try rule.accepted(), PropertyListReadingOptions())
+        let error = try #require(throws: PropertyListError.self) { try read(Data(rule.rejected), rule.options) }
         #expect(error.code == rule.code, "\(error)")
-        #expect(Self.foundationVerdict(rule.rejected) == rule.foundation)
+        #expect(foundationVerdict(rule.rejected) == rule.foundation)
         var lenient = rule.options
         lenient.isLenient = true
-        Self.expectLenient(rule) { try BinaryPropertyListReader(options: lenient).read(Data(rule.rejected)) }
+        if rule.lenientAccepts {
+            #expect(throws: Never.self) { _ = try read(Data(rule.rejected), lenient) }
+        } else {
+            #expect(throws: PropertyListError.self) { _ = try read(Data(rule.rejected), lenient) }
+        }
     }
 
     /// An XML property list whose `<plist>` holds `body`.
@@ -339,8 +348,10 @@ struct BinaryPropertyListAssembly {
                 accepted: ["a"], xml("<string>a</string>", prolog: "<!DOCTYPE plist [<!ENTITY e \"x\">]>"), foundation: .rejects, plistlib: .rejects),
         xmlRule("XML declaration not at the start", "XML 1.0: the declaration opens the document; plistlib (expat) refuses it",
                 accepted: ["a"], xml("<string>a</string>", prolog: "<!-- c --><?xml version=\"1.0\"?>"), foundation: .accepts, plistlib: .rejects),
-        xmlRule("encoding other than UTF-8, UTF-16 or ISO-8859-1", "plistlib (expat) refuses an encoding it does not know; reading it as UTF-8 would change the text",
-                accepted: ["a"], xml("<string>\u{E9}</string>", prolog: "<?xml version=\"1.0\" encoding=\"x-unknown\"?>"), foundation: .rejects, plistlib: .rejects),
+        xmlRule("encoding other than UTF-8, UTF-16 or ISO-8859-1", "plistlib (expat) refuses an encoding it "
+            + "does not know; reading it as UTF-8 would change the text",
+                accepted: ["a"], xml("<string>\u{E9}</string>", prolog: "<?xml "
+                    + "version=\"1.0\" encoding=\"x-unknown\"?>"), foundation: .rejects, plistlib: .rejects),
         xmlRule("unterminated comment", "XML 1.0 well-formedness",
                 accepted: ["a"], xml("<string>a</string><!-- x"), foundation: .rejects, plistlib: .rejects),
         xmlRule("UTF-32 document", "swift-foundation XMLPlistScanner reads UTF-8 and UTF-16",
@@ -383,24 +394,7 @@ struct BinaryPropertyListAssembly {
 
     @Test(arguments: xmlRules)
     func xmlRule(_ rule: ReaderRule) throws {
-        _ = try XMLPropertyListReader().read(try rule.accepted())
-        let error = try #require(throws: PropertyListError.self) {
-            try XMLPropertyListReader(options: rule.options).read(Data(rule.rejected))
-        }
-        #expect(error.code == rule.code, "\(error)")
-        #expect(Self.foundationVerdict(rule.rejected) == rule.foundation)
-        var lenient = rule.options
-        lenient.isLenient = true
-        Self.expectLenient(rule) { try XMLPropertyListReader(options: lenient).read(Data(rule.rejected)) }
-    }
-
-    /// Whether the lenient reader reads the rejected input, as the rule says.
-    static func expectLenient(_ rule: ReaderRule, _ read: () throws -> PropertyListValue) {
-        if rule.lenientAccepts {
-            #expect(throws: Never.self) { _ = try read() }
-        } else {
-            #expect(throws: PropertyListError.self) { _ = try read() }
-        }
+        try Self.check(rule) { try XMLPropertyListReader(options: $1).read($0) }
     }
 
     /// plistlib's verdict on each rejected input that has one.
