@@ -21,10 +21,10 @@ import Foundation
 ///   does Foundation on Linux's NSKeyedUnarchiver (its NSURL, CoreFoundation's parser, fails to decode
 ///   `"a b"` and `"café"`; checked in-process). Apple's archivers write NSURL's own relative string, which
 ///   is already encoded.
-/// - Any other string is parsed by `URL(string:relativeTo:)`. The one difference left between platforms is
-///   a string of allowed characters that CoreFoundation's older RFC 1808 parser (macOS 13, iOS 16) accepts
-///   and the RFC 3986 parser of later systems and Linux refuses, such as an unclosed IPv6 bracket
-///   (`"http://[::1"`): refused here on Linux and macOS 14 and later, read on macOS 13.
+/// - Any other string is parsed by `URL(string:relativeTo:)`. What can still differ between platforms is how
+///   CoreFoundation's older RFC 1808 parser (macOS 13, iOS 16) and the RFC 3986 parser of later systems and
+///   Linux treat some strings of allowed characters, such as an unclosed IPv6 bracket (`"http://[::1"`):
+///   refused here on Linux and macOS 14 and later, read on macOS 13.
 enum ArchivedURLResolution {
     /// Why an archived NSURL has no `URL`, for the error message.
     enum Refusal: Error, Equatable {
