@@ -123,6 +123,16 @@ import Testing
         #expect(error.message.contains("does not allow at UTF-8 offset \(offset)"))
     }
 
+    /// A string of allowed characters that Foundation's NSURL (CoreFoundation's parser) holds but Swift's `URL`
+    /// parser refuses on Linux (and macOS 14 and later): no `URL` holds it, so we refuse it and say so.
+    @Test func relativeStringURLCannotHoldIsRefused() throws {
+        let archive = Self.archive(relative: "http://[::1")
+        #expect(try Self.foundation(archive)?.absoluteString == "http://[::1")
+        #expect(URL(string: "http://[::1") == nil)
+        let error = try #require(throws: KeyedArchiveError.self) { try Self.ours(archive) }
+        #expect(error.message.contains("\"http://[::1\" is not a valid URL"))
+    }
+
     /// Foundation reads an empty NSURL here; no `URL` holds an empty string, so we refuse it and say why.
     @Test func emptyRelativeWithoutBaseIsRefused() throws {
         let archive = Self.archive(relative: "")
