@@ -29,7 +29,8 @@ public struct PropertyListReadingOptions: Sendable, Hashable {
     ///   the offset table;
     /// - UTF-8 strings (marker `0x7n`) and ordered sets (`0xBn`, read as ``PropertyListValue/set(_:)-swift.enum.case``);
     /// - UIDs above `UInt32.max`, and 9-16-byte UIDs whose upper bytes are not zero (the low 8 bytes, as CF);
-    /// - 16-byte integers outside `Int64.min ... UInt64.max` (the low 8 bytes, as CF);
+    /// - 16-byte integers outside `Int64.min ... UInt64.max`, and 16-byte extended counts (the low 8 bytes,
+    ///   as CF);
     /// - ASCII strings (`0x5n`) whose bytes are neither ASCII nor UTF-8 (read as Latin-1, as Foundation on
     ///   Linux reads them), and UTF-16 strings with an unpaired surrogate (read as U+FFFD, as Foundation does).
     ///
