@@ -35,7 +35,7 @@ public struct PropertyListReadingOptions: Sendable, Hashable {
     ///   Linux reads them), and UTF-16 strings with an unpaired surrogate (read as U+FFFD, as Foundation does).
     ///
     /// The XML reader, when `true`, skips characters outside the base64 alphabet in `<data>`, as plistlib
-    /// and CoreFoundation do.
+    /// and CoreFoundation do, and decodes on after a padded quantum, as Foundation on Linux does.
     ///
     /// Nothing that could make the reader misread memory, loop or recurse without bound is relaxed:
     /// every offset, count, reference, depth and cycle is checked either way.

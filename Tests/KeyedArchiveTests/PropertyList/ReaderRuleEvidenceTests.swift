@@ -362,8 +362,8 @@ struct BinaryPropertyListAssembly {
                 accepted: ["a"], xml("<string>a</string>", prolog: "<!ENTITY e \"x\">"), foundation: .rejects, plistlib: .rejects),
         xmlRule("element after the root element", "XML 1.0: one document element; plistlib (expat) refuses it",
                 accepted: ["a"], xml("<string>a</string>") + Array("<string>b</string>".utf8), foundation: .accepts, plistlib: .rejects),
-        xmlRule("<plist> inside a value", "Apple's PropertyList-1.0.dtd: <plist> is no plistObject, so only the root",
-                accepted: [["a"]], xml("<array><plist><string>a</string></plist></array>"), foundation: .accepts),
+        xmlRule("<plist> inside a value", "Apple's PropertyList-1.0.dtd: <plist> is no plistObject, so only the root (Foundation and plistlib skip it)",
+                accepted: [["a"]], xml("<array><plist><string>a</string></plist></array>"), foundation: .accepts, plistlib: .accepts),
         xmlRule("empty <integer/>", "swift-foundation XMLPlistScanner: an integer has digits",
                 accepted: [1], xml("<array><integer/></array>"), foundation: .rejects, plistlib: .rejects),
         xmlRule("unterminated CDATA section", "XML 1.0 well-formedness",
@@ -376,8 +376,10 @@ struct BinaryPropertyListAssembly {
                 accepted: ["a"], xml("<string>&#;</string>"), foundation: .accepts, plistlib: .rejects),
         xmlRule("unterminated entity reference", "XML 1.0 Reference production",
                 accepted: ["a"], xml("<string>&amp</string>"), foundation: .rejects, plistlib: .rejects),
-        xmlRule("base64 text after its padding", "CF and plistlib stop at the padding",
-                accepted: [Data([1, 2, 3])], xml("<data>AQ==AQID</data>"), foundation: .accepts),
+        xmlRule("base64 text after its padding", "none: plistlib stops at the padding, Foundation decodes on (so does lenient)",
+                accepted: [Data([1, 2, 3])], xml("<data>AQ==AQID</data>"), foundation: .accepts, plistlib: .accepts, lenientAccepts: true),
+        xmlRule("base64 padding after one character", "plistlib refuses it (Foundation reads a zero byte)",
+                accepted: [Data([1, 2, 3])], xml("<data>A===</data>"), foundation: .accepts, plistlib: .rejects),
         xmlRule("base64 with a lone final character", "6 bits are no byte",
                 accepted: [Data([1, 2, 3])], xml("<data>AQIDB</data>"), foundation: .accepts, plistlib: .rejects),
         xmlRule("<date> hour 24", "plistlib: \"hour must be in 0..23\"",
@@ -401,6 +403,17 @@ struct BinaryPropertyListAssembly {
     @Test(.requiresPlistlib, arguments: (binaryRules + xmlRules).filter { $0.plistlib != nil })
     func plistlibVerdict(_ rule: ReaderRule) throws {
         #expect(try Self.plistlibVerdict(rule.rejected) == rule.plistlib)
+    }
+
+    /// Lenient base64 decodes on after a padded quantum, as Foundation does.
+    @Test func lenientBase64DecodesOnAfterPaddingAsFoundationDoes() throws {
+        var lenient = PropertyListReadingOptions()
+        lenient.isLenient = true
+        for text in ["AQ==AQID", "AQI=AQID", "AQ==AQ=="] {
+            let document = Data(Self.xml("<data>\(text)</data>"))
+            let theirs = try PropertyListSerialization.propertyList(from: document, options: [], format: nil)
+            #expect(try XMLPropertyListReader(options: lenient).read(document) == .data(try #require(theirs as? Data)), "\(text)")
+        }
     }
 
     /// A document that declares ISO-8859-1 reads by its declaration, as Foundation and plistlib read it.

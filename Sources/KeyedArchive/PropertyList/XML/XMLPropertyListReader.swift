@@ -35,7 +35,8 @@ import Foundation
 ///   numbering (year 0 exists). Fields out of range (month 13, February 30, hour 24, second 60) are errors.
 /// - **Data** is base64; whitespace anywhere is ignored; any other character outside the base64 alphabet
 ///   is an error, or skipped with ``PropertyListReadingOptions/isLenient`` (as plistlib and CoreFoundation
-///   skip it). Missing final padding is tolerated; a lone trailing character (6 bits) is an error.
+///   skip it). Missing final padding is tolerated; a lone trailing character (6 bits) is an error, and so is
+///   text after a padded quantum (lenient decodes on, as Foundation on Linux does).
 /// - **UIDs.** A `<dict>` whose only key is `CF$UID` (a repeated key keeps its last value) and whose value is an
 ///   `<integer>` from 0 to `UInt32.max` (CoreFoundation's UIDs are 32-bit; the binary reader rejects larger ones)
 ///   reads as ``PropertyListValue/uid(_:)``, as Apple's parser and writer treat it. Any other dictionary, even one

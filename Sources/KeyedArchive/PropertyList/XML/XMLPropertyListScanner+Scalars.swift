@@ -168,7 +168,14 @@ extension XMLPropertyListScanner {
             guard v >= 0 else {
                 throw error("bad base64 character '\(Unicode.Scalar(c).escaped(asASCII: true))' in <data>", at: i)
             }
-            guard padding == 0 else { throw error("base64 text after '=' padding in <data>", at: i) }
+            if padding > 0 {
+                // Text after a padded quantum: plistlib stops at the padding, Foundation on Linux decodes on
+                // (a second base64 run). No reader refuses it; lenient decodes on, as Foundation does.
+                guard isLenient, count >= 2 else { throw error("base64 text after '=' padding in <data>", at: i) }
+                out.append(UInt8(truncatingIfNeeded: accumulator >> (count == 2 ? 4 : 10)))
+                if count == 3 { out.append(UInt8(truncatingIfNeeded: accumulator >> 2)) }
+                (accumulator, count, padding) = (0, 0, 0)
+            }
             accumulator = accumulator << 6 | UInt32(v)
             count += 1
             if count == 4 {
