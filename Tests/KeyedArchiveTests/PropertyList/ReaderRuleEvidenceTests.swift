@@ -3,8 +3,8 @@ import Testing
 @testable import KeyedArchive
 
 /// Every rule by which the strict binary and XML readers reject input, each beside its evidence: a real
-/// writer's output that the rule accepts (Foundation's `PropertyListSerialization` writing in-process, or a
-/// corpus file) next to the crafted input it rejects, with Foundation's own reader's verdict on that input.
+/// writer's output that the rule accepts (Foundation's `PropertyListSerialization` or `NSKeyedArchiver`,
+/// writing in-process) next to the crafted input it rejects, with real readers' verdicts on that input.
 ///
 /// `foundation` is what Foundation on Linux's `PropertyListSerialization` does with the rejected input, and
 /// `plistlib` what python's plistlib does (nil: not asserted). Where Foundation reads what we reject
@@ -95,6 +95,11 @@ struct BinaryPropertyListAssembly {
 
     static func foundationVerdict(_ bytes: [UInt8]) -> ReaderRule.Verdict {
         (try? PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)) == nil ? .rejects : .accepts
+    }
+
+    /// Foundation's NSKeyedArchiver output (UIDs of one byte): a real writer's UIDs.
+    static let archivedByFoundation: @Sendable () throws -> Data = {
+        try NSKeyedArchiver.archivedData(withRootObject: "x", requiringSecureCoding: false)
     }
 
     static let ascii: [UInt8] = [0x51, 0x61]  // "a"
@@ -224,12 +229,12 @@ struct BinaryPropertyListAssembly {
                    code: .invalidObject, foundation: .accepts, plistlib: .accepts, lenientAccepts: true),
         ReaderRule(name: "bplist: UID above UInt32.max",
                    evidence: "__CFBinaryPlistCreateObjectFiltered: UINT32_MAX < uid fails",
-                   accepted: { try KeyedArchiver.archivedData(withRootObject: FoundationValue.string("x")) },
+                   accepted: archivedByFoundation,
                    rejected: A.array([[0x84, 0x01, 0, 0, 0, 0]]),
                    code: .invalidObject, foundation: .rejects, lenientAccepts: true),
         ReaderRule(name: "bplist: UID of 16 bytes above UInt64.max",
                    evidence: "the value is not the one written: CF and Foundation drop the upper bytes (so does lenient)",
-                   accepted: { try KeyedArchiver.archivedData(withRootObject: FoundationValue.string("x")) },
+                   accepted: archivedByFoundation,
                    rejected: A.array([[0x8F, 1] + Array(repeating: 0, count: 15)]),
                    code: .invalidObject, foundation: .accepts, lenientAccepts: true),
         ReaderRule(name: "bplist: ASCII string with bytes that are not UTF-8",
