@@ -251,6 +251,7 @@ struct XMLPropertyListScanner {
             let (start, stop) = try scanRawText(closing: tag)
             return .data(try decodeBase64(start, stop))
         case .integer, .real, .date:
+            // An empty number or date: Foundation on Linux and plistlib refuse it.
             guard !isEmpty else { throw error("empty <\(tag.name)/>", at: tagOffset) }
             let (start, stop) = try scanRawText(closing: tag)
             switch tag {
@@ -259,8 +260,10 @@ struct XMLPropertyListScanner {
             default: return .date(try parseDate(start, stop))
             }
         case .key:
+            // plistlib: "unexpected key" (Foundation on Linux reads a string).
             throw error("<key> outside a <dict>", at: tagOffset)
         case .plist:
+            // Apple's PropertyList-1.0.dtd: <plist> is the root only (Foundation and plistlib skip a nested one).
             throw error("<plist> inside a value", at: tagOffset)
         case .array, .dict:
             throw error("internal: container read as a scalar", at: tagOffset)
