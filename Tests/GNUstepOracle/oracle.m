@@ -350,6 +350,8 @@ static id sample(NSString *name)
   if ([name isEqual: @"url"]) return [NSURL URLWithString: @"https://example.com/a?b=c"];
   if ([name isEqual: @"relativeURL"])
     return [NSURL URLWithString: @"docs/page.html" relativeToURL: [NSURL URLWithString: @"https://example.com/base/"]];
+  if ([name isEqual: @"emptyRelativeURL"])
+    return [NSURL URLWithString: @"" relativeToURL: [NSURL URLWithString: @"https://example.com/base/page?q=1#top"]];
   if ([name isEqual: @"null"]) return [NSNull null];
   if ([name isEqual: @"array"])
     return [NSArray arrayWithObjects: [NSNumber numberWithInt: 1], @"two", [NSNumber numberWithBool: NO], nil];

@@ -28,10 +28,17 @@ public struct PropertyListReadingOptions: Sendable, Hashable {
     /// - an object-reference size too small to address every object, or an offset size too small to reach
     ///   the offset table;
     /// - UTF-8 strings (marker `0x7n`) and ordered sets (`0xBn`, read as ``PropertyListValue/set(_:)-swift.enum.case``);
-    /// - UIDs above `UInt32.max`.
+    /// - UIDs above `UInt32.max`, and 9-16-byte UIDs whose upper bytes are not zero (the low 8 bytes, as CF);
+    /// - 16-byte integers outside `Int64.min ... UInt64.max`, and 16-byte extended counts (the low 8 bytes,
+    ///   as CF);
+    /// - ASCII strings (`0x5n`) whose bytes are neither ASCII nor UTF-8 (read as Latin-1, as Foundation on
+    ///   Linux reads them), and UTF-16 strings with an unpaired surrogate (read as U+FFFD, as Foundation does).
+    ///
+    /// The XML reader, when `true`, skips characters outside the base64 alphabet in `<data>`, as plistlib
+    /// and CoreFoundation do, and decodes on after a padded quantum, as Foundation on Linux does.
     ///
     /// Nothing that could make the reader misread memory, loop or recurse without bound is relaxed:
-    /// every offset, count, reference, depth and cycle is checked either way. XML reading is unaffected.
+    /// every offset, count, reference, depth and cycle is checked either way.
     public var isLenient: Bool = false
 
     /// The default limits.

@@ -425,11 +425,18 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
             defer { session.leave(uid: objectUID, decoded: false) }
             base = try session.nested { try url(baseValue, uid: baseUID, key: key) }
         }
-        guard let result = URL(string: relative, relativeTo: base) else {
-            throw fail(.dataCorrupted, "\(cls).\(Catalogue.relativeKey) \"\(relative.prefix(80))\" is not a valid URL", key,
+        switch ArchivedURLResolution.url(relative: relative, base: base) {
+        case .success(let result): return result
+        case .failure(let refusal):
+            let why: String
+            switch refusal {
+            case .emptyWithoutBase: why = "is empty and \(cls).\(Catalogue.baseKey) is nil"
+            case .characterNotAllowed(let offset): why = "has a character a URL does not allow at UTF-8 offset \(offset)"
+            case .unparsable: why = "is not a valid URL"
+            }
+            throw fail(.dataCorrupted, "\(cls).\(Catalogue.relativeKey) \"\(relative.prefix(80))\" \(why)", key,
                        uid: objectUID, className: cls)
         }
-        return result
     }
 
     // MARK: Objects

@@ -41,6 +41,28 @@ import Testing
         #expect(try KeyedUnarchiver().decode(Value.self, from: archive([1.5], "d")).description == "NSValue d 1.5")
     }
 
+    /// A struct type encoding never reaches the `$0`/`$1` layout from Apple's side: `NSValue(bytes:objCType:)`
+    /// with a geometry or range type makes the special value (swift-corelibs-foundation NSValue.swift routes
+    /// `NSSpecialValue._typeFromObjCType` types there) and archives it with `NS.special`, which we read; any
+    /// other struct cannot be archived (Apple's and corelibs' `encodeValue(ofObjCType:at:)`: "this archiver
+    /// cannot encode structs"), so `unsupportedTypeEncodingsAreRejected` keeps refusing `{CGPoint=dd}` at `$0`.
+    @Test func foundationsStructTypedValuesUseTheSpecialLayout() throws {
+        func archive<T>(_ value: T, typeOf model: NSValue) throws -> Data {
+            let made = withUnsafeBytes(of: value) { NSValue(bytes: $0.baseAddress!, objCType: model.objCType) }
+            return try NSKeyedArchiver.archivedData(withRootObject: made, requiringSecureCoding: false)
+        }
+        func read(_ data: Data) throws -> Value.Content {
+            try KeyedUnarchiver().decode(Value.self, from: data).content
+        }
+        let point = CGPoint(x: 1.5, y: -2)
+        #expect(String(cString: NSValue(point: point).objCType).hasPrefix("{"))
+        #expect(try read(archive(point, typeOf: NSValue(point: point))) == .point(x: 1.5, y: -2))
+        let rect = CGRect(x: 1, y: 2, width: 3, height: 4)
+        #expect(try read(archive(rect, typeOf: NSValue(rect: rect))) == .rect(x: 1, y: 2, width: 3, height: 4))
+        let range = NSRange(location: 3, length: 4)
+        #expect(try read(archive(range, typeOf: NSValue(range: range))) == .range(location: 3, length: 4))
+    }
+
     @Test func writingAnObjectiveCTypeValueThrows() {
         let e = errorSummary { _ = try KeyedArchiver.archivedData(withRootObject: Value(.objCValue(Self.threeInts))) }
         #expect(e?.code == "invalidValue")

@@ -24,29 +24,40 @@ import Foundation
 ///   ``PropertyListReadingOptions/maximumDepth``; every count and extent inside the object area.
 ///
 /// ``PropertyListReadingOptions/isLenient`` relaxes the trailer's length and size rules, accepts the `0x7n`
-/// and `0xBn` markers and UIDs above `UInt32.max`; bounds, depth and cycle checks stay.
+/// and `0xBn` markers and UIDs above `UInt32.max`, and reads as Foundation on Linux does what only this
+/// reader's strictness refuses (16-byte integers and UIDs past 64 bits, non-ASCII bytes in an ASCII string,
+/// unpaired UTF-16 surrogates); bounds, depth and cycle checks stay.
+///
+/// Each rule sits beside its evidence in the source (a `CFBinaryPList.c` function, Foundation on Linux's or
+/// plistlib's verdict), and `ReaderRuleEvidenceTests` puts each beside a real writer's output it accepts.
 ///
 /// Decisions where the format, CoreFoundation (CF) and Python's `plistlib` differ:
 /// - **Header**: `bplist0` followed by any byte is accepted, as CF does (`bplist00`, `bplist01`).
-/// - **Sizes above 8**: CF accepts offset and reference sizes above 8 and 16-byte UIDs whose upper
-///   8 bytes are not zero, keeping the low 8 bytes; this reader rejects them. It also rejects an
-///   offset-table entry below 8 even when no reference reaches it (CF checks entries when it follows them).
+/// - **Sizes above 8**: CF, Foundation on Linux and `plistlib` accept offset and reference sizes above 8
+///   (CF keeps the low 8 bytes); this reader rejects them, lenient or not: no writer writes them, and every
+///   load of its tuned paths is one 8-byte load. It also rejects an offset-table entry below 8 even when no
+///   reference reaches it (CF checks such an entry when it follows it), so that no read after the up-front
+///   check needs one. 16-byte UIDs whose upper 8 bytes are not zero are rejected (lenient: the low 8 bytes).
 /// - **Null (`0x00`) and fill (`0x0F`)** are rejected with ``PropertyListError/Code/invalidObject``:
-///   the value model has no null, and fill is padding, not a value (`plistlib` reads them as `None`/`b''`).
+///   the value model has no null and no Apple writer writes one (CF, Foundation on Linux and `plistlib`
+///   read it as null), and fill is padding, not a value (CF rejects it).
 /// - **Integers** of 1, 2 and 4 bytes are unsigned, 8 bytes signed. A 16-byte integer is read as a signed
 ///   128-bit big-endian number and must lie in `Int64.min ... UInt64.max` (upper 8 bytes all zero, or all
 ///   `0xFF` with a negative lower half), as `plistlib` reads it; anything else is rejected rather than
-///   silently truncated to its lower 8 bytes as CF does.
+///   silently truncated to its lower 8 bytes as CF and Foundation on Linux do (lenient: truncated likewise).
 /// - **Reals** must be 4 or 8 bytes; a date must be `0x33` (8 bytes).
 /// - **ASCII strings (`0x5n`)** whose bytes are not all below `0x80` are decoded as UTF-8 when they are
 ///   valid UTF-8 (some non-Apple writers put UTF-8 there, e.g. `node-bplist-parser/sample1.bplist`), and
-///   rejected with ``PropertyListError/Code/invalidString`` otherwise. CF would show such bytes as MacRoman
-///   and `plistlib` rejects them; UTF-8 is what those writers meant.
-/// - **UTF-16 strings (`0x6n`)** with an unpaired surrogate are rejected (``PropertyListError/Code/invalidString``).
+///   rejected with ``PropertyListError/Code/invalidString`` otherwise, as `plistlib` rejects them (Foundation
+///   on Linux reads every such byte as Latin-1, UTF-8 pairs included, and so does lenient for bytes that are
+///   not UTF-8); UTF-8 is what those writers meant.
+/// - **UTF-16 strings (`0x6n`)** with an unpaired surrogate are rejected (``PropertyListError/Code/invalidString``),
+///   as `plistlib` rejects them (Foundation on Linux and lenient read U+FFFD).
 /// - **UTF-8 strings (`0x7n`)**, a marker no Apple reader decodes, are accepted only when lenient, and
 ///   only when the bytes are valid UTF-8; the count is in bytes.
 /// - **Sets (`0xCn`)**, and when lenient ordered sets (`0xBn`), read as ``PropertyListValue/set(_:)-swift.enum.case``.
-/// - **Dictionary keys** must be strings; a UID or any other key is ``PropertyListError/Code/invalidKey``.
+/// - **Dictionary keys** must be strings; a UID or any other key is ``PropertyListError/Code/invalidKey``
+///   (the value model keys by string, and Apple's writers refuse other keys; CF and Foundation read them).
 /// - **Cycles**: a container that contains itself, directly or through others, is
 ///   ``PropertyListError/Code/cycle`` (`plistlib` builds a self-referencing list); shared sub-trees are fine.
 /// - **Data** values share the input's bytes instead of copying them (see ``read(_:)`` for the lifetime

@@ -33,6 +33,7 @@ extension BinaryPropertyListScanner {
         if st & Self.memoized != 0 { return tree.memo[Int(tree.slots[n])] }
         switch marker >> 4 {
         case BinaryPropertyListMarker.dictionary.rawValue: return try dictionary(n, at: offset, marker: marker, depth: depth, &tree)
+        // CF __CFBinaryPlistCreateObjectFiltered has no case for 0xB_ (ordered set; nor does Foundation on Linux).
         case BinaryPropertyListMarker.orderedSet.rawValue where !isLenient: try unsupportedMarker(marker, offset, n)
         case BinaryPropertyListMarker.array.rawValue ... BinaryPropertyListMarker.set.rawValue:
             return try array(n, at: offset, marker: marker, depth: depth, &tree)
@@ -447,6 +448,8 @@ extension BinaryPropertyListScanner {
         tree.keySetPrints[slot] = prints
     }
 
+    /// CF __CFBinaryPlistCreateObjectFiltered keeps the offsets on the current path and fails on one met
+    /// again (Foundation on Linux agrees; plistlib builds a self-containing list).
     @inline(never)
     func cycleError(_ n: Int) throws -> Never {
         throw PropertyListError(.cycle, "bplist: container contains itself (object \(n) is its own ancestor)",
@@ -563,6 +566,9 @@ extension BinaryPropertyListScanner {
                           at: .init(byteOffset: p, objectNumber: n))
     }
 
+    /// A dictionary key that is not a string: Foundation on Linux and CF take any non-collection key, but
+    /// the value model keys dictionaries by string and Apple's writers refuse other keys
+    /// (PropertyListSerialization cannot write `[1: "a"]`).
     @inline(never)
     static func keyKindError(_ kind: String, _ p: Int, _ n: Int) throws -> Never {
         throw PropertyListError(.invalidKey, "bplist: dictionary key is a \(kind), not a string",
@@ -575,6 +581,8 @@ extension BinaryPropertyListScanner {
                           at: .init(byteOffset: p, objectNumber: n))
     }
 
+    /// The caller's limit (``PropertyListReadingOptions/maximumDepth``), as CF's depth limit (512 on macOS
+    /// and Linux, 128 on iOS).
     @inline(never)
     func tooDeep(_ n: Int, _ offset: Int) throws -> Never {
         throw PropertyListError(.tooDeep, "bplist: containers nested deeper than the limit of \(maximumDepth)",

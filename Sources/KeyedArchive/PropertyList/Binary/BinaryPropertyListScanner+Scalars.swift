@@ -17,9 +17,12 @@ extension BinaryPropertyListScanner {
             case BinaryPropertyListMarker.falseByte: return .bool(false)
             case BinaryPropertyListMarker.trueByte: return .bool(true)
             case BinaryPropertyListMarker.nullByte:
+                // CF and Foundation on Linux read kCFNull, plistlib None; the value model has no null, and
+                // no Apple writer writes one (PropertyListSerialization refuses to write NSNull).
                 throw PropertyListError(.invalidObject, "bplist: null (0x00) has no property-list value",
                                         at: .init(byteOffset: offset, objectNumber: n))
             case BinaryPropertyListMarker.fillByte:
+                // CF __CFBinaryPlistCreateObjectFiltered: the 0x0_ singletons are 0x00, 0x08 and 0x09 only.
                 throw PropertyListError(.invalidObject, "bplist: fill byte (0x0F) is padding, not a value",
                                         at: .init(byteOffset: offset, objectNumber: n))
             default:
@@ -38,10 +41,12 @@ extension BinaryPropertyListScanner {
                 try require(offset + 1, 8, object: n, "8-byte real")
                 return .real(Double(bitPattern: Self.loadBigEndian(base + offset + 1, width: 8)))
             default:
+                // CF __CFBinaryPlistCreateObjectFiltered: reals are 0x22 and 0x23 only.
                 throw PropertyListError(.invalidObject, "bplist: real of \(1 << Int(nibble)) bytes (only 4 and 8 exist)",
                                         at: .init(byteOffset: offset, objectNumber: n))
             }
         case .date?:
+            // CF __CFBinaryPlistCreateObjectFiltered: a date is 0x33 only.
             guard marker == BinaryPropertyListMarker.date.byte(nibble: 3) else {
                 throw PropertyListError(.invalidObject, "bplist: date marker 0x\(hex(marker)) (only 0x33 exists)",
                                         at: .init(byteOffset: offset, objectNumber: n))
@@ -64,6 +69,7 @@ extension BinaryPropertyListScanner {
             let v = PropertyListValue.string(try utf16String(at: start, count: count, object: n))
             return v
         case .utf8String?:
+            // CF __CFBinaryPlistCreateObjectFiltered has no case for 0x7_ (nor does Foundation on Linux).
             guard isLenient else { try unsupportedMarker(marker, offset, n) }
             let (count, start) = try countAndStart(nibble, at: offset, object: n)
             try requireElements(count, of: 1, at: start, object: n, "UTF-8 string")
@@ -76,6 +82,7 @@ extension BinaryPropertyListScanner {
         case .uid?:
             return .uid(UID(try uidValue(nibble, at: offset, object: n)))
         default:
+            // CF __CFBinaryPlistCreateObjectFiltered: no case for 0x9_, 0xE_, 0xF_ (the whole read fails).
             throw PropertyListError(.invalidObject, "bplist: unknown object marker 0x\(hex(marker))",
                                     at: .init(byteOffset: offset, objectNumber: n))
         }
@@ -99,10 +106,13 @@ extension BinaryPropertyListScanner {
         let width = Int(nibble) + 1
         try require(offset + 1, width, object: n, "UID")
         let low = Self.loadBigEndian(beforeTrailer: base + offset + 1 + max(0, width - 8), width: min(width, 8))  // in the object area
-        if width > 8, Self.loadBigEndian(base + offset + 1, width: width - 8) != 0 {
+        // CF's _getSizedInt shifts a UID's upper bytes out (only the low 8 count), as Foundation on Linux
+        // does; refused here, since the value is not the one written. Lenient: the low 8 bytes, as CF.
+        if width > 8, !isLenient, Self.loadBigEndian(base + offset + 1, width: width - 8) != 0 {
             throw PropertyListError(.invalidObject, "bplist: \(width)-byte UID is larger than UInt64.max",
                                     at: .init(byteOffset: offset, objectNumber: n))
         }
+        // CF __CFBinaryPlistCreateObjectFiltered: `UINT32_MAX < bigint` fails (Foundation on Linux agrees).
         guard low <= UInt64(UInt32.max) || isLenient else {
             throw PropertyListError(.invalidObject, "bplist: UID \(low) is larger than UInt32.max (4294967295)",
                                     at: .init(byteOffset: offset, objectNumber: n))
@@ -141,10 +151,14 @@ extension BinaryPropertyListScanner {
             let low = Self.loadBigEndian(base + offset + 9, width: 8)
             if high == 0 { return PropertyListInteger(low) }
             if high == UInt64.max, low >> 63 == 1 { return PropertyListInteger(Int64(bitPattern: low)) }
+            // No 64-bit value holds it. CF (__CFBinaryPlistCreateObjectFiltered) and Foundation on Linux keep
+            // the low 8 bytes; plistlib reads the whole 128-bit number. Lenient: the low 8 bytes, as CF.
+            if isLenient { return PropertyListInteger(low) }
             throw PropertyListError(.invalidObject,
                                     "bplist: 16-byte integer 0x\(String(high, radix: 16))\(String(low, radix: 16)) is outside Int64.min...UInt64.max",
                                     at: .init(byteOffset: offset, objectNumber: n))
         default:
+            // CF __CFBinaryPlistCreateObjectFiltered: `16 < width` fails.
             throw PropertyListError(.invalidObject, "bplist: integer of \(1 << Int(nibble)) bytes (1, 2, 4, 8 and 16 exist)",
                                     at: .init(byteOffset: offset, objectNumber: n))
         }
@@ -166,6 +180,10 @@ extension BinaryPropertyListScanner {
             return String(decoding: bytes, as: UTF8.self)
         }
         guard let s = Self.validUTF8(bytes) else {
+            // Neither ASCII nor UTF-8: plistlib refuses it (its 0x5n strings are ASCII). Foundation on Linux
+            // reads the bytes as Latin-1 (CF: CFStringCreateWithBytes with kCFStringEncodingASCII); lenient
+            // does the same.
+            if isLenient { return String(bytes.lazy.map { Character(Unicode.Scalar($0)) }) }
             let bad = bytes.firstIndex { $0 >= 0x80 } ?? 0
             throw PropertyListError(.invalidString, "bplist: ASCII string has byte 0x\(hex(bytes[bad])) that is neither ASCII nor UTF-8",
                                     at: .init(byteOffset: start + bad, objectNumber: n))
@@ -291,6 +309,16 @@ extension BinaryPropertyListScanner {
                     o += 3
                 } else {
                     guard u < 0xDC00, i + 1 < count, case let lo = unit(i + 1), lo & 0xFC00 == 0xDC00 else {
+                        // An unpaired surrogate is no Unicode text: plistlib refuses it. Foundation on Linux
+                        // reads U+FFFD for it (CF keeps the unit unchecked); lenient does the same.
+                        if isLenient {
+                            out[o] = 0xEF
+                            out[o + 1] = 0xBF
+                            out[o + 2] = 0xBD
+                            o += 3
+                            i += 1
+                            continue
+                        }
                         throw PropertyListError(.invalidString,
                                                 "bplist: UTF-16 string has an unpaired surrogate 0x\(String(u, radix: 16)) at unit \(i)",
                                                 at: .init(byteOffset: start + 2 * i, objectNumber: n))

@@ -127,6 +127,9 @@ struct BinaryPropertyListScanner {
          checkingOffsets: Bool = true) throws {
         let size = raw.count
         let magic = Array("bplist0".utf8)
+        // Evidence for each rule below: CFBinaryPList.c (CoreFoundation's reader) and Foundation on Linux's
+        // verdict on the same input, side by side in ReaderRuleEvidenceTests.
+        // CF __CFBinaryPlistGetTopLevelInfo: the header starts "bplist0" (bplist00 and bplist01 pass).
         guard size >= 7, let base = raw.baseAddress else {
             throw PropertyListError(.truncated, "bplist: \(size) bytes is too short for a binary property list",
                                     at: .init(byteOffset: 0))
@@ -134,7 +137,7 @@ struct BinaryPropertyListScanner {
         for i in 0..<7 where raw[i] != magic[i] {
             throw PropertyListError(.unknownFormat, "bplist: header is not bplist0x", at: .init(byteOffset: i))
         }
-        // Header, at least one object byte, trailer.
+        // CF __CFBinaryPlistGetTopLevelInfo: header, at least one object byte, trailer.
         guard size >= Self.headerSize + 1 + Self.trailerSize else {
             throw PropertyListError(.truncated,
                                     "bplist: \(size) bytes is too short (header + one object + 32-byte trailer need 41)",
@@ -153,6 +156,9 @@ struct BinaryPropertyListScanner {
         let top = Self.loadBigEndian(base + t + 16, width: 8)
         let table = Self.loadBigEndian(base + t + 24, width: 8)
 
+        // CF __CFBinaryPlistGetTopLevelInfo: sizes of at least 1. Above 8 CF and Foundation on Linux keep
+        // an entry's low 8 bytes, and plistlib reads it whole: no writer writes such sizes (CF's writer
+        // picks 1, 2, 4 or 8), and refusing them keeps every load of the tuned paths a single 8-byte load.
         guard (1...8).contains(offsetSize) else {
             throw PropertyListError(.invalidTrailer, "bplist: trailer offset size \(offsetSize) is not 1...8",
                                     at: .init(byteOffset: t + 6))
@@ -161,24 +167,28 @@ struct BinaryPropertyListScanner {
             throw PropertyListError(.invalidTrailer, "bplist: trailer object-reference size \(refSize) is not 1...8",
                                     at: .init(byteOffset: t + 7))
         }
+        // CF __CFBinaryPlistGetTopLevelInfo: at least one object.
         guard count >= 1 else {
             throw PropertyListError(.invalidTrailer, "bplist: trailer object count is 0", at: .init(byteOffset: t + 8))
         }
+        // The caller's resource limit (PropertyListReadingOptions.maximumObjectCount), not a format rule.
         guard count <= UInt64(max(0, options.maximumObjectCount)) else {
             throw PropertyListError(.limitExceeded,
                                     "bplist: trailer object count \(count) exceeds the limit \(options.maximumObjectCount)",
                                     at: .init(byteOffset: t + 8))
         }
+        // CF __CFBinaryPlistGetTopLevelInfo: the top object is below the object count.
         guard top < count else {
             throw PropertyListError(.invalidTrailer, "bplist: trailer top object \(top) is not below the object count \(count)",
                                     at: .init(byteOffset: t + 16))
         }
-        // The table must start after the header and at least one object byte, and end before the trailer.
+        // CF __CFBinaryPlistGetTopLevelInfo: the table starts at byte 9 or later and before the trailer.
         guard table >= UInt64(Self.headerSize + 1), table <= UInt64(t) else {
             throw PropertyListError(.invalidTrailer,
                                     "bplist: trailer offset-table offset \(table) is outside the file's object area 9...\(t)",
                                     at: .init(byteOffset: t + 24))
         }
+        // CF __CFBinaryPlistGetTopLevelInfo: count x offset size, overflow-checked, fits before the trailer.
         let (tableBytes, o1) = Int(count).multipliedReportingOverflow(by: offsetSize)
         let (tableEnd, o2) = Int(table).addingReportingOverflow(tableBytes)
         guard !o1, !o2, tableEnd <= t else {
@@ -187,14 +197,16 @@ struct BinaryPropertyListScanner {
                                     at: .init(byteOffset: t + 8))
         }
         if !options.isLenient {
-            // CF: 8 + object area + offset table + trailer must be the whole file, no byte more or less.
+            // CF __CFBinaryPlistGetTopLevelInfo: 8 + object area + offset table + trailer is the whole file,
+            // no byte more or less (Foundation on Linux agrees).
             guard tableEnd == t else {
                 throw PropertyListError(.invalidTrailer,
                                         "bplist: offset table of \(count) entries x \(offsetSize) bytes at \(table) ends at \(tableEnd), "
                                             + "\(t - tableEnd) bytes before the trailer at \(t) (the trailer's object count does not match the table)",
                                         at: .init(byteOffset: t + 8))
             }
-            // CF: a reference must be able to name every object, an offset must reach the table.
+            // CF __CFBinaryPlistGetTopLevelInfo: a reference can name every object, an offset can reach the
+            // table (Foundation on Linux agrees).
             guard refSize >= 8 || count < UInt64(1) << (8 * refSize) else {
                 throw PropertyListError(.invalidTrailer,
                                         "bplist: trailer object-reference size \(refSize) cannot address \(count) objects",
@@ -212,7 +224,11 @@ struct BinaryPropertyListScanner {
         self.topObject = Int(top)
         self.tableOffset = Int(table)
 
-        // Every offset-table entry must point into the object area.
+        // CF __CFBinaryPlistGetTopLevelInfo checks every entry against the table's offset (and the top
+        // object's against 8), and __CFBinaryPlistCreateObjectFiltered an entry below 8 when it follows it.
+        // Here every entry lies in `8 ..< tableOffset` up front, so later reads need no check; an entry below
+        // 8 that no reference reaches, which CF and Foundation on Linux accept, is refused too (no writer
+        // writes one).
         for n in 0..<(checkingOffsets ? objectCount : 0) { _ = try checkedOffset(of: n) }
     }
 
@@ -397,7 +413,8 @@ struct BinaryPropertyListScanner {
         Int(truncatingIfNeeded: Self.loadBigEndian(beforeTrailer: base + tableOffset + n * offsetSize, width: offsetSize))
     }
 
-    /// Throws unless `count` bytes starting at `start` lie inside the object area.
+    /// Throws unless `count` bytes starting at `start` lie inside the object area (CF
+    /// __CFBinaryPlistCreateObjectFiltered: every extent, overflow-checked, ends before the offset table).
     @inline(__always)
     func require(_ start: Int, _ count: Int, object n: Int, _ what: StaticString) throws {
         let (end, overflow) = start.addingReportingOverflow(count)
@@ -427,19 +444,23 @@ struct BinaryPropertyListScanner {
     /// The marker of a 1-byte integer, the usual extended count.
     static let oneByteInteger: UInt8 = 0x10
 
-    /// The count that follows a marker with nibble 0xF: an integer object of 1, 2, 4 or 8 bytes.
+    /// The count that follows a marker with nibble 0xF: an integer object of 1, 2, 4 or 8 bytes, or when
+    /// lenient 16 (CF _readInt: an integer marker of any width, its low 8 bytes; Foundation on Linux agrees;
+    /// no writer writes a 16-byte count, so strict refuses it; CF: `LONG_MAX < count` fails).
     @inline(never)
     func extendedCount(at offset: Int, object n: Int) throws -> (count: Int, start: Int) {
         try require(offset + 1, 1, object: n, "extended length marker")
         let marker = base.load(fromByteOffset: offset + 1, as: UInt8.self)
-        guard BinaryPropertyListMarker(byte: marker) == .integer, BinaryPropertyListMarker.nibble(marker) <= 3 else {
+        let widest: UInt8 = isLenient ? 4 : 3
+        guard BinaryPropertyListMarker(byte: marker) == .integer, BinaryPropertyListMarker.nibble(marker) <= widest else {
             throw PropertyListError(.invalidObject,
                                     "bplist: extended length must be an integer of 1, 2, 4 or 8 bytes, found marker 0x\(hex(marker))",
                                     at: .init(byteOffset: offset + 1, objectNumber: n))
         }
         let width = 1 << Int(BinaryPropertyListMarker.nibble(marker))
         try require(offset + 2, width, object: n, "extended length")
-        let raw = Self.loadBigEndian(base + offset + 2, width: width)
+        // The low 8 bytes (all of them below 16).
+        let raw = Self.loadBigEndian(base + offset + 2 + max(0, width - 8), width: min(width, 8))
         guard raw <= UInt64(Int.max) else {
             throw PropertyListError(.invalidObject, "bplist: extended length \(Int64(bitPattern: raw)) is negative",
                                     at: .init(byteOffset: offset + 2, objectNumber: n))
@@ -466,7 +487,8 @@ struct BinaryPropertyListScanner {
                                  at: .init(byteOffset: start, objectNumber: n))
     }
 
-    /// The object reference at byte `p`, checked against the object count.
+    /// The object reference at byte `p`, checked against the object count (CF _getOffsetOfRefAt: a
+    /// reference below the object count).
     @inline(__always)
     func reference(at p: Int, object n: Int) throws -> Int {
         let r = Self.loadBigEndian(beforeTrailer: base + p, width: refSize)  // callers checked p is in the object area

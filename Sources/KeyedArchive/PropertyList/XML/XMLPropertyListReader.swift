@@ -13,8 +13,10 @@ import Foundation
 ///   (overlong forms, surrogates and code points above U+10FFFF are rejected). UTF-16 (big- or little-endian,
 ///   detected from its byte-order mark or from a leading `<` byte paired with a zero byte) is converted to
 ///   UTF-8 first; error locations then count bytes of that UTF-8 conversion, while lines and columns keep
-///   their meaning. An `encoding` declaration naming anything other than UTF-8, UTF-16 or ASCII is rejected
-///   unless the document is pure ASCII. UTF-32 is rejected.
+///   their meaning. A document whose XML declaration names ISO-8859-1 is read by it (each byte one
+///   character), as Foundation and plistlib read it. An `encoding` declaration naming anything else but
+///   UTF-8, UTF-16 or ASCII is rejected unless the document is pure ASCII, as plistlib (expat) rejects an
+///   encoding it does not know. UTF-32 is rejected.
 /// - **Markup.** Comments and processing instructions may appear anywhere between elements (and inside
 ///   `<string>` and `<key>`); CDATA sections are read inside `<string>` and `<key>`. Whitespace between
 ///   elements is skipped; any other text outside a string is an error, as is anything but whitespace,
@@ -32,7 +34,9 @@ import Foundation
 ///   any number of year digits (up to 11). Years use the proleptic Gregorian calendar with astronomical
 ///   numbering (year 0 exists). Fields out of range (month 13, February 30, hour 24, second 60) are errors.
 /// - **Data** is base64; whitespace anywhere is ignored; any other character outside the base64 alphabet
-///   is an error. Missing final padding is tolerated; a lone trailing character (6 bits) is an error.
+///   is an error, or skipped with ``PropertyListReadingOptions/isLenient`` (as plistlib and CoreFoundation
+///   skip it). Missing final padding is tolerated; a lone trailing character (6 bits) is an error, and so is
+///   text after a padded quantum (lenient decodes on, as Foundation on Linux does).
 /// - **UIDs.** A `<dict>` whose only key is `CF$UID` (a repeated key keeps its last value) and whose value is an
 ///   `<integer>` from 0 to `UInt32.max` (CoreFoundation's UIDs are 32-bit; the binary reader rejects larger ones)
 ///   reads as ``PropertyListValue/uid(_:)``, as Apple's parser and writer treat it. Any other dictionary, even one
@@ -41,6 +45,11 @@ import Foundation
 ///   dictionary is depth 1); deeper input throws ``PropertyListError/Code/tooDeep``. Parsing is iterative, so
 ///   input of any depth cannot exhaust the stack. At most ``PropertyListReadingOptions/maximumObjectCount``
 ///   values are read. Every allocation is bounded by the input's size.
+///
+/// Each rule that rejects input rests on a real reader's verdict on the same input, Foundation on Linux's
+/// `PropertyListSerialization` or python's plistlib (`ReaderRuleEvidenceTests` puts each beside a real
+/// writer's output): text after the root element, `<key>` outside a `<dict>`, an out-of-range date field and
+/// an XML declaration after a comment are read by Foundation and rejected by plistlib, as here.
 ///
 /// Every fault is a ``PropertyListError`` (code ``PropertyListError/Code/invalidXML`` unless a more specific
 /// code applies) whose location gives the byte offset, line, column and key path.
@@ -65,6 +74,13 @@ public struct XMLPropertyListReader: Sendable {
         let skip: Int
         switch XMLTextEncoding.detect(data) {
         case .utf8(let bomLength):
+            if bomLength == 0, let latin1 = XMLTextEncoding.transcodedLatin1(data) {
+                return try latin1.withUnsafeBufferPointer { buffer in
+                    var scanner = XMLPropertyListScanner(bytes: buffer, start: 0, options: options, fromUTF16: false,
+                                                         fromLatin1: true)
+                    return try scanner.scanDocument()
+                }
+            }
             utf8 = nil
             skip = bomLength
         case .utf16(let bigEndian, let bomLength):
@@ -94,6 +110,32 @@ enum XMLTextEncoding {
     case utf8(bomLength: Int)
     case utf16(bigEndian: Bool, bomLength: Int)
     case utf32
+
+    /// The names (lowercased) of ISO-8859-1 in an XML declaration that the reader transcodes.
+    static let latin1Names: Set<String> = ["iso-8859-1", "iso8859-1", "latin1", "latin-1"]
+
+    /// The UTF-8 transcoding of `data` when it opens with an XML declaration naming ISO-8859-1 (each byte
+    /// is the code point of the same number), else nil. plistlib (expat) and Foundation read such a
+    /// document by its declaration.
+    static func transcodedLatin1(_ data: Data) -> [UInt8]? {
+        let head = Array(data.prefix(256))
+        guard head.starts(with: Array("<?xml".utf8)),
+              let close = (0 ..< max(0, head.count - 1)).first(where: { head[$0] == UInt8(ascii: "?") && head[$0 + 1] == UInt8(ascii: ">") })
+        else { return nil }
+        let encoding = head[5 ..< close].withUnsafeBufferPointer { XMLPropertyListScanner.declaredEncoding($0) }
+        guard let encoding, latin1Names.contains(encoding) else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(data.count + data.count / 8)
+        for b in data {
+            if b < 0x80 {
+                out.append(b)
+            } else {
+                out.append(0xC0 | (b >> 6))
+                out.append(0x80 | (b & 0x3F))
+            }
+        }
+        return out
+    }
 
     static func detect(_ data: Data) -> XMLTextEncoding {
         let head = Array(data.prefix(4))

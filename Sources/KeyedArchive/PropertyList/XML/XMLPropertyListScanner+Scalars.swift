@@ -7,6 +7,9 @@ import Foundation
 // XMLPropertyListScanner parsing the content of <integer>, <real>, <date> and <data>.
 extension XMLPropertyListScanner {
     /// Parses `<integer>` content: optional sign, decimal or `0x` hexadecimal digits, in `Int64.min ... UInt64.max`.
+    ///
+    /// Foundation on Linux rejects an empty integer, a stray character and a value past 64 bits; plistlib
+    /// reads any size (Python integers).
     func parseInteger(_ start: Int, _ stop: Int) throws -> PropertyListInteger {
         var (a, b) = trimmed(start, stop)
         guard a < b else { throw error("empty <integer>", at: start) }
@@ -41,6 +44,7 @@ extension XMLPropertyListScanner {
     }
 
     /// Parses `<real>` content: decimal notation or `nan`/`inf`/`infinity` (any case, optionally signed).
+    /// Foundation on Linux and plistlib both reject anything else.
     func parseReal(_ start: Int, _ stop: Int) throws -> Double {
         let (a, b) = trimmed(start, stop)
         guard a < b else { throw error("empty <real>", at: start) }
@@ -81,6 +85,9 @@ extension XMLPropertyListScanner {
     }
 
     /// Parses `<date>` content: `[-]YYYY-MM-DDTHH:MM:SSZ`, proleptic Gregorian, UTC.
+    ///
+    /// plistlib rejects a field out of range ("month must be in 1..12") and a date without its `Z`;
+    /// Foundation on Linux rejects the latter and rolls an out-of-range field over.
     func parseDate(_ start: Int, _ stop: Int) throws -> Date {
         let (a, b) = trimmed(start, stop)
         var i = a
@@ -155,10 +162,20 @@ extension XMLPropertyListScanner {
                 continue
             }
             let v = XMLBase64.decodeTable[Int(c)]
+            // plistlib (binascii.a2b_base64, not strict) and CFPropertyList.c's base64 decoder skip a
+            // character outside the alphabet; Foundation on Linux returns empty data. Lenient: skip it.
+            if v < 0, isLenient { continue }
             guard v >= 0 else {
                 throw error("bad base64 character '\(Unicode.Scalar(c).escaped(asASCII: true))' in <data>", at: i)
             }
-            guard padding == 0 else { throw error("base64 text after '=' padding in <data>", at: i) }
+            if padding > 0 {
+                // Text after a padded quantum: plistlib stops at the padding, Foundation on Linux decodes on
+                // (a second base64 run). No reader refuses it; lenient decodes on, as Foundation does.
+                guard isLenient, count >= 2 else { throw error("base64 text after '=' padding in <data>", at: i) }
+                out.append(UInt8(truncatingIfNeeded: accumulator >> (count == 2 ? 4 : 10)))
+                if count == 3 { out.append(UInt8(truncatingIfNeeded: accumulator >> 2)) }
+                (accumulator, count, padding) = (0, 0, 0)
+            }
             accumulator = accumulator << 6 | UInt32(v)
             count += 1
             if count == 4 {

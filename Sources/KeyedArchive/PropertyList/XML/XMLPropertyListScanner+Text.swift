@@ -6,6 +6,10 @@ import Foundation
 
 // XMLPropertyListScanner reading character data (entity and character references), skipping comments,
 // processing instructions and the DOCTYPE, and the byte-level helpers.
+//
+// Evidence for the rules here (rows in ReaderRuleEvidenceTests): an unknown entity, a character reference
+// to a surrogate, an unterminated comment and a DOCTYPE with an internal subset are rejected by Foundation on
+// Linux and by plistlib (expat; plistlib refuses entity declarations), as XML 1.0 has it.
 extension XMLPropertyListScanner {
     // MARK: - Text
 
@@ -171,8 +175,11 @@ extension XMLPropertyListScanner {
         let unicode = ["utf-8", "utf8", "utf-16", "utf-16le", "utf-16be", "utf16", "unicode"]
         let ascii = ["us-ascii", "ascii"]
         if unicode.contains(encoding) || ascii.contains(encoding) { return }
+        if fromLatin1, XMLTextEncoding.latin1Names.contains(encoding) { return }
         if isASCII && !fromUTF16 { return }
-        throw error("encoding \"\(encoding)\" is not supported: only UTF-8 and UTF-16 are read", at: start)
+        // plistlib (expat) reads UTF-8, UTF-16, ISO-8859-1 and US-ASCII and refuses any other encoding;
+        // reading another's bytes as UTF-8 would change the text.
+        throw error("encoding \"\(encoding)\" is not supported: only UTF-8, UTF-16 and ISO-8859-1 are read", at: start)
     }
 
     /// The lowercased value of the `encoding` pseudo-attribute in an XML declaration's body, or `nil`.

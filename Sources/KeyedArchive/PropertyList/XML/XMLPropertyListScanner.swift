@@ -12,6 +12,10 @@ struct XMLPropertyListScanner {
     let maximumDepth: Int
     let maximumObjectCount: Int
     let fromUTF16: Bool
+    /// Whether `bytes` are the UTF-8 transcoding of a document that declares ISO-8859-1.
+    let fromLatin1: Bool
+    /// ``PropertyListReadingOptions/isLenient``: skip what plistlib and CoreFoundation skip.
+    let isLenient: Bool
     var objectCount = 0
     var stack: [Frame] = []
 
@@ -25,18 +29,28 @@ struct XMLPropertyListScanner {
         var pendingKeyOffset = 0
     }
 
-    init(bytes: UnsafeBufferPointer<UInt8>, start: Int, options: PropertyListReadingOptions, fromUTF16: Bool) {
+    init(bytes: UnsafeBufferPointer<UInt8>, start: Int, options: PropertyListReadingOptions, fromUTF16: Bool,
+         fromLatin1: Bool = false) {
         self.bytes = bytes
         self.end = bytes.count
         self.pos = min(start, bytes.count)
         self.maximumDepth = options.maximumDepth
         self.maximumObjectCount = options.maximumObjectCount
         self.fromUTF16 = fromUTF16
+        self.fromLatin1 = fromLatin1
+        self.isLenient = options.isLenient
     }
 
     // MARK: - Document
 
     /// Reads the whole document: prolog, root element, trailing misc.
+    ///
+    /// Evidence for each rule (ReaderRuleEvidenceTests has a row for each family): the document's
+    /// well-formedness (valid UTF-8, one root, matched tags, nothing but misc after the root, the XML
+    /// declaration first) is XML 1.0's, which plistlib (expat) enforces and Foundation on Linux mostly does
+    /// (it reads text after the root and a declaration after a comment); the element rules (exactly one value
+    /// in `<plist>`, `<key>`/value pairs in `<dict>`, no unknown element) are the plist DTD's, which Foundation
+    /// on Linux enforces (plistlib skips unknown elements, keeps the last of two values).
     mutating func scanDocument() throws -> PropertyListValue {
         let isASCII: Bool
         switch XMLPropertyListScanner.validateUTF8(bytes, from: pos) {
@@ -237,6 +251,7 @@ struct XMLPropertyListScanner {
             let (start, stop) = try scanRawText(closing: tag)
             return .data(try decodeBase64(start, stop))
         case .integer, .real, .date:
+            // An empty number or date: Foundation on Linux and plistlib refuse it.
             guard !isEmpty else { throw error("empty <\(tag.name)/>", at: tagOffset) }
             let (start, stop) = try scanRawText(closing: tag)
             switch tag {
@@ -245,8 +260,10 @@ struct XMLPropertyListScanner {
             default: return .date(try parseDate(start, stop))
             }
         case .key:
+            // plistlib: "unexpected key" (Foundation on Linux reads a string).
             throw error("<key> outside a <dict>", at: tagOffset)
         case .plist:
+            // Apple's PropertyList-1.0.dtd: <plist> is the root only (Foundation and plistlib skip a nested one).
             throw error("<plist> inside a value", at: tagOffset)
         case .array, .dict:
             throw error("internal: container read as a scalar", at: tagOffset)

@@ -208,9 +208,9 @@ struct MalformedXML: Sendable, CustomTestStringConvertible {
             ("<?xml version=\"1.0\"?>\n", "// no root element follows -- CORRUPTED"),
         ], says: "no root element"),
         MalformedXML(name: "unsupported declared encoding", parts: [
-            ("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>", "// Latin-1 declared"),
+            ("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?>", "// Shift_JIS declared"),
             ("<plist><string>é</string></plist>", "// and non-ASCII text -- CORRUPTED"),
-        ], says: "\"iso-8859-1\" is not supported"),
+        ], says: "\"shift_jis\" is not supported"),
         MalformedXML(name: "unclosed start tag", parts: [
             ("<plist><array", "// '>' missing -- CORRUPTED"),
         ], says: "unclosed <array> tag"),
