@@ -53,8 +53,9 @@ package enum ArchiveDumpCommand {
           --validate              Check the property list and, if it is one, the keyed archive; print OK
                                   (exit 0) or the first error and where it is (exit 1). The archive
                                   rules are the unarchiver's, strict as Apple's: $archiver
-                                  "NSKeyedArchiver", $version 100000, $objects[0] "$null", $top
-                                  values UIDs, every UID in range, every $class a class description.
+                                  "NSKeyedArchiver", $version 100000, $objects[0] "$null", every
+                                  UID in range, every $class a class description. Inline $top
+                                  values (scalars encoded straight into the archiver) are valid.
           --classes               List the archived classes and how many objects of each.
           --max-depth <n>         Do not expand objects or containers more than <n> levels deep.
           --version               Show the version.

@@ -9,12 +9,13 @@ import Foundation
 /// This is the explicit path for trusted, forensic or unknown data: every entry of `$objects` becomes an
 /// ``ArchivedObject`` (an encoded instance with its class and keyed fields, a class description, an inline
 /// string/number/data value, or `$null`), and `$top` maps top-level keys (usually just `root`) to
-/// references. Unknown classes are kept exactly as stored; nothing is looked up in a class registry.
+/// references, or to inline values that a program encoded straight into the archiver (`encodeBool`,
+/// `encodeInteger`...: compiled nibs store `IB.systemFontUpdateVersion` so). Unknown classes are kept exactly as stored; nothing is looked up in a class registry.
 ///
 /// Loading validates the whole archive once, in a single pass that does not recurse on object depth, so
 /// archives with million-deep chains and cycles load. The rules are those of the typed unarchiver, checked
 /// by the same code with the same errors (`$archiver` "NSKeyedArchiver", `$version` 100000, `$objects[0]`
-/// "$null", `$top` values UIDs, every UID in range, every `$class` a valid class description, no container
+/// "$null", every UID in `$top` and `$objects` in range, every `$class` a valid class description, no container
 /// inside itself). Objects are then read on demand with ``object(_:)``.
 ///
 /// Writing the graph back with ``archivedData(format:)`` gives an archive that loads to an equal graph.
@@ -23,7 +24,7 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
     public let archiverName: String
     /// The `$version` integer (Apple writes 100000).
     public let version: PropertyListInteger
-    /// `$top`: the top-level keys in stored order, each usually a reference.
+    /// `$top`: the top-level keys in stored order, each a reference or an inline value.
     public let top: [ArchivedField]
     /// `$objects`, as stored and validated (decoded, or read from the bytes on demand).
     let storage: ArchivedObjectStorage
@@ -118,7 +119,8 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
     /// - Parameters:
     ///   - archiverName: the `$archiver` string.
     ///   - version: the `$version` integer.
-    ///   - top: the top-level keys and their values (usually `root` -> a reference).
+    ///   - top: the top-level keys and their values (usually `root` -> a reference; scalars encoded straight
+    ///     into the archiver are inline values).
     ///   - objects: the entries of `$objects`; the object at position `i` must have UID `i`, and the first
     ///     is usually ``ArchivedObject/Content/null``.
     /// - Throws: ``KeyedArchiveError`` when a UID does not match its position, a reference is out of

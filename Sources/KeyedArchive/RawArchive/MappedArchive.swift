@@ -49,18 +49,13 @@ final class MappedArchive: Sendable {
         self.archiverName = envelope.archiverName
         self.version = envelope.version
         self.top = envelope.top
-        // Rule 2: $objects[0] is "$null"; rule 3: every $top value is a UID in range.
+        // Rule 2: $objects[0] is "$null"; rules 3 and 4: every UID in $top is in range.
         let first = try storedValue(0)
         guard case .string("$null") = first else {
             throw KeyedArchiveError(.invalidArchive, "$objects[0] must be the string \"$null\", found \(first.kindName) "
                                         + UnarchivingSession.preview(first), objectUID: 0)
         }
-        for (key, value) in top {
-            guard case .uid(let ref) = value else {
-                throw KeyedArchiveValidation.topValueIsNotAUID(key: key, kindName: value.kindName)
-            }
-            guard ref.value < UInt64(count) else { throw outOfRange(ref.value, keyPath: "$top.\(key)", uid: nil) }
-        }
+        if let error = KeyedArchiveValidation.firstUIDOutOfRange(inTop: top, objectCount: count) { throw error }
     }
 
     /// Runs `body`, turning a property-list fault into a keyed-archive error.

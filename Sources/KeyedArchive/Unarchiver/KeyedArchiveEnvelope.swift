@@ -10,7 +10,8 @@ struct KeyedArchiveEnvelope: Sendable {
     let archiverName: String
     /// The `$version` integer (Apple writes 100000).
     let version: PropertyListInteger
-    /// The `$top` dictionary: top-level key -> value (usually a UID).
+    /// The `$top` dictionary: top-level key -> value (a UID for an object, inline for a scalar encoded
+    /// straight into the archiver).
     let top: PropertyListDictionary
     /// The `$objects` array; index 0 is `$null`.
     let objects: [PropertyListValue]
@@ -60,19 +61,6 @@ struct KeyedArchiveEnvelope: Sendable {
     static func isKeyedArchive(_ root: PropertyListValue) -> Bool {
         guard case .dictionary(let d) = root else { return false }
         return d["$archiver"] != nil && d["$objects"] != nil
-    }
-
-    /// The UID stored under `$top[key]`.
-    func topUID(forKey key: String) throws -> UID {
-        guard let v = top[key] else {
-            throw KeyedArchiveError(.keyNotFound, "$top has no key \"\(key)\"; it has: \(top.keys.joined(separator: ", "))",
-                                    keyPath: key)
-        }
-        guard case .uid(let uid) = v else {
-            throw KeyedArchiveError(.invalidReference, "$top[\"\(key)\"] must be a UID, found \(v.kindName)", keyPath: key)
-        }
-        try checkInRange(uid, keyPath: key)
-        return uid
     }
 
     /// Throws unless `uid` indexes `$objects`.
