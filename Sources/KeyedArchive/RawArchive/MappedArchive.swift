@@ -172,10 +172,17 @@ final class MappedArchive: Sendable {
         return ArchivedObjectGraph.content(of: stored, at: index) { $0 == archivedClass.uid.value ? archivedClass : nil }
     }
 
-    /// The class that `$class` value `classRef` of entry `uid` names.
+    /// `value` as an array of strings, or nil when it is anything else.
+    private static func strings(_ value: PropertyListValue?) -> [String]? {
+        guard case .array(let items)? = value else { return nil }
+        let strings = items.compactMap { if case .string(let s) = $0 { s } else { nil } }
+        return strings.count == items.count ? strings : nil
+    }
+
+    /// The class that `$class` value `classRef` of entry `uid` names (rule 5 of ``KeyedArchiveValidation``).
     func archivedClass(_ classRef: PropertyListValue, uid: UInt64) throws -> ArchivedClass {
-        func invalid(_ message: String, className: String? = nil) -> KeyedArchiveError {
-            KeyedArchiveError(.invalidClass, message, keyPath: "$class", objectUID: uid, className: className)
+        func invalid(_ message: String) -> KeyedArchiveError {
+            KeyedArchiveError(.invalidClass, message, keyPath: "$class", objectUID: uid)
         }
         guard case .uid(let classUID) = classRef else { throw invalid("$class must be a UID, found \(classRef.kindName)") }
         guard classUID.value < UInt64(count) else {
@@ -189,25 +196,10 @@ final class MappedArchive: Sendable {
         guard case .string(let name) = nameValue else {
             throw invalid("$classname of class dictionary #\(classUID.value) must be a string, found \(nameValue.kindName)")
         }
-        var chain: [String] = []
-        if let classes = dict["$classes"] {
-            guard case .array(let items) = classes else {
-                throw invalid("$classes of class \(name) must be an array, found \(classes.kindName)", className: name)
-            }
-            guard !items.isEmpty else { throw invalid("$classes of class \(name) is empty", className: name) }
-            for item in items {
-                guard case .string(let s) = item else {
-                    throw invalid("$classes of class \(name) must hold strings, found \(item.kindName)", className: name)
-                }
-                chain.append(s)
-            }
-        }
-        // Hints are informational: malformed ones are ignored, as the whole archive's check ignores them.
-        var hints: [String]?
-        if case .array(let items)? = dict["$classhints"] {
-            hints = items.compactMap { if case .string(let s) = $0 { s } else { nil } }
-            if hints?.count != items.count { hints = nil }
-        }
+        // `$classes` and `$classhints` are informational (no reader acts on them): malformed ones are ignored,
+        // as the whole archive's check ignores them.
+        let chain = Self.strings(dict["$classes"]) ?? []
+        let hints = Self.strings(dict["$classhints"])
         return ArchivedClass(name: name, chain: chain, hints: hints, uid: classUID)
     }
 }

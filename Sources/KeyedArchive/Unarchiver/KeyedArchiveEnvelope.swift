@@ -18,8 +18,10 @@ struct KeyedArchiveEnvelope: Sendable {
 
     /// Takes apart the envelope of `root`.
     ///
-    /// The validity rules are ``KeyedArchiveValidation``'s, checked on the archive's bytes before this runs;
-    /// the shape checks here only keep an unchecked caller from trapping.
+    /// The validity rules are ``KeyedArchiveValidation``'s (which names the evidence each follows), checked
+    /// on the archive's bytes before this runs (rule 1's shape again here, for ``MappedArchive``, which
+    /// then checks `$archiver`, `$version` and rules 2-4 for `$top`); the shape checks keep an unchecked
+    /// caller from trapping.
     init(_ root: PropertyListValue) throws {
         guard case .dictionary(let dict) = root else {
             throw KeyedArchiveError(.invalidArchive, "the root of a keyed archive must be a dictionary, found \(root.kindName)")

@@ -26,11 +26,11 @@
 ///    unarchiver fails on such a UID ("Invalid object reference") when it reads it; this check reports it
 ///    before any object is built, wherever it is.
 /// 5. Every entry of `$objects` that is a dictionary with `$class`: `$class` is a UID naming a class
-///    dictionary, whose `$classname` is a string and whose `$classes`, when present, is a non-empty array
-///    of strings. corelibs' unarchiver refuses a `$class` that is not a UID ("Invalid class reference")
-///    and a class dictionary without a string `$classname` ("Invalid class"); Apple's, corelibs' and
-///    GNUstep's archivers write `$classes` as the non-empty chain of class names (every class dictionary
-///    of the corpus has one), and GNUstep hands it to its delegate as an array of names.
+///    dictionary, whose `$classname` is a string. GNUstep's unarchiver reads `$class` as a UID
+///    (`objectForKey: @"CF$UID"`, which raises on anything else); corelibs' refuses a class reference
+///    that does not lead to a class dictionary ("is not decodable") and a class dictionary without a
+///    string `$classname` ("Invalid class"). `$classes` and `$classhints` are not checked: no reader acts
+///    on them (see ``strings(_:)``).
 /// 6. No container contains itself (at the property-list level, through property-list references):
 ///    CoreFoundation's binary reader (`CFBinaryPList.c`) refuses a container on its own path.
 ///
@@ -241,11 +241,11 @@ struct KeyedArchiveValidation {
             if let known = chains[classesObject] {
                 chain = known
             } else {
-                chain = try classChain(classesObject, name: name, objectUID: objectUID)
+                chain = try strings(classesObject) ?? []
                 chains[classesObject] = chain
             }
         }
-        let hints = try storage.lookup(classFields, "$classhints").flatMap(classHints)
+        let hints = try storage.lookup(classFields, "$classhints").flatMap(strings)
         let archivedClass = ArchivedClass(name: name, chain: chain, hints: hints, uid: UID(classUID))
         classes[classUID] = archivedClass
         remember(archivedClass, classUID)
@@ -256,40 +256,19 @@ struct KeyedArchiveValidation {
         if recentClasses.count == 8 { recentClasses[7] = (classUID, archivedClass) } else { recentClasses.append((classUID, archivedClass)) }
     }
 
-    /// `$classhints` as strings, or nil when it is not an array of strings (hints are informational:
-    /// no reader acts on them, so a malformed one is ignored, as before they were read).
-    private func classHints(_ hintsObject: Int) throws -> [String]? {
-        guard storage.kind(hintsObject) == .array, let elements = try storage.elements(hintsObject) else { return nil }
-        var hints: [String] = []
-        hints.reserveCapacity(elements.count)
+    /// `$classes` or `$classhints` as strings, or nil when it is not an array of strings. Both are
+    /// informational: corelibs' and GNUstep's unarchivers only hand `$classes` to the delegate (corelibs
+    /// casts it with `as? [String]`, ignoring anything else) and no reader acts on hints, so a malformed one
+    /// is ignored (the raw model then shows no chain), never an error.
+    private func strings(_ arrayObject: Int) throws -> [String]? {
+        guard storage.kind(arrayObject) == .array, let elements = try storage.elements(arrayObject) else { return nil }
+        var result: [String] = []
+        result.reserveCapacity(elements.count)
         for element in elements {
             guard case .string(let s)? = try storage.plainScalar(element) else { return nil }
-            hints.append(s)
+            result.append(s)
         }
-        return hints
-    }
-
-    private func classChain(_ classesObject: Int, name: String, objectUID: UInt64) throws -> [String] {
-        guard storage.kind(classesObject) == .array, let elements = try storage.elements(classesObject) else {
-            throw KeyedArchiveError(.invalidClass,
-                                    "$classes of class \(name) must be an array, found \(try storage.kindName(classesObject))",
-                                    keyPath: "$class", objectUID: objectUID, className: name)
-        }
-        guard !elements.isEmpty else {
-            throw KeyedArchiveError(.invalidClass, "$classes of class \(name) is empty",
-                                    keyPath: "$class", objectUID: objectUID, className: name)
-        }
-        var chain: [String] = []
-        chain.reserveCapacity(elements.count)
-        for element in elements {
-            guard case .string(let s)? = try storage.plainScalar(element) else {
-                throw KeyedArchiveError(.invalidClass,
-                                        "$classes of class \(name) must hold strings, found \(try storage.kindName(element))",
-                                        keyPath: "$class", objectUID: objectUID, className: name)
-            }
-            chain.append(s)
-        }
-        return chain
+        return result
     }
 
     /// Rule 4 for UID `n`, inside entry `uid` (nil: inside `$top`).
