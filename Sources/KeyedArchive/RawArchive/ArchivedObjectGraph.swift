@@ -30,11 +30,15 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
     let storage: ArchivedObjectStorage
     /// The class of every class description an instance points at, by its UID (found while validating).
     let classes: [UInt64: ArchivedClass]
+    /// The places that break the archive's rules, each with the error the strict reader reports for it, in
+    /// a graph read with ``init(lenient:options:)``; always empty otherwise.
+    public let damage: [KeyedArchiveError]
 
-    /// Graphs are equal when `$archiver`, `$version`, `$top` and every entry of `$objects` are equal.
+    /// Graphs are equal when `$archiver`, `$version`, `$top`, every entry of `$objects` and the damage
+    /// found (none, for a strictly read graph) are equal.
     public static func == (lhs: ArchivedObjectGraph, rhs: ArchivedObjectGraph) -> Bool {
         lhs.archiverName == rhs.archiverName && lhs.version == rhs.version && lhs.top == rhs.top
-            && lhs.storage == rhs.storage
+            && lhs.storage == rhs.storage && lhs.damage == rhs.damage
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -93,16 +97,23 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
     }
 
     init(envelope: KeyedArchiveEnvelope, classes: [UInt64: ArchivedClass]) {
-        var top: [ArchivedField] = []
-        top.reserveCapacity(envelope.top.count)
-        for (key, value) in envelope.top {
-            top.append(ArchivedField(key, ArchivedValue(value)))
+        self.init(archiverName: envelope.archiverName, version: envelope.version, top: envelope.top,
+                  objects: envelope.objects, classes: classes, damage: [])
+    }
+
+    init(archiverName: String, version: PropertyListInteger, top: PropertyListDictionary, objects: [PropertyListValue],
+         classes: [UInt64: ArchivedClass], damage: [KeyedArchiveError]) {
+        var fields: [ArchivedField] = []
+        fields.reserveCapacity(top.count)
+        for (key, value) in top {
+            fields.append(ArchivedField(key, ArchivedValue(value)))
         }
         self.classes = classes
-        self.archiverName = envelope.archiverName
-        self.version = envelope.version
-        self.top = top
-        self.storage = ArchivedObjectStorage(envelope.objects)
+        self.archiverName = archiverName
+        self.version = version
+        self.top = fields
+        self.storage = ArchivedObjectStorage(objects)
+        self.damage = damage
     }
 
     /// A graph whose entries are read from `archive`'s bytes on demand (checked in full by the caller).
@@ -112,6 +123,7 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
         self.version = archive.version
         self.top = archive.top.map { ArchivedField($0.key, ArchivedValue($0.value)) }
         self.storage = ArchivedObjectStorage(mapped: archive)
+        self.damage = []
     }
 
     /// Builds a graph from objects, for writing an archive by hand.

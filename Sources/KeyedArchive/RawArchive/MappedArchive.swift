@@ -55,7 +55,9 @@ final class MappedArchive: Sendable {
             throw KeyedArchiveError(.invalidArchive, "$objects[0] must be the string \"$null\", found \(first.kindName) "
                                         + UnarchivingSession.preview(first), objectUID: 0)
         }
-        if let error = KeyedArchiveValidation.firstUIDOutOfRange(inTop: top, objectCount: count) { throw error }
+        if let error = KeyedArchiveValidation.uidsOutOfRange(in: .dictionary(top), prefix: "$top.", objectCount: count, limit: 1).first {
+            throw error
+        }
     }
 
     /// Runs `body`, turning a property-list fault into a keyed-archive error.
@@ -181,14 +183,21 @@ final class MappedArchive: Sendable {
 
     /// The class that `$class` value `classRef` of entry `uid` names (rule 5 of ``KeyedArchiveValidation``).
     func archivedClass(_ classRef: PropertyListValue, uid: UInt64) throws -> ArchivedClass {
+        try Self.checkedClass(classRef, uid: uid, objectCount: count) { try storedValue($0) }
+    }
+
+    /// The class that `$class` value `classRef` of entry `uid` names, checked by rule 5 of
+    /// ``KeyedArchiveValidation`` with its messages, in an archive of `objectCount` entries read by `entry`.
+    static func checkedClass(_ classRef: PropertyListValue, uid: UInt64, objectCount: Int,
+                             entry: (Int) throws -> PropertyListValue) throws -> ArchivedClass {
         func invalid(_ message: String) -> KeyedArchiveError {
             KeyedArchiveError(.invalidClass, message, keyPath: "$class", objectUID: uid)
         }
         guard case .uid(let classUID) = classRef else { throw invalid("$class must be a UID, found \(classRef.kindName)") }
-        guard classUID.value < UInt64(count) else {
-            throw invalid("$class UID \(classUID.value) is out of range: $objects has \(count) entries")
+        guard classUID.value < UInt64(objectCount) else {
+            throw invalid("$class UID \(classUID.value) is out of range: $objects has \(objectCount) entries")
         }
-        let stored = try storedValue(Int(classUID.value))
+        let stored = try entry(Int(classUID.value))
         guard case .dictionary(let dict) = stored else {
             throw invalid("$class points at object #\(classUID.value), a \(stored.kindName), not a class dictionary")
         }
@@ -198,8 +207,6 @@ final class MappedArchive: Sendable {
         }
         // `$classes` and `$classhints` are informational (no reader acts on them): malformed ones are ignored,
         // as the whole archive's check ignores them.
-        let chain = Self.strings(dict["$classes"]) ?? []
-        let hints = Self.strings(dict["$classhints"])
-        return ArchivedClass(name: name, chain: chain, hints: hints, uid: classUID)
+        return ArchivedClass(name: name, chain: strings(dict["$classes"]) ?? [], hints: strings(dict["$classhints"]), uid: classUID)
     }
 }

@@ -58,25 +58,33 @@ struct KeyedArchiveValidation {
         }
     }
 
-    /// Rule 4 for an already decoded `$top` (the lazy graph's envelope): the first UID, in the order the
-    /// whole archive's check walks it, that is not below `objectCount`, with its key path as that check
-    /// renders it. Iterative, so any nesting is safe.
-    static func firstUIDOutOfRange(inTop top: PropertyListDictionary, objectCount: Int) -> KeyedArchiveError? {
-        var pending: [(value: PropertyListValue, path: String)] = top.reversed().map { ($0.value, "$top." + $0.key) }
-        while let (value, path) = pending.popLast() {
+    /// Rule 4 for an already decoded value (the lazy graph's `$top`, the lenient graph's entries): the UIDs
+    /// inside `value` that are not below `objectCount`, at most `limit`, each with its key path as the
+    /// whole archive's check renders it (after `prefix`). An entry's own `$class` is not looked at (rule 5
+    /// reports it). Iterative, so any nesting is safe.
+    static func uidsOutOfRange(in value: PropertyListValue, prefix: String, objectCount: Int, objectUID: UInt64? = nil,
+                               className: String? = nil, limit: Int = .max) -> [KeyedArchiveError] {
+        var found: [KeyedArchiveError] = []
+        var pending: [(value: PropertyListValue, path: String)] = [(value, "")]
+        var isRoot = true
+        while let (value, path) = pending.popLast(), found.count < limit {
             switch value {
             case .uid(let uid) where uid.value >= UInt64(objectCount):
-                return KeyedArchiveError(.invalidReference, "UID \(uid.value) is out of range: $objects has \(objectCount) entries",
-                                         keyPath: path)
+                found.append(KeyedArchiveError(.invalidReference, "UID \(uid.value) is out of range: $objects has \(objectCount) entries",
+                                               keyPath: prefix + path, objectUID: objectUID, className: className))
             case .array(let items), .set(let items):
                 pending.append(contentsOf: items.indices.reversed().map { (items[$0], path + "[\($0)]") })
             case .dictionary(let dict):
-                pending.append(contentsOf: dict.reversed().map { ($0.value, path + "." + $0.key) })
+                let skipsClass = isRoot && objectUID != nil
+                pending.append(contentsOf: dict.reversed().filter { !(skipsClass && $0.key == "$class") }.map {
+                    ($0.value, path.isEmpty ? $0.key : path + "." + $0.key)
+                })
             default:
-                continue
+                break
             }
+            isRoot = false
         }
-        return nil
+        return found
     }
 
     /// The class of every class dictionary an instance points at, by its UID.
