@@ -121,6 +121,42 @@ struct CorpusRegressionTests {
         #expect(shown > 1_300)
     }
 
+    /// `--lenient` in every mode but `--validate` (which stays strict): what the strict dump shows is shown
+    /// byte for byte the same; the broken archives are shown too, each damaged place listed and marked with
+    /// the error the strict dump reports; the files that are no property list fail as before.
+    @Test func everyCorpusPropertyListIsShownLenientlyInEveryMode() throws {
+        var damagedShown = 0
+        for file in try Self.propertyListFiles() {
+            let data = try Corpus.data(file)
+            let keyed = ArchiveDumpCommand.isKeyedArchive((try? PropertyListValue(propertyListData: data)) ?? .array([]))
+            for mode in Self.modes where mode != ["--validate"] {
+                let strict = Self.dump(mode, file)
+                let lenient = Self.dump(["--lenient"] + mode, file)
+                let prefix = "Error: \(Corpus.url(file).path): "
+                if let error = Self.malformedPropertyLists[file] {
+                    #expect(lenient.status == 1 && lenient.stderr == prefix + error + "\n", "\(file) \(mode): \(lenient.stderr)")
+                } else if mode == ["--classes"], !keyed {
+                    #expect(lenient.status == 1, "\(file)")
+                } else if let error = Self.brokenArchives[file], !Self.propertyListModes.contains(mode) {
+                    #expect(lenient.status == 0 && lenient.stderr.isEmpty, "\(file) \(mode): \(lenient.stderr)")
+                    let text = String(decoding: lenient.stdout, as: UTF8.self)
+                    switch mode.first {
+                    case "--classes"?: break  // counts only
+                    case "--json"?: #expect(text.contains("\"$damage\":[" + ValueFormatting.jsonString(error)), "\(file): \(text)")
+                    default: #expect(text.contains("\ndamaged: " + error + "\n"), "\(file): \(text)")
+                    }
+                    damagedShown += 1
+                } else {
+                    #expect(lenient.status == 0 && lenient.stdout == strict.stdout, "\(file) \(mode): \(lenient.stderr)")
+                }
+            }
+        }
+        #expect(damagedShown == Self.brokenArchives.count * 4)
+        let validate = Self.dump(["--lenient", "--validate"], "bpylist2/invalid_uid_archive.plist")
+        #expect(validate.status == 64)
+        #expect(validate.stderr.hasPrefix("Error: '--validate' cannot be used with '--lenient'\n"))
+    }
+
     @Test func everyCorpusKeyedArchiveOpensInTheRawModel() throws {
         var opened = 0
         for file in try Self.propertyListFiles() where Self.malformedPropertyLists[file] == nil {

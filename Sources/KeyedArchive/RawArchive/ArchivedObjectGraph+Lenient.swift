@@ -52,49 +52,49 @@ extension ArchivedObjectGraph {
             throw KeyedArchiveError(.invalidArchive, "not a keyed archive: the root is a \(root.kindName) without $archiver, $top or $objects")
         }
         var damage: [KeyedArchiveError] = []
-        func damaged(_ message: String, keyPath: String) {
-            damage.append(KeyedArchiveError(.invalidArchive, message, keyPath: keyPath))
+        // The envelope's errors name their place in the message, as the strict reader's do.
+        func damaged(_ message: String) {
+            damage.append(KeyedArchiveError(.invalidArchive, message))
         }
 
         var archiverName = ""
         switch envelope["$archiver"] {
         case .string(let name)?:
             archiverName = name
-            do { try KeyedArchiveValidation.checkArchiver(name) } catch var error as KeyedArchiveError {
-                error.keyPath = "$archiver"
-                damage.append(error)
-            }
-        case nil: damaged("$archiver is missing: this is a property list, not a keyed archive", keyPath: "$archiver")
-        case let other?: damaged("$archiver must be a string, found \(other.kindName)", keyPath: "$archiver")
+            do { try KeyedArchiveValidation.checkArchiver(name) } catch let error as KeyedArchiveError { damage.append(error) }
+        case nil: damaged("$archiver is missing: this is a property list, not a keyed archive")
+        case let other?: damaged("$archiver must be a string, found \(other.kindName)")
         }
         var version = PropertyListInteger(0)
         switch envelope["$version"] {
         case .integer(let found)?:
             version = found
-            do { try KeyedArchiveValidation.checkVersion(found) } catch var error as KeyedArchiveError {
-                error.keyPath = "$version"
-                damage.append(error)
-            }
-        case nil: damaged("$version is missing", keyPath: "$version")
-        case let other?: damaged("$version must be an integer, found \(other.kindName)", keyPath: "$version")
+            do { try KeyedArchiveValidation.checkVersion(found) } catch let error as KeyedArchiveError { damage.append(error) }
+        case nil: damaged("$version is missing")
+        case let other?: damaged("$version must be an integer, found \(other.kindName)")
         }
         var top = PropertyListDictionary()
         switch envelope["$top"] {
         case .dictionary(let found)?: top = found
-        case nil: damaged("$top is missing", keyPath: "$top")
-        case let other?: damaged("$top must be a dictionary, found \(other.kindName)", keyPath: "$top")
+        case nil: damaged("$top is missing")
+        case let other?: damaged("$top must be a dictionary, found \(other.kindName)")
         }
         var objects: [PropertyListValue] = []
         switch envelope["$objects"] {
         case .array(let found)?:
             objects = Array(found)
-            if objects.isEmpty { damaged("$objects is empty: index 0 must hold \"$null\"", keyPath: "$objects") }
-        case nil: damaged("$objects is missing", keyPath: "$objects")
-        case let other?: damaged("$objects must be an array, found \(other.kindName)", keyPath: "$objects")
+            if objects.isEmpty { damaged("$objects is empty: index 0 must hold \"$null\"") }
+        case nil: damaged("$objects is missing")
+        case let other?: damaged("$objects must be an array, found \(other.kindName)")
         }
         if let first = objects.first, first != .string("$null") {
-            damage.append(KeyedArchiveError(.invalidArchive, "$objects[0] must be the string \"$null\", found \(first.kindName) "
-                                                + UnarchivingSession.preview(first), objectUID: 0))
+            // As the strict check words it: a scalar with its value, anything else by its kind.
+            let found: String
+            switch first {
+            case .array, .set, .dictionary, .uid: found = first.kindName
+            default: found = "\(first.kindName) " + UnarchivingSession.preview(first)
+            }
+            damage.append(KeyedArchiveError(.invalidArchive, "$objects[0] must be the string \"$null\", found \(found)", objectUID: 0))
         }
 
         // Rules 3 and 4 in $top, then rules 4 and 5 for each entry.
