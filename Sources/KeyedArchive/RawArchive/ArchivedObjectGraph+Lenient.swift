@@ -33,13 +33,7 @@ extension ArchivedObjectGraph {
     public init(lenient data: Data, options: PropertyListReadingOptions = .init()) throws {
         var lenientOptions = options
         lenientOptions.isLenient = true
-        let root: PropertyListValue
-        do {
-            root = try PropertyListValue(propertyListData: data, options: lenientOptions)
-        } catch let error as PropertyListError {
-            throw KeyedArchiveError(.invalidPropertyList, "not a readable property list: \(error.message)", underlying: error)
-        }
-        try self.init(lenientPropertyList: root)
+        try self.init(lenientPropertyList: KeyedUnarchiver.readPropertyList(data, options: lenientOptions))
     }
 
     /// Interprets an already-read property list as a keyed archive, leniently (see ``init(lenient:options:)``).
