@@ -65,4 +65,23 @@ import KeyedArchiveTestSupport
             #expect(try ToolRunner.run(["--lenient"] + mode + [path]).stdout == (try ToolRunner.run(mode + [path]).stdout), "\(mode)")
         }
     }
+
+    @Test func aFileOnlyCoreFoundationsStricterRulesRejectIsShownLeniently() {
+        let bytes: [UInt8] = Array("bplist00".utf8) + [  // bplist00
+            0x10, 0x01,  // object 0 at 8: int 1
+            0x08,  // offset table at 10
+            0xEE,  // a byte the trailer does not account for -- CORRUPTED (CoreFoundation's length rule)
+            0, 0, 0, 0, 0, 0, 1, 1,  // trailer at 12: unused, sort version, offset size 1, reference size 1
+            0, 0, 0, 0, 0, 0, 0, 1,  // 1 object
+            0, 0, 0, 0, 0, 0, 0, 0,  // top object 0
+            0, 0, 0, 0, 0, 0, 0, 10,  // offset table at 10
+        ]
+        for (arguments, expected) in [(["--raw"], 1 as Int32), (["--lenient", "--raw"], 0), (["--lenient"], 0)] {
+            let out = DumpOutputCollector(), err = DumpOutputCollector()
+            let status = ArchiveDumpCommand.run(arguments: arguments + ["-"], input: { Data(bytes) }, output: out.output,
+                                                errors: err.output, outputIsTerminal: false)
+            #expect(status == expected, "\(arguments): \(err.text)")
+            if expected == 0 { #expect(out.text == "1\n", "\(arguments)") }
+        }
+    }
 }
