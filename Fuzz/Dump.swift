@@ -8,7 +8,10 @@
 // does: `ArchivedObjectGraph(onDemand:)` accepts exactly what `ArchivedObjectGraph(data:)` accepts and gives
 // the same graph, and when the eager read succeeds `LazyArchivedObjectGraph` opens the same bytes and reads
 // every object as the eager graph has it (when it fails, reading every object lazily must only not trap:
-// the lazy graph never checks objects that no `$objects` entry is).
+// the lazy graph never checks objects that no `$objects` entry is). The lenient view
+// (`ArchivedObjectGraph(lenient:)`, `--lenient` in the modes above) agrees with the strict one: it reads a
+// valid archive as the same graph with no damage, and it records damage for every archive the strict
+// reader rejects for breaking the archive's rules (not the property list's) that it can read.
 //
 // Build and run with Scripts/fuzz.sh dump SECONDS.
 
@@ -19,6 +22,7 @@ import ArchiveDumpCore
 let modes: [[String]] = [
     [], ["--raw"], ["--json"], ["--raw", "--json"], ["--classes"], ["--validate"], ["--xml"], ["--binary"],
     ["--max-depth", "2"], ["--json", "--max-depth", "1"],
+    ["--lenient"], ["--lenient", "--json"], ["--lenient", "--classes"], ["--lenient", "--raw"], ["--lenient", "--xml"],
 ]
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -49,6 +53,7 @@ public func fuzzDump(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     }
 
     checkOnDemandReadersAgreeWithTheEagerOne(data)
+    checkLenientViewAgreesWithTheStrictOne(data)
 
     // The raw graph round-trips.
     guard let root = try? PropertyListValue(propertyListData: data, options: FuzzLimits.readingOptions),
@@ -108,5 +113,26 @@ func checkOnDemandReadersAgreeWithTheEagerOne(_ data: Data) {
         } catch {
             fuzzViolation("LazyArchivedObjectGraph failed on object \(uid) that init(data:) read: \(error)")
         }
+    }
+}
+
+/// The lenient view against the strict reader (see the file's comment).
+func checkLenientViewAgreesWithTheStrictOne(_ data: Data) {
+    let options = FuzzLimits.readingOptions
+    let strict = Result { try ArchivedObjectGraph(data: data, options: options) }
+    let lenient = Result { try ArchivedObjectGraph(lenient: data, options: options) }
+    switch (strict, lenient) {
+    case (.success(let graph), .success(let view)):
+        guard view == graph, view.damage.isEmpty else {
+            fuzzViolation("the lenient view of a valid archive differs from the strict graph (damage: \(view.damage))")
+        }
+    case (.success, .failure(let error)):
+        fuzzViolation("the lenient view rejected a valid archive: \(error)")
+    case (.failure(let error as KeyedArchiveError), .success(let view)) where error.code != .invalidPropertyList:
+        guard !view.damage.isEmpty else {
+            fuzzViolation("the strict reader rejects the archive (\(error)) but the lenient view found no damage")
+        }
+    default:
+        break
     }
 }

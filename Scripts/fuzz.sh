@@ -19,7 +19,10 @@
 #                                           decodeValue/decodeArray(ofAnyOf:), storedClassName and
 #                                           decodeNumber, and as an ArchivableCodable model, re-archived
 #                                           and required to decode equal
-#   dump           Fuzz/Dump.swift          archive-dump in every mode never traps; raw graph round-trips
+#   dump           Fuzz/Dump.swift          archive-dump in every mode, strict and --lenient, never traps;
+#                                           raw graph round-trips; the lenient view of a valid archive
+#                                           is the strict graph, and it finds damage in every archive
+#                                           the strict reader rejects for breaking the archive's rules
 #
 # Environment:
 #   FUZZ_WORK      work dir (default fuzz-work/, ignored by git). Per target: corpus/TARGET (grows
@@ -181,7 +184,7 @@ summarize() { # TARGET LOG
 main() {
     local command=${1:-}
     case "$command" in
-        ""|-h|--help) sed -n '2,43p' "$0"; exit 0 ;;
+        ""|-h|--help) sed -n '2,46p' "$0"; exit 0 ;;
         list) printf '%s\n' "${TARGETS[@]}"; exit 0 ;;
         seeds) FUZZ_NO_SEEDS=0 make_seeds; exit 0 ;;
         build)

@@ -28,7 +28,7 @@ package enum ArchiveDumpCommand {
     package static let exitUsage: Int32 = 64
 
     /// The one-line usage.
-    package static let usage = "archive-dump [--raw] [--json] [--xml | --binary | --validate | --classes] [--max-depth <n>] [-o <file>] <file>"
+    package static let usage = "archive-dump [--raw] [--json] [--xml | --binary | --validate | --classes] [--lenient] [--max-depth <n>] [-o <file>] <file>"
 
     /// The `--help` text.
     package static let help = """
@@ -53,9 +53,15 @@ package enum ArchiveDumpCommand {
           --validate              Check the property list and, if it is one, the keyed archive; print OK
                                   (exit 0) or the first error and where it is (exit 1). The archive
                                   rules are the unarchiver's, strict as Apple's: $archiver
-                                  "NSKeyedArchiver", $version 100000, $objects[0] "$null", $top
-                                  values UIDs, every UID in range, every $class a class description.
+                                  "NSKeyedArchiver", $version 100000, $objects[0] "$null", every
+                                  UID in range, every $class a class description. Inline $top
+                                  values (scalars encoded straight into the archiver) are valid.
           --classes               List the archived classes and how many objects of each.
+          --lenient               Show what can be shown of a damaged file, for forensic work: each place
+                                  that breaks the archive's rules is listed and marked with its error
+                                  (a dangling UID, a bad $class, a wrong $archiver or $version...), the
+                                  rest is shown. The property list is read with CoreFoundation's
+                                  stricter rules relaxed too. Not with --validate.
           --max-depth <n>         Do not expand objects or containers more than <n> levels deep.
           --version               Show the version.
           -h, --help              Show help information.
@@ -95,6 +101,8 @@ package enum ArchiveDumpCommand {
         package var showHelp = false
         /// `--version` was asked for.
         package var showVersion = false
+        /// `--lenient`: read a damaged file and mark its damaged places instead of refusing it.
+        package var isLenient = false
 
         /// The defaults: tree mode, standard input, no limit.
         package init() {}
@@ -139,6 +147,7 @@ package enum ArchiveDumpCommand {
                 case "-h", "--help": options.showHelp = true
                 case "--version": options.showVersion = true
                 case "--raw": raw = true
+                case "--lenient": options.isLenient = true
                 case "--json": json = true
                 case "--xml", "--binary", "--validate", "--classes": exclusive.append(name)
                 case "-o", "--output":
@@ -181,6 +190,9 @@ package enum ArchiveDumpCommand {
             }
         } else {
             options.mode = raw ? (json ? .rawJSON : .raw) : (json ? .json : .tree)
+        }
+        if options.isLenient, options.mode == .validate {
+            throw UsageError(message: "'--validate' cannot be used with '--lenient'")
         }
         if options.output != nil, options.mode == .validate {
             throw UsageError(message: "'--output' cannot be used with '--validate'")
@@ -265,7 +277,9 @@ package enum ArchiveDumpCommand {
             graph = onDemand
         } else {
             do {
-                root = try PropertyListValue(propertyListData: data)
+                var reading = PropertyListReadingOptions()
+                reading.isLenient = options.isLenient
+                root = try PropertyListValue(propertyListData: data, options: reading)
             } catch {
                 // --validate: say whether only the strict (CoreFoundation's) rules reject it.
                 var lenient = PropertyListReadingOptions()
@@ -283,7 +297,7 @@ package enum ArchiveDumpCommand {
             // graph: not building it saves a second decoded copy of the archive (about as large as `root`).
             if isKeyedArchive(root), [.tree, .json, .classes, .validate].contains(options.mode) {
                 do {
-                    graph = try ArchivedObjectGraph(data: data)
+                    graph = options.isLenient ? try ArchivedObjectGraph(lenientPropertyList: root) : try ArchivedObjectGraph(data: data)
                 } catch {
                     return fail("\(error)" + (options.mode == .validate ? "" : " (use --raw to see the property list as stored)"))
                 }

@@ -53,8 +53,11 @@ package struct JSONRenderer {
     /// Writes the resolved object graph: `{"$archiver":…, "$version":…, "$top": {"root": {…}}}` and a newline.
     package func render(graph: ArchivedObjectGraph, to out: DumpOutput) {
         var walk = Walk(renderer: self, graph: graph, out: out)
+        // A graph read leniently lists its damaged places (`"$damage"`); each is marked again where it is shown.
+        let damage = graph.damage.isEmpty ? ""
+            : ",\"$damage\":[" + graph.damage.map { ValueFormatting.jsonString(DamageMarks.text($0)) }.joined(separator: ",") + "]"
         let header = "{\"$archiver\":" + ValueFormatting.jsonString(graph.archiverName)
-            + ",\"$version\":" + graph.version.description + ",\"$top\":"
+            + ",\"$version\":" + graph.version.description + damage + ",\"$top\":"
         walk.run(root: .archived(.dictionary(graph.top)), header: header, closer: "}")
     }
 
@@ -151,10 +154,17 @@ package struct JSONRenderer {
 
         private mutating func emitObject(_ uid: UID, depth: Int) {
             guard let graph, let object = renderer.resolve(graph, uid) else {
-                out.write("{\"$uid\":\(uid.value)}")
+                let mark = graph.map { ",\"$damaged\":" + ValueFormatting.jsonString(DamageMarks.outOfRange(uid, in: $0)) } ?? ""
+                out.write("{\"$uid\":\(uid.value)" + mark + "}")
                 return
             }
             let index = Int(uid.value)
+            if let mark = DamageMarks.object(uid, in: graph), let stored = graph.object(uid)?.storedValue {
+                // A damaged entry: its error, then the entry as stored.
+                open(opener: "{\"$damaged\":" + ValueFormatting.jsonString(mark) + ",\"$id\":\(uid.value)",
+                     children: .fields([ArchivedField("$stored", .value(stored))]), depth: depth, closer: "}", leadingComma: true)
+                return
+            }
             var fields: [ArchivedField]
             switch object.kind {
             case .null: out.write("null"); return

@@ -37,6 +37,10 @@ package struct TreeRenderer {
     package func render(graph: ArchivedObjectGraph, to out: DumpOutput) {
         out.write("keyed archive: $archiver \(ValueFormatting.quoted(graph.archiverName)), $version \(graph.version),"
                   + " \(graph.count) entries in $objects\n")
+        // A graph read leniently lists its damaged places first; each is marked again where it is shown.
+        for error in graph.damage {
+            out.write("damaged: " + DamageMarks.text(error) + "\n")
+        }
         var walk = Walk(renderer: self, graph: graph, out: out)
         walk.run(rootFrame: DumpFrame(children: .fields(graph.top), depth: -1, closer: "", leaving: nil))
     }
@@ -163,11 +167,12 @@ package struct TreeRenderer {
         }
 
         private mutating func emitObject(_ uid: UID, depth: Int) {
-            let id = "#" + String(uid.value)
             guard let graph, let object = renderer.resolve(graph, uid) else {
-                out.write(id + " (out of range)\n")
+                let reason = graph.map { "damaged: " + DamageMarks.outOfRange(uid, in: $0) } ?? "out of range"
+                out.write("#" + String(uid.value) + " (" + reason + ")\n")
                 return
             }
+            let id = "#" + String(uid.value) + (DamageMarks.object(uid, in: graph).map { " [damaged: " + $0 + "]" } ?? "")
             // Class names come from the archive: shown as they are only when printable.
             let name = object.archivedClass.map { ValueFormatting.printable($0.name) } ?? ""
             let head: String

@@ -2,7 +2,7 @@
  * oracle.m: GNUstep's NSKeyedArchiver / NSKeyedUnarchiver as an interop oracle for KeyedArchive's tests.
  *
  * GNUstep Base is an Objective-C Foundation written independently of Apple's and of this package, so an
- * archive that it reads (or writes) is evidence from outside our own code. Two modes:
+ * archive that it reads (or writes) is evidence from outside our own code. Three modes:
  *
  *   oracle decode FILE            Unarchives the root object of FILE (binary or XML) with NSKeyedUnarchiver
  *                                 and prints one canonical line describing it (format below). An exception
@@ -10,6 +10,9 @@
  *   oracle encode NAME FILE [xml] Archives the sample value NAME (see sample() below; the Swift tests use the
  *                                 same names) with NSKeyedArchiver into FILE, binary unless "xml" is given.
  *                                 An unknown NAME exits 2.
+ *   oracle encode-top FILE        Archives a record's system fields straight into the archiver (booleans,
+ *                                 integers, a real and bytes inline in $top; a string, a date and a
+ *                                 KATestModel as UIDs), the shape of CloudKit's encodeSystemFieldsWithCoder:.
  *
  * Canonical description (deterministic, JSON-like; every value is a one-key object naming its class):
  *   {"NSNumber":{"type":"i","value":42}}  objCType as GNUstep reports it; reals printed with %.17g
@@ -452,9 +455,28 @@ int main(int argc, char **argv)
           if (![bytes writeToFile: utf8(argv[3]) atomically: NO])
             { fprintf(stderr, "oracle: cannot write %s\n", argv[3]); return 1; }
         }
+      else if (argc == 3 && strcmp(argv[1], "encode-top") == 0)
+        {
+          /* A record's system fields written straight into the archiver, as CloudKit's
+             -[CKRecord encodeSystemFieldsWithCoder:] does: scalars land in $top inline, objects as UIDs. */
+          NSMutableData *bytes = [NSMutableData data];
+          NSKeyedArchiver *archiver = [[[NSKeyedArchiver alloc] initForWritingWithMutableData: bytes] autorelease];
+          [archiver encodeBool: YES forKey: @"isZoneWide"];
+          [archiver encodeBool: NO forKey: @"wasCached"];
+          [archiver encodeInt64: 1234567890123LL forKey: @"changeTag"];
+          [archiver encodeInt: -7 forKey: @"version"];
+          [archiver encodeDouble: 0.25 forKey: @"ratio"];
+          [archiver encodeBytes: (const uint8_t *)"\x00\x01\xfe" length: 3 forKey: @"etag"];
+          [archiver encodeObject: @"record-1" forKey: @"RecordName"];
+          [archiver encodeObject: [NSDate dateWithTimeIntervalSinceReferenceDate: 123456.75] forKey: @"ModificationDate"];
+          [archiver encodeObject: model(@"zone", 3, 0.5, YES, [NSArray arrayWithObjects: @"a", nil]) forKey: @"ZoneID"];
+          [archiver finishEncoding];
+          if (![bytes writeToFile: utf8(argv[2]) atomically: NO])
+            { fprintf(stderr, "oracle: cannot write %s\n", argv[2]); return 1; }
+        }
       else
         {
-          fprintf(stderr, "usage: oracle decode FILE | oracle encode NAME FILE [xml]\n");
+          fprintf(stderr, "usage: oracle decode FILE | oracle encode NAME FILE [xml] | oracle encode-top FILE\n");
           status = 64;
         }
     }

@@ -11,8 +11,9 @@ import Foundation
 /// - the envelope is `{"$archiver": "NSKeyedArchiver", "$version": 100000, "$top": {...}, "$objects": ["$null", ...]}`;
 /// - `Bool`, integers, `Float` and `Double` fields are inline in their object, as `encodeBool`/`encodeInt64`/... write them;
 /// - strings and `Data` are inline scalars in `$objects` referenced by UID (NSString / NSData);
-/// - every `$top` value is a UID, as Apple writes it: a number or Boolean encoded at the top level (such
-///   as `archivedData(withRootObject: 42)`) is its own `$objects` entry (an NSNumber);
+/// - every `$top` value is a UID: a number or Boolean encoded at the top level (such as
+///   `archivedData(withRootObject: 42)`) is its own `$objects` entry (an NSNumber), as Apple writes a root
+///   object (Foundation writes `encode(true, forKey:)` on the archiver itself inline; readers accept both);
 /// - `Date`, `UUID`, `URL`, arrays, sets and dictionaries are written as `NSDate` (`NS.time`), `NSUUID`
 ///   (`NS.uuidbytes`), `NSURL` (`NS.base`, `NS.relative`), `NSArray`/`NSSet` (`NS.objects`),
 ///   `NSOrderedSet` (`NS.object.0`, `NS.object.1`, ...) and `NSDictionary` (`NS.keys`, `NS.objects`), with
@@ -336,8 +337,9 @@ public final class KeyedArchiver: ArchiveEncoder {
     }
 
     /// Stores the scalar `value` as the field `key`, or as the captured element. A scalar element, and a
-    /// scalar under a `$top` key, is its own `$objects` entry (an NSNumber object) referenced by UID: Apple
-    /// always writes `$top`'s values as UIDs, and Foundation's unarchiver rejects anything else there.
+    /// scalar under a `$top` key, is its own `$objects` entry (an NSNumber object) referenced by UID, as
+    /// Apple's archiver writes a root object (Foundation's and GNUstep's unarchivers also read inline `$top`
+    /// scalars, which their archivers write for `encodeBool`... called on the archiver itself).
     @inline(__always)
     func put(inline value: Ref, forKey key: String) {
         if takeCapture() {

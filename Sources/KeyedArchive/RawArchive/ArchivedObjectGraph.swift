@@ -9,12 +9,13 @@ import Foundation
 /// This is the explicit path for trusted, forensic or unknown data: every entry of `$objects` becomes an
 /// ``ArchivedObject`` (an encoded instance with its class and keyed fields, a class description, an inline
 /// string/number/data value, or `$null`), and `$top` maps top-level keys (usually just `root`) to
-/// references. Unknown classes are kept exactly as stored; nothing is looked up in a class registry.
+/// references, or to inline values that a program encoded straight into the archiver (`encodeBool`,
+/// `encodeInteger`...: compiled nibs store `IB.systemFontUpdateVersion` so). Unknown classes are kept exactly as stored; nothing is looked up in a class registry.
 ///
 /// Loading validates the whole archive once, in a single pass that does not recurse on object depth, so
 /// archives with million-deep chains and cycles load. The rules are those of the typed unarchiver, checked
 /// by the same code with the same errors (`$archiver` "NSKeyedArchiver", `$version` 100000, `$objects[0]`
-/// "$null", `$top` values UIDs, every UID in range, every `$class` a valid class description, no container
+/// "$null", every UID in `$top` and `$objects` in range, every `$class` a valid class description, no container
 /// inside itself). Objects are then read on demand with ``object(_:)``.
 ///
 /// Writing the graph back with ``archivedData(format:)`` gives an archive that loads to an equal graph.
@@ -23,17 +24,21 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
     public let archiverName: String
     /// The `$version` integer (Apple writes 100000).
     public let version: PropertyListInteger
-    /// `$top`: the top-level keys in stored order, each usually a reference.
+    /// `$top`: the top-level keys in stored order, each a reference or an inline value.
     public let top: [ArchivedField]
     /// `$objects`, as stored and validated (decoded, or read from the bytes on demand).
     let storage: ArchivedObjectStorage
     /// The class of every class description an instance points at, by its UID (found while validating).
     let classes: [UInt64: ArchivedClass]
+    /// The places that break the archive's rules, each with the error the strict reader reports for it, in
+    /// a graph read with ``init(lenient:options:)``; always empty otherwise.
+    public let damage: [KeyedArchiveError]
 
-    /// Graphs are equal when `$archiver`, `$version`, `$top` and every entry of `$objects` are equal.
+    /// Graphs are equal when `$archiver`, `$version`, `$top`, every entry of `$objects` and the damage
+    /// found (none, for a strictly read graph) are equal.
     public static func == (lhs: ArchivedObjectGraph, rhs: ArchivedObjectGraph) -> Bool {
         lhs.archiverName == rhs.archiverName && lhs.version == rhs.version && lhs.top == rhs.top
-            && lhs.storage == rhs.storage
+            && lhs.storage == rhs.storage && lhs.damage == rhs.damage
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -92,16 +97,23 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
     }
 
     init(envelope: KeyedArchiveEnvelope, classes: [UInt64: ArchivedClass]) {
-        var top: [ArchivedField] = []
-        top.reserveCapacity(envelope.top.count)
-        for (key, value) in envelope.top {
-            top.append(ArchivedField(key, ArchivedValue(value)))
+        self.init(archiverName: envelope.archiverName, version: envelope.version, top: envelope.top,
+                  objects: envelope.objects, classes: classes, damage: [])
+    }
+
+    init(archiverName: String, version: PropertyListInteger, top: PropertyListDictionary, objects: [PropertyListValue],
+         classes: [UInt64: ArchivedClass], damage: [KeyedArchiveError]) {
+        var fields: [ArchivedField] = []
+        fields.reserveCapacity(top.count)
+        for (key, value) in top {
+            fields.append(ArchivedField(key, ArchivedValue(value)))
         }
         self.classes = classes
-        self.archiverName = envelope.archiverName
-        self.version = envelope.version
-        self.top = top
-        self.storage = ArchivedObjectStorage(envelope.objects)
+        self.archiverName = archiverName
+        self.version = version
+        self.top = fields
+        self.storage = ArchivedObjectStorage(objects)
+        self.damage = damage
     }
 
     /// A graph whose entries are read from `archive`'s bytes on demand (checked in full by the caller).
@@ -111,6 +123,7 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
         self.version = archive.version
         self.top = archive.top.map { ArchivedField($0.key, ArchivedValue($0.value)) }
         self.storage = ArchivedObjectStorage(mapped: archive)
+        self.damage = []
     }
 
     /// Builds a graph from objects, for writing an archive by hand.
@@ -118,7 +131,8 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
     /// - Parameters:
     ///   - archiverName: the `$archiver` string.
     ///   - version: the `$version` integer.
-    ///   - top: the top-level keys and their values (usually `root` -> a reference).
+    ///   - top: the top-level keys and their values (usually `root` -> a reference; scalars encoded straight
+    ///     into the archiver are inline values).
     ///   - objects: the entries of `$objects`; the object at position `i` must have UID `i`, and the first
     ///     is usually ``ArchivedObject/Content/null``.
     /// - Throws: ``KeyedArchiveError`` when a UID does not match its position, a reference is out of

@@ -7,7 +7,7 @@ import Foundation
 /// A keyed archive opened without reading it: each object is read and checked when it is asked for.
 ///
 /// Opening checks only what every read stands on: the binary property list's header and trailer, and the
-/// archive's envelope (`$archiver` "NSKeyedArchiver", `$version` 100000, `$top` values UIDs in range,
+/// archive's envelope (`$archiver` "NSKeyedArchiver", `$version` 100000, every UID in `$top` in range,
 /// `$objects[0]` "$null"); its cost does not grow with the file. ``object(_:)`` then decodes one entry of
 /// `$objects` (never the objects it refers to) and checks it by the rules ``ArchivedObjectGraph`` checks
 /// for every entry (each offset-table entry it uses, every UID in range, `$class` a valid class
@@ -35,7 +35,7 @@ public struct LazyArchivedObjectGraph: Sendable {
     public var archiverName: String { archive.archiverName }
     /// The `$version` integer (100000).
     public var version: PropertyListInteger { archive.version }
-    /// `$top`: the top-level keys in stored order, each a reference.
+    /// `$top`: the top-level keys in stored order, each a reference or an inline value.
     public var top: [ArchivedField] { archive.top.map { ArchivedField($0.key, ArchivedValue($0.value)) } }
     /// The number of entries in `$objects` (including `$null` and class descriptions).
     public var count: Int { archive.count }

@@ -49,17 +49,14 @@ final class MappedArchive: Sendable {
         self.archiverName = envelope.archiverName
         self.version = envelope.version
         self.top = envelope.top
-        // Rule 2: $objects[0] is "$null"; rule 3: every $top value is a UID in range.
+        // Rule 2: $objects[0] is "$null"; rules 3 and 4: every UID in $top is in range.
         let first = try storedValue(0)
         guard case .string("$null") = first else {
             throw KeyedArchiveError(.invalidArchive, "$objects[0] must be the string \"$null\", found \(first.kindName) "
                                         + UnarchivingSession.preview(first), objectUID: 0)
         }
-        for (key, value) in top {
-            guard case .uid(let ref) = value else {
-                throw KeyedArchiveValidation.topValueIsNotAUID(key: key, kindName: value.kindName)
-            }
-            guard ref.value < UInt64(count) else { throw outOfRange(ref.value, keyPath: "$top.\(key)", uid: nil) }
+        if let error = KeyedArchiveValidation.uidsOutOfRange(in: .dictionary(top), prefix: "$top.", objectCount: count, limit: 1).first {
+            throw error
         }
     }
 
@@ -177,16 +174,30 @@ final class MappedArchive: Sendable {
         return ArchivedObjectGraph.content(of: stored, at: index) { $0 == archivedClass.uid.value ? archivedClass : nil }
     }
 
-    /// The class that `$class` value `classRef` of entry `uid` names.
+    /// `value` as an array of strings, or nil when it is anything else.
+    private static func strings(_ value: PropertyListValue?) -> [String]? {
+        guard case .array(let items)? = value else { return nil }
+        let strings = items.compactMap { if case .string(let s) = $0 { s } else { nil } }
+        return strings.count == items.count ? strings : nil
+    }
+
+    /// The class that `$class` value `classRef` of entry `uid` names (rule 5 of ``KeyedArchiveValidation``).
     func archivedClass(_ classRef: PropertyListValue, uid: UInt64) throws -> ArchivedClass {
-        func invalid(_ message: String, className: String? = nil) -> KeyedArchiveError {
-            KeyedArchiveError(.invalidClass, message, keyPath: "$class", objectUID: uid, className: className)
+        try Self.checkedClass(classRef, uid: uid, objectCount: count) { try storedValue($0) }
+    }
+
+    /// The class that `$class` value `classRef` of entry `uid` names, checked by rule 5 of
+    /// ``KeyedArchiveValidation`` with its messages, in an archive of `objectCount` entries read by `entry`.
+    static func checkedClass(_ classRef: PropertyListValue, uid: UInt64, objectCount: Int,
+                             entry: (Int) throws -> PropertyListValue) throws -> ArchivedClass {
+        func invalid(_ message: String) -> KeyedArchiveError {
+            KeyedArchiveError(.invalidClass, message, keyPath: "$class", objectUID: uid)
         }
         guard case .uid(let classUID) = classRef else { throw invalid("$class must be a UID, found \(classRef.kindName)") }
-        guard classUID.value < UInt64(count) else {
-            throw invalid("$class UID \(classUID.value) is out of range: $objects has \(count) entries")
+        guard classUID.value < UInt64(objectCount) else {
+            throw invalid("$class UID \(classUID.value) is out of range: $objects has \(objectCount) entries")
         }
-        let stored = try storedValue(Int(classUID.value))
+        let stored = try entry(Int(classUID.value))
         guard case .dictionary(let dict) = stored else {
             throw invalid("$class points at object #\(classUID.value), a \(stored.kindName), not a class dictionary")
         }
@@ -194,25 +205,8 @@ final class MappedArchive: Sendable {
         guard case .string(let name) = nameValue else {
             throw invalid("$classname of class dictionary #\(classUID.value) must be a string, found \(nameValue.kindName)")
         }
-        var chain: [String] = []
-        if let classes = dict["$classes"] {
-            guard case .array(let items) = classes else {
-                throw invalid("$classes of class \(name) must be an array, found \(classes.kindName)", className: name)
-            }
-            guard !items.isEmpty else { throw invalid("$classes of class \(name) is empty", className: name) }
-            for item in items {
-                guard case .string(let s) = item else {
-                    throw invalid("$classes of class \(name) must hold strings, found \(item.kindName)", className: name)
-                }
-                chain.append(s)
-            }
-        }
-        // Hints are informational: malformed ones are ignored, as the whole archive's check ignores them.
-        var hints: [String]?
-        if case .array(let items)? = dict["$classhints"] {
-            hints = items.compactMap { if case .string(let s) = $0 { s } else { nil } }
-            if hints?.count != items.count { hints = nil }
-        }
-        return ArchivedClass(name: name, chain: chain, hints: hints, uid: classUID)
+        // `$classes` and `$classhints` are informational (no reader acts on them): malformed ones are ignored,
+        // as the whole archive's check ignores them.
+        return ArchivedClass(name: name, chain: strings(dict["$classes"]) ?? [], hints: strings(dict["$classhints"]), uid: classUID)
     }
 }

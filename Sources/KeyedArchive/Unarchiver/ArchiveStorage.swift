@@ -129,6 +129,8 @@ final class ArchiveStorage {
 
     // MARK: Envelope
 
+    /// Rule 1 of ``KeyedArchiveValidation`` (the envelope's shape, `$archiver`, `$version`), which names the
+    /// evidence each check follows; `$objects` must also be non-empty, for rule 2.
     private static func envelope(_ scanner: BinaryPropertyListScanner) throws -> (top: ArchiveFields, objectCount: Int, objectsStart: Int) {
         try wrapping {
             let root = scanner.topObject

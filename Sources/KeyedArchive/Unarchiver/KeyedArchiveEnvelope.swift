@@ -10,15 +10,18 @@ struct KeyedArchiveEnvelope: Sendable {
     let archiverName: String
     /// The `$version` integer (Apple writes 100000).
     let version: PropertyListInteger
-    /// The `$top` dictionary: top-level key -> value (usually a UID).
+    /// The `$top` dictionary: top-level key -> value (a UID for an object, inline for a scalar encoded
+    /// straight into the archiver).
     let top: PropertyListDictionary
     /// The `$objects` array; index 0 is `$null`.
     let objects: [PropertyListValue]
 
     /// Takes apart the envelope of `root`.
     ///
-    /// The validity rules are ``KeyedArchiveValidation``'s, checked on the archive's bytes before this runs;
-    /// the shape checks here only keep an unchecked caller from trapping.
+    /// The validity rules are ``KeyedArchiveValidation``'s (which names the evidence each follows), checked
+    /// on the archive's bytes before this runs (rule 1's shape again here, for ``MappedArchive``, which
+    /// then checks `$archiver`, `$version` and rules 2-4 for `$top`); the shape checks keep an unchecked
+    /// caller from trapping.
     init(_ root: PropertyListValue) throws {
         guard case .dictionary(let dict) = root else {
             throw KeyedArchiveError(.invalidArchive, "the root of a keyed archive must be a dictionary, found \(root.kindName)")
@@ -60,19 +63,6 @@ struct KeyedArchiveEnvelope: Sendable {
     static func isKeyedArchive(_ root: PropertyListValue) -> Bool {
         guard case .dictionary(let d) = root else { return false }
         return d["$archiver"] != nil && d["$objects"] != nil
-    }
-
-    /// The UID stored under `$top[key]`.
-    func topUID(forKey key: String) throws -> UID {
-        guard let v = top[key] else {
-            throw KeyedArchiveError(.keyNotFound, "$top has no key \"\(key)\"; it has: \(top.keys.joined(separator: ", "))",
-                                    keyPath: key)
-        }
-        guard case .uid(let uid) = v else {
-            throw KeyedArchiveError(.invalidReference, "$top[\"\(key)\"] must be a UID, found \(v.kindName)", keyPath: key)
-        }
-        try checkInRange(uid, keyPath: key)
-        return uid
     }
 
     /// Throws unless `uid` indexes `$objects`.

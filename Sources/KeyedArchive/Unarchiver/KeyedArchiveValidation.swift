@@ -5,17 +5,34 @@
 /// reading an already parsed ``PropertyListValue`` (written as binary first), and ``ArchivedObjectGraph``
 /// (and so `archive-dump --validate`).
 ///
-/// The rules, strict where Apple's and corelibs' unarchivers are strict:
+/// The rules, each with the evidence it follows (a rule without evidence from a real writer, a real reader
+/// or a real file is not checked):
 /// 1. The root is a dictionary with `$archiver` (the string `"NSKeyedArchiver"`), `$version` (the integer
-///    100000), `$top` (a dictionary) and `$objects` (an array). corelibs-foundation's unarchiver and
-///    bpylist2 reject any other archiver name or version; every archive in the corpus has these.
-/// 2. `$objects[0]` is the string `"$null"` (UID 0 means nil).
-/// 3. Every `$top` value is a UID (Apple always stores a reference there, never an inline value).
-/// 4. Every UID anywhere in `$top` and `$objects` is below the number of entries of `$objects`.
+///    100000), `$top` (a dictionary with string keys) and `$objects` (an array). corelibs' unarchiver
+///    (`NSKeyedUnarchiver._readPropertyList`) refuses any other archiver name or version and a `$top` or
+///    `$objects` of another type ("The data may be corrupt"); every archive in the corpus has these.
+/// 2. `$objects[0]` is the string `"$null"` (UID 0 means nil): Apple's, corelibs' and GNUstep's archivers
+///    all write it there, and GNUstep's unarchiver maps index 0 to nil without reading it.
+/// 3. `$top` is the archiver's own top-level container and follows the rules of an object's fields
+///    (rules 4 and 6): whatever a program encodes straight into the archiver lands there as inside an
+///    object. Objects are UIDs; `encodeBool`, `encodeInteger`, `encodeDouble` and `encodeBytes` values are
+///    inline (Apple's compiled nibs store `IB.systemFontUpdateVersion` inline beside `IB.objectdata`,
+///    corpus/inline-top; Foundation on Linux and GNUstep write `encode(true, forKey:)` on the archiver
+///    inline), and so is the inline array of UIDs `NSArray.encode(with:)` writes when called on the
+///    archiver itself (Foundation on Linux). Only a value *decoded as an object* must be a UID: the
+///    decoder says so for the key it was asked for, as corelibs' (`"is not a reference"`) and GNUstep's
+///    (`decodeObjectForKey:` raises) unarchivers do.
+/// 4. Every UID anywhere in `$top` and `$objects` is below the number of entries of `$objects`: corelibs'
+///    unarchiver fails on such a UID ("Invalid object reference") when it reads it; this check reports it
+///    before any object is built, wherever it is.
 /// 5. Every entry of `$objects` that is a dictionary with `$class`: `$class` is a UID naming a class
-///    dictionary, whose `$classname` is a string and whose `$classes`, when present, is a non-empty array
-///    of strings.
-/// 6. No container contains itself (at the property-list level, through property-list references).
+///    dictionary, whose `$classname` is a string. GNUstep's unarchiver reads `$class` as a UID
+///    (`objectForKey: @"CF$UID"`, which raises on anything else); corelibs' refuses a class reference
+///    that does not lead to a class dictionary ("is not decodable") and a class dictionary without a
+///    string `$classname` ("Invalid class"). `$classes` and `$classhints` are not checked: no reader acts
+///    on them (see ``strings(_:)``).
+/// 6. No container contains itself (at the property-list level, through property-list references):
+///    CoreFoundation's binary reader (`CFBinaryPList.c`) refuses a container on its own path.
 ///
 /// The walk is iterative and visits each property-list container once, so depth, cycles and shared
 /// sub-trees cost time linear in the file size.
@@ -41,10 +58,33 @@ struct KeyedArchiveValidation {
         }
     }
 
-    /// Rule 3: the error for a `$top` value that is not a UID, as ``checkArchiver(_:)``.
-    static func topValueIsNotAUID(key: String, kindName: String) -> KeyedArchiveError {
-        KeyedArchiveError(.invalidReference, "$top[\"\(key)\"] must be a UID, found an inline \(kindName)",
-                          keyPath: "$top.\(key)")
+    /// Rule 4 for an already decoded value (the lazy graph's `$top`, the lenient graph's entries): the UIDs
+    /// inside `value` that are not below `objectCount`, at most `limit`, each with its key path as the
+    /// whole archive's check renders it (after `prefix`). An entry's own `$class` is not looked at (rule 5
+    /// reports it). Iterative, so any nesting is safe.
+    static func uidsOutOfRange(in value: PropertyListValue, prefix: String, objectCount: Int, objectUID: UInt64? = nil,
+                               className: String? = nil, limit: Int = .max) -> [KeyedArchiveError] {
+        var found: [KeyedArchiveError] = []
+        var pending: [(value: PropertyListValue, path: String)] = [(value, "")]
+        var isRoot = true
+        while let (value, path) = pending.popLast(), found.count < limit {
+            switch value {
+            case .uid(let uid) where uid.value >= UInt64(objectCount):
+                found.append(KeyedArchiveError(.invalidReference, "UID \(uid.value) is out of range: $objects has \(objectCount) entries",
+                                               keyPath: prefix + path, objectUID: objectUID, className: className))
+            case .array(let items), .set(let items):
+                pending.append(contentsOf: items.indices.reversed().map { (items[$0], path + "[\($0)]") })
+            case .dictionary(let dict):
+                let skipsClass = isRoot && objectUID != nil
+                pending.append(contentsOf: dict.reversed().filter { !(skipsClass && $0.key == "$class") }.map {
+                    ($0.value, path.isEmpty ? $0.key : path + "." + $0.key)
+                })
+            default:
+                break
+            }
+            isRoot = false
+        }
+        return found
     }
 
     /// The class of every class dictionary an instance points at, by its UID.
@@ -95,26 +135,17 @@ struct KeyedArchiveValidation {
         }
     }
 
+    /// Rule 1 for `$top`'s keys, then rules 4 and 6 for its values, as for an object's fields.
     private mutating func checkTop() throws {
         let top = storage.top
         for i in 0 ..< top.count {
             let keyObject = try storage.reference(at: top.keys + i * storage.refSize, object: top.object)
-            let key: String
-            switch try storage.plainScalar(keyObject) {
-            case .string(let s)?: key = s
-            default:
+            guard case .string? = try storage.plainScalar(keyObject) else {
                 throw KeyedArchiveError(.invalidArchive, "$top keys must be strings, found \(try storage.kindName(keyObject))")
             }
-            let value = try storage.value(at: i, of: top)
-            guard let ref = try storage.uid(value) else {
-                throw Self.topValueIsNotAUID(key: key, kindName: try storage.kindName(value))
-            }
-            guard ref < UInt64(storage.objectCount) else {
-                throw KeyedArchiveError(.invalidReference,
-                                        "UID \(ref) is out of range: $objects has \(storage.objectCount) entries",
-                                        keyPath: "$top.\(key)")
-            }
         }
+        if checkFlat(top.object, top, skippingValue: nil) { return }
+        try walk(top.object, path: Path(prefix: "$top."), uid: nil, className: nil)
     }
 
     /// Rule 5 for an object dictionary and rules 4 and 6 for everything inside entry `uid`.
@@ -136,23 +167,23 @@ struct KeyedArchiveValidation {
         }
         switch kind {
         case .uid:
-            try checkUID(n, path: Path(root: ""), uid: uid, className: nil)
+            try checkUID(n, path: Path(), uid: uid, className: nil)
             return
         case .scalar:
             return
         case .array, .set:
-            try walk(n, path: Path(root: ""), uid: uid, className: nil)
+            try walk(n, path: Path(), uid: uid, className: nil)
         case .dictionary:
             guard let fields = try storage.fields(n) else { return }
             let classPosition = try self.classPosition(in: fields)
             guard let classRef = try classPosition.map({ try storage.value(at: $0, of: fields) }) else {
                 if checkFlat(n, fields, skippingValue: nil) { return }
-                try walk(n, path: Path(root: ""), uid: uid, className: nil)
+                try walk(n, path: Path(), uid: uid, className: nil)
                 return
             }
             let className = try self.className(classRef, uid: uid)
             if checkFlat(n, fields, skippingValue: classRef) { return }
-            try walk(n, path: Path(root: ""), uid: uid, className: className, skippingValue: classRef)
+            try walk(n, path: Path(), uid: uid, className: className, skippingValue: classRef)
         }
     }
 
@@ -218,11 +249,11 @@ struct KeyedArchiveValidation {
             if let known = chains[classesObject] {
                 chain = known
             } else {
-                chain = try classChain(classesObject, name: name, objectUID: objectUID)
+                chain = try strings(classesObject) ?? []
                 chains[classesObject] = chain
             }
         }
-        let hints = try storage.lookup(classFields, "$classhints").flatMap(classHints)
+        let hints = try storage.lookup(classFields, "$classhints").flatMap(strings)
         let archivedClass = ArchivedClass(name: name, chain: chain, hints: hints, uid: UID(classUID))
         classes[classUID] = archivedClass
         remember(archivedClass, classUID)
@@ -233,57 +264,38 @@ struct KeyedArchiveValidation {
         if recentClasses.count == 8 { recentClasses[7] = (classUID, archivedClass) } else { recentClasses.append((classUID, archivedClass)) }
     }
 
-    /// `$classhints` as strings, or nil when it is not an array of strings (hints are informational:
-    /// no reader acts on them, so a malformed one is ignored, as before they were read).
-    private func classHints(_ hintsObject: Int) throws -> [String]? {
-        guard storage.kind(hintsObject) == .array, let elements = try storage.elements(hintsObject) else { return nil }
-        var hints: [String] = []
-        hints.reserveCapacity(elements.count)
+    /// `$classes` or `$classhints` as strings, or nil when it is not an array of strings. Both are
+    /// informational: corelibs' and GNUstep's unarchivers only hand `$classes` to the delegate (corelibs
+    /// casts it with `as? [String]`, ignoring anything else) and no reader acts on hints, so a malformed one
+    /// is ignored (the raw model then shows no chain), never an error.
+    private func strings(_ arrayObject: Int) throws -> [String]? {
+        guard storage.kind(arrayObject) == .array, let elements = try storage.elements(arrayObject) else { return nil }
+        var result: [String] = []
+        result.reserveCapacity(elements.count)
         for element in elements {
             guard case .string(let s)? = try storage.plainScalar(element) else { return nil }
-            hints.append(s)
+            result.append(s)
         }
-        return hints
+        return result
     }
 
-    private func classChain(_ classesObject: Int, name: String, objectUID: UInt64) throws -> [String] {
-        guard storage.kind(classesObject) == .array, let elements = try storage.elements(classesObject) else {
-            throw KeyedArchiveError(.invalidClass,
-                                    "$classes of class \(name) must be an array, found \(try storage.kindName(classesObject))",
-                                    keyPath: "$class", objectUID: objectUID, className: name)
-        }
-        guard !elements.isEmpty else {
-            throw KeyedArchiveError(.invalidClass, "$classes of class \(name) is empty",
-                                    keyPath: "$class", objectUID: objectUID, className: name)
-        }
-        var chain: [String] = []
-        chain.reserveCapacity(elements.count)
-        for element in elements {
-            guard case .string(let s)? = try storage.plainScalar(element) else {
-                throw KeyedArchiveError(.invalidClass,
-                                        "$classes of class \(name) must hold strings, found \(try storage.kindName(element))",
-                                        keyPath: "$class", objectUID: objectUID, className: name)
-            }
-            chain.append(s)
-        }
-        return chain
-    }
-
-    private func checkUID(_ n: Int, path: Path, uid: ArchiveObjectID, className: String?) throws {
+    /// Rule 4 for UID `n`, inside entry `uid` (nil: inside `$top`).
+    private func checkUID(_ n: Int, path: Path, uid: ArchiveObjectID?, className: String?) throws {
         guard let ref = try storage.uid(n), ref >= UInt64(storage.objectCount) else { return }
         throw KeyedArchiveError(.invalidReference,
                                 "UID \(ref) is out of range: $objects has \(storage.objectCount) entries",
-                                keyPath: path.rendered(storage), objectUID: uid.objectUID, className: className)
+                                keyPath: path.rendered(storage), objectUID: uid?.objectUID, className: className)
     }
 
     // MARK: Walking containers
 
     /// A key path built only when an error needs it: frames refer to their parent, and a dictionary
-    /// frame holds the key's property-list object (decoded only then).
+    /// frame holds the key's property-list object (decoded only then). `prefix` names the container the
+    /// path starts in when that is not an entry of `$objects` (`"$top."`).
     private struct Path {
         var frames: [(parent: Int, item: Int, isIndex: Bool)] = []
         var current: Int = -1
-        init(root: String) {}
+        var prefix: String = ""
         func rendered(_ storage: ArchiveStorage) -> String {
             var parts: [(Int, Bool)] = []
             var i = current
@@ -301,7 +313,7 @@ struct KeyedArchiveValidation {
                     result += result.isEmpty ? key : ".\(key)"
                 }
             }
-            return result
+            return prefix + result
         }
     }
 
@@ -335,7 +347,7 @@ struct KeyedArchiveValidation {
     }
 
     /// Checks every UID inside container `root` (rule 4) and that no container contains itself (rule 6).
-    private mutating func walk(_ root: Int, path: Path, uid: ArchiveObjectID, className: String?, skippingValue skipped: Int? = nil) throws {
+    private mutating func walk(_ root: Int, path: Path, uid: ArchiveObjectID?, className: String?, skippingValue skipped: Int? = nil) throws {
         var path = path
         // The path's frames start from the buffer the last walk left (emptied, its capacity kept).
         swap(&path.frames, &frames)

@@ -112,7 +112,7 @@ import KeyedArchiveTestSupport
     @Test func anInstanceWithABadClassThrowsInvalidClass() throws {
         for bad: PropertyListValue in [.uid(UID(7)), .uid(UID(0)), "Foo", .uid(UID(3))] {
             let data = try archive(["$null", .dictionary(["$class": bad, "x": 1]), fooClass,
-                                    .dictionary(["$classname": "Bar", "$classes": .array([])])])
+                                    .dictionary(["$classname": 3, "$classes": .array([])])])
             let eager = try #require(throws: KeyedArchiveError.self) { try ArchivedObjectGraph(data: data) }
             let error = try #require(lazyFault(data))
             #expect(error.code == .invalidClass, "\(bad)")
@@ -126,8 +126,13 @@ import KeyedArchiveTestSupport
         #expect { try LazyArchivedObjectGraph(data: wrongNull) } throws: { ($0 as? KeyedArchiveError)?.code == .invalidArchive }
         let topOutOfRange = try archive(["$null", fooClass], top: .uid(UID(5)))
         #expect { try LazyArchivedObjectGraph(data: topOutOfRange) } throws: { ($0 as? KeyedArchiveError)?.code == .invalidReference }
+        // An inline $top value is what a program encoding a scalar straight into the archiver writes: it opens.
         let inlineTop = try archive(["$null", fooClass], top: "inline")
-        #expect { try LazyArchivedObjectGraph(data: inlineTop) } throws: { ($0 as? KeyedArchiveError)?.code == .invalidReference }
+        #expect(try LazyArchivedObjectGraph(data: inlineTop).top.first?.value == .value("inline"))
+        let outOfRangeInsideTop = try archive(["$null", fooClass], top: [.uid(UID(1)), .uid(UID(5))])
+        #expect { try LazyArchivedObjectGraph(data: outOfRangeInsideTop) } throws: {
+            ($0 as? KeyedArchiveError)?.code == .invalidReference && ($0 as? KeyedArchiveError)?.keyPath == "$top.root[1]"
+        }
         let notAnArchive = try PropertyListValue.dictionary(["a": 1]).propertyListData(format: .binary)
         #expect { try LazyArchivedObjectGraph(data: notAnArchive) } throws: { ($0 as? KeyedArchiveError)?.code == .invalidArchive }
         let otherArchiver = try PropertyListValue.dictionary(["$archiver": "Other", "$version": .integer(100000),

@@ -95,11 +95,24 @@ enum GNUstepOracle {
     ///
     /// - Throws: ``Failure`` when GNUstep does not know the name or fails (or crashes) while archiving it.
     static func encode(_ name: String, format: PropertyListFormat = .binary, program: Program = .base) throws -> Data {
+        try written(name, program: program) { ["encode", name, $0] + (format == .xml ? ["xml"] : []) }
+    }
+
+    /// GNUstep's archive of a record's system fields written straight into the archiver (oracle.m's
+    /// `encode-top` mode): `isZoneWide` true, `wasCached` false, `changeTag` 1234567890123, `version` -7,
+    /// `ratio` 0.25 and `etag` (bytes 00 01 fe) inline in `$top`; `RecordName` "record-1",
+    /// `ModificationDate` (123456.75 s after 2001) and `ZoneID` (a KATestModel "zone") as UIDs.
+    static func encodeSystemFields() throws -> Data {
+        try written("system fields", program: .base) { ["encode-top", $0] }
+    }
+
+    /// Runs the oracle with the arguments `arguments(path)` and returns the file it wrote at `path`.
+    private static func written(_ what: String, program: Program, _ arguments: (String) -> [String]) throws -> Data {
         let url = temporaryURL()
         defer { try? FileManager.default.removeItem(at: url) }
-        let run = try self.run(["encode", name, url.path] + (format == .xml ? ["xml"] : []), program: program)
+        let run = try self.run(arguments(url.path), program: program)
         guard run.status == 0, !run.crashed else {
-            throw Failure(description: "GNUstep could not archive \(name) (\(run.crashed ? "signal" : "status") \(run.status)): "
+            throw Failure(description: "GNUstep could not archive \(what) (\(run.crashed ? "signal" : "status") \(run.status)): "
                 + run.stderr.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         return try Data(contentsOf: url)

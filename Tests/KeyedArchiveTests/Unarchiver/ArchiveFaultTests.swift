@@ -66,14 +66,14 @@ import Testing
         #expect(failure(Book.self, F.archive(objects))?.code == .invalidClass)
     }
 
-    @Test func emptyOrNonArrayClassesIsRejected() {
+    @Test func emptyOrNonArrayClassesIsIgnored() {
+        // `$classes` is informational: corelibs' and GNUstep's unarchivers only hand it to the delegate, so the
+        // class is found by `$classname` and the book decodes.
         var objects = Self.book
-        objects[3] = .dictionary(["$classname": "KeyedArchiveTests.Book", "$classes": []])
-        let empty = failure(Book.self, F.archive(objects))
-        #expect(empty?.code == .invalidClass)
-        #expect(empty?.message.contains("empty") == true)
-        objects[3] = .dictionary(["$classname": "KeyedArchiveTests.Book", "$classes": "KeyedArchiveTests.Book"])
-        #expect(failure(Book.self, F.archive(objects))?.code == .invalidClass)
+        for classes: PropertyListValue in [[], "KeyedArchiveTests.Book", [1]] {
+            objects[3] = .dictionary(["$classname": "KeyedArchiveTests.Book", "$classes": classes])
+            #expect(failure(Book.self, F.archive(objects)) == nil, "\(classes)")
+        }
     }
 
     @Test func dictionaryWithMismatchedKeyAndObjectCountsIsRejected() {

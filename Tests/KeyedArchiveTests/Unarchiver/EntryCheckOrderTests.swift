@@ -110,9 +110,9 @@ import KeyedArchiveTestSupport
         let (tree, books) = try shelf(4)
         let damaged = changing(tree) { objects in
             reversingRoot(&objects)
-            // The books' shared class dictionary: an empty $classes breaks rule 5 for every book.
+            // The books' shared class dictionary: a $classname that is not a string breaks rule 5 for every book.
             guard case .uid(let classUID)? = objects[books[0]].dictionaryValue?["$class"] else { return }
-            objects[Int(classUID.value)] = .dictionary(["$classname": "KeyedArchiveTests.Book", "$classes": []])
+            objects[Int(classUID.value)] = .dictionary(["$classname": 7, "$classes": ["KeyedArchiveTests.Book"]])
         }
         let error = expectWholeArchiveError([Book].self, damaged)
         #expect(error?.code == .invalidClass)
