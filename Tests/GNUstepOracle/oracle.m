@@ -10,6 +10,11 @@
  *   oracle encode NAME FILE [xml] Archives the sample value NAME (see sample() below; the Swift tests use the
  *                                 same names) with NSKeyedArchiver into FILE, binary unless "xml" is given.
  *                                 An unknown NAME exits 2.
+ *   oracle batch DIR COUNT        For each N in 0 ..< COUNT: unarchives DIR/N.archive as `decode` does and
+ *                                 prints "N " and its description on one line (or "N error " and GNUstep's
+ *                                 exception), then archives the decoded root twice, [root, root] (one object
+ *                                 referenced twice), into DIR/N.gnustep (binary). One process for many
+ *                                 archives: the randomized differential test's GNUstep side.
  *
  * Canonical description (deterministic, JSON-like; every value is a one-key object naming its class):
  *   {"NSNumber":{"type":"i","value":42}}  objCType as GNUstep reports it; reals printed with %.17g
@@ -417,6 +422,49 @@ static id sample(NSString *name)
   return nil;
 }
 
+/* `batch` mode: one archive after another, each with its own autorelease pool. An archive GNUstep cannot
+   read prints its exception and leaves its unarchiver unreleased (GNUstep can crash releasing a coder after an
+   exception). */
+static int batch(const char *directory, long count)
+{
+  long n;
+  for (n = 0; n < count; n++)
+    {
+      NSAutoreleasePool *pool = [NSAutoreleasePool new];
+      NSString *base = [NSString stringWithFormat: @"%s/%ld", directory, n];
+      NSData *bytes = [NSData dataWithContentsOfFile: [base stringByAppendingString: @".archive"]];
+      NSKeyedUnarchiver *unarchiver = nil;
+      NSKeyedArchiver *archiver = nil;
+      NSMutableData *output = [NSMutableData data];
+      id root;
+      if (bytes == nil) { printf("%ld error cannot read %s.archive\n", n, [base UTF8String]); [pool release]; continue; }
+      [seenModels removeAllObjects];
+      @try
+        {
+          unarchiver = [[NSKeyedUnarchiver alloc] initForReadingWithData: bytes];
+          root = [unarchiver decodeObjectForKey: @"root"];
+          [unarchiver finishDecoding];
+          printf("%ld %s\n", n, [rendered(root) UTF8String]);
+          if (root != nil)
+            {
+              archiver = [[NSKeyedArchiver alloc] initForWritingWithMutableData: output];
+              [archiver encodeObject: [NSArray arrayWithObjects: root, root, nil] forKey: @"root"];
+              [archiver finishEncoding];
+              [output writeToFile: [base stringByAppendingString: @".gnustep"] atomically: NO];
+              [archiver release];
+            }
+          [unarchiver release];
+        }
+      @catch (NSException *exception)
+        {
+          printf("%ld error %s: %s\n", n, [[exception name] UTF8String], [[exception reason] UTF8String]);
+        }
+      fflush(stdout);
+      [pool release];
+    }
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
   NSAutoreleasePool *pool = [NSAutoreleasePool new];
@@ -450,9 +498,11 @@ int main(int argc, char **argv)
           if (![bytes writeToFile: utf8(argv[3]) atomically: NO])
             { fprintf(stderr, "oracle: cannot write %s\n", argv[3]); return 1; }
         }
+      else if (argc == 4 && strcmp(argv[1], "batch") == 0)
+        status = batch(argv[2], atol(argv[3]));
       else
         {
-          fprintf(stderr, "usage: oracle decode FILE | oracle encode NAME FILE [xml]\n");
+          fprintf(stderr, "usage: oracle decode FILE | oracle encode NAME FILE [xml] | oracle batch DIR COUNT\n");
           status = 64;
         }
     }
