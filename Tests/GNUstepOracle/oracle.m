@@ -413,6 +413,12 @@ static id sample(NSString *name)
   if ([name isEqual: @"attributedString"])
     return [[[NSAttributedString alloc] initWithString: @"hello"
       attributes: [NSDictionary dictionaryWithObject: @"v" forKey: @"k"]] autorelease];
+  /* Canonically equivalent strings with different UTF-16 units: NSString's -isEqual: tells them apart. */
+  if ([name isEqual: @"equivalentKeys"])
+    return [NSDictionary dictionaryWithObjectsAndKeys: [NSNumber numberWithInt: 1], utf8("\xc3\xa9"),
+      [NSNumber numberWithInt: 2], utf8("e\xcc\x81"), nil];
+  if ([name isEqual: @"equivalentMembers"])
+    return [NSSet setWithObjects: utf8("\xc3\x85"), utf8("\xe2\x84\xab"), utf8("\xc3\xa9"), utf8("e\xcc\x81"), nil];
   if ([name isEqual: @"countedSet"])
     {
       NSCountedSet *set = [NSCountedSet set];

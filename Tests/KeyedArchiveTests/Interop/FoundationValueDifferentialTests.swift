@@ -44,14 +44,21 @@ private struct Failures {
 
     func report(_ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
         for m in messages { Issue.record(Comment(rawValue: m), sourceLocation: sourceLocation) }
-        #expect(count == 0, "\(count) of \(seeds.count * graphsPerSeed) graphs failed \(what)", sourceLocation: sourceLocation)
+        #expect(count == 0, "\(count) failures in \(seeds.count * graphsPerSeed) graphs \(what)", sourceLocation: sourceLocation)
     }
 }
 
-/// Runs `body` on every graph of every seed.
-private func eachGraph(_ generator: RandomFoundationValue, _ body: (UInt64, Int, FoundationValue) throws -> Void) rethrows {
+/// Runs `body` on every graph of every seed and adds the failure it returns, if any. A graph that
+/// ``FoundationValue`` built losing a dictionary entry is a failure without running `body`.
+private func eachGraph(_ generator: RandomFoundationValue, _ failures: inout Failures,
+                       _ body: (UInt64, Int, FoundationValue) throws -> String?) rethrows {
     for seed in seeds {
-        for index in 0 ..< graphsPerSeed { try body(seed, index, generator.graph(seed: seed, index: index)) }
+        for index in 0 ..< graphsPerSeed {
+            let (value, lost) = generator.graph(seed: seed, index: index)
+            if let failure = lost.isEmpty ? try body(seed, index, value) : "FoundationValue lost entries: \(lost)" {
+                failures.add(seed: seed, index: index, failure)
+            }
+        }
     }
 }
 
@@ -76,13 +83,12 @@ struct FoundationValueDifferentialTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         var graphs: [(seed: UInt64, index: Int, value: FoundationValue)] = []
         var failures = Failures()
-        try eachGraph(Self.gnustepGraphs) { seed, index, value in
+        try eachGraph(Self.gnustepGraphs, &failures) { seed, index, value in
             let archive = try KeyedArchiver.archivedData(withRootObject: value)
-            if let d = FoundationValueComparison.difference(value, try KeyedUnarchiver().decode(FoundationValue.self, from: archive)) {
-                failures.add(seed: seed, index: index, "our own round trip: \(d)")
-            }
             try writeWithoutSync(archive, to: directory.appendingPathComponent("\(graphs.count).archive"))
             graphs.append((seed, index, value))
+            return FoundationValueComparison.difference(value, try KeyedUnarchiver().decode(FoundationValue.self, from: archive))
+                .map { "our own round trip: \($0)" }
         }
         let run = try GNUstepOracle.run(["batch", directory.path, "\(graphs.count)"])
         #expect(run.status == 0 && !run.crashed, "GNUstep's batch run: \(run.crashed ? "signal" : "status") \(run.status) \(run.stderr)")
@@ -112,19 +118,17 @@ struct FoundationValueDifferentialTests {
 
     @Test func foundationReadsOurRandomGraphs() throws {
         var failures = Failures()
-        try eachGraph(Self.foundationGraphs) { seed, index, value in
+        try eachGraph(Self.foundationGraphs, &failures) { seed, index, value in
             let archive = try KeyedArchiver.archivedData(withRootObject: value)
             let unarchiver = try NSKeyedUnarchiver(forReadingFrom: archive)
             unarchiver.requiresSecureCoding = false
             guard let root = unarchiver.decodeObject(forKey: "root") else {
-                return failures.add(seed: seed, index: index, "Foundation read nil: \(unarchiver.error.map { "\($0)" } ?? "")")
+                return "Foundation read nil: \(unarchiver.error.map { "\($0)" } ?? "")"
             }
             switch FoundationValueObjects.value(root) {
-            case .failure(let e): failures.add(seed: seed, index: index, "Foundation read \(e)")
+            case .failure(let e): return "Foundation read \(e)"
             case .success(let read):
-                if let d = FoundationValueComparison.difference(value, read, allowing: .urlBasesResolved) {
-                    failures.add(seed: seed, index: index, "Foundation read: \(d)")
-                }
+                return FoundationValueComparison.difference(value, read, allowing: .urlBasesResolved).map { "Foundation read: \($0)" }
             }
         }
         failures.report("Foundation's reading of our archives")
@@ -132,23 +136,53 @@ struct FoundationValueDifferentialTests {
 
     @Test func weReadFoundationsRandomGraphs() throws {
         var failures = Failures()
-        try eachGraph(Self.foundationGraphs) { seed, index, value in
+        try eachGraph(Self.foundationGraphs, &failures) { seed, index, value in
             // What Foundation holds is what its archive must give us.
             let object = FoundationValueObjects.object(value)
-            guard case .success(let held) = FoundationValueObjects.value(object) else {
-                return failures.add(seed: seed, index: index, "no Foundation view of \(value)")
-            }
+            guard case .success(let held) = FoundationValueObjects.value(object) else { return "no Foundation view of \(value)" }
             let archive = try NSKeyedArchiver.archivedData(withRootObject: object, requiringSecureCoding: false)
             do {
                 let ours = try KeyedUnarchiver().decode(FoundationValue.self, from: archive)
-                if let d = FoundationValueComparison.difference(held, ours, allowing: .equalNumbersMerge) {
-                    failures.add(seed: seed, index: index, "reading Foundation's archive: \(d)")
-                }
+                return FoundationValueComparison.difference(held, ours, allowing: .equalNumbersMerge).map { "reading Foundation's archive: \($0)" }
             } catch {
-                failures.add(seed: seed, index: index, "reading Foundation's archive: \(error)")
+                return "reading Foundation's archive: \(error)"
             }
         }
         failures.report("reading Foundation's archives")
+    }
+
+    // MARK: - The failures the differential test found, minimized
+
+    /// Issue #30: our archiver dropped one of two NSSet members "\u{C5}" and "\u{212B}" (or "\u{E9}" and
+    /// "e\u{301}"); GNUstep reads all four.
+    @Test(.enabled(if: GNUstepOracle.isAvailable, "GNUstep (gobjc, libgnustep-base-dev) not installed"))
+    func gnustepReadsEveryEquivalentSetMemberWeWrite() throws {
+        typealias D = GNUstepOracle.Description
+        let members = ["\u{C5}", "\u{212B}", "\u{E9}", "e\u{301}"]
+        let archive = try KeyedArchiver.archivedData(withRootObject: FoundationValue.set(members.map { .string($0) }))
+        #expect(try GNUstepOracle.decode(archive) == D.set(members.map(D.string)))
+    }
+
+    /// Issue #30: GNUstep's NSDictionary {"\u{E9}": 1, "e\u{301}": 2} read as one entry, with the key of one
+    /// and the value of the other; now two entries, each with its value, and a clear error for `[String: Int]`.
+    @Test(.enabled(if: GNUstepOracle.isAvailable, "GNUstep (gobjc, libgnustep-base-dev) not installed"))
+    func gnustepDictionaryWithEquivalentKeysKeepsBothEntries() throws {
+        let archive = try GNUstepOracle.encode("equivalentKeys")
+        #expect(try KeyedUnarchiver().decode(FoundationValue.self, from: archive)
+            == .dictionary([.string("\u{E9}"): .integer(1), .string("e\u{301}"): .integer(2)]))
+        let error = try #require(throws: KeyedArchiveError.self) { try KeyedUnarchiver().decode([String: Int].self, from: archive) }
+        #expect(error.code == .equivalentKeys)
+    }
+
+    /// The same for GNUstep's NSSet: all four members, and a clear error for `Set<String>`.
+    @Test(.enabled(if: GNUstepOracle.isAvailable, "GNUstep (gobjc, libgnustep-base-dev) not installed"))
+    func gnustepSetWithEquivalentMembersKeepsThemAll() throws {
+        let archive = try GNUstepOracle.encode("equivalentMembers")
+        let value = try KeyedUnarchiver().decode(FoundationValue.self, from: archive)
+        #expect(FoundationValueComparison.difference(.set(["\u{C5}", "\u{212B}", "\u{E9}", "e\u{301}"].map { .string($0) }), value) == nil,
+                "\(value)")
+        let error = try #require(throws: KeyedArchiveError.self) { try KeyedUnarchiver().decode(Set<String>.self, from: archive) }
+        #expect(error.code == .equivalentKeys)
     }
 
     /// What GNUstep's oracle prints for `value` (numbers as GNUstep types what it reads from a binary archive).

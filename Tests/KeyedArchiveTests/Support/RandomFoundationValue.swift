@@ -37,17 +37,21 @@ struct RandomFoundationValue {
         "中", " ", "\"", "\\", "\n", "$",
     ]
 
-    /// Graph `index` of the run seeded `seed`.
-    func graph(seed: UInt64, index: Int) -> FoundationValue {
+    /// Graph `index` of the run seeded `seed`, and the dictionary entries ``FoundationValue`` lost while it
+    /// was built (none: a key distinct by the generator's own rule, ``memberIdentity(_:)``, is a new entry).
+    func graph(seed: UInt64, index: Int) -> (value: FoundationValue, lostEntries: [String]) {
         var g = SeededGenerator(seed: seed &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(index))
         var made = Made()
-        return container(&g, depth: 0, made: &made)
+        let value = container(&g, depth: 0, made: &made)
+        return (value, made.lostEntries)
     }
 
-    /// What a graph has made so far: its containers (to share) and its strings by canonical equivalence.
+    /// What a graph has made so far: its containers (to share), its strings by canonical equivalence, and
+    /// the dictionary entries that went missing.
     private struct Made {
         var containers: [FoundationValue] = []
         var spellings: [String: String] = [:]
+        var lostEntries: [String] = []
     }
 
     private func value(_ g: inout SeededGenerator, depth: Int, made: inout Made) -> FoundationValue {
@@ -78,7 +82,9 @@ struct RandomFoundationValue {
         case 2: result = .set(distinct((0 ..< count).map { _ in member(&g, &made) }))
         default:
             var entries: [FoundationValue: FoundationValue] = [:]
-            for _ in 0 ..< count { entries[member(&g, &made)] = value(&g, depth: depth + 1, made: &made) }
+            let keys = distinct((0 ..< count).map { _ in member(&g, &made) })
+            for key in keys { entries[key] = value(&g, depth: depth + 1, made: &made) }
+            if entries.count != keys.count { made.lostEntries.append("\(keys.count) keys \(keys) made \(entries.count) entries") }
             result = .dictionary(entries)
         }
         made.containers.append(result)
@@ -104,10 +110,21 @@ struct RandomFoundationValue {
         return s
     }
 
-    /// The members of `values` that are distinct ``FoundationValue``s (NSString's rule for strings), in order.
+    /// The members of `values` that are distinct by ``memberIdentity(_:)``, in order.
     private func distinct(_ values: [FoundationValue]) -> [FoundationValue] {
-        var seen = Set<FoundationValue>()
-        return values.filter { seen.insert($0).inserted }
+        var seen = Set<String>()
+        return values.filter { seen.insert(Self.memberIdentity($0)).inserted }
+    }
+
+    /// What tells set members and dictionary keys apart, written out independently of ``FoundationValue``'s
+    /// `==` (which is under test): a string by its Unicode scalars, as NSString's `-isEqual:` compares it.
+    static func memberIdentity(_ member: FoundationValue) -> String {
+        switch member {
+        case .string(let s): return "string " + s.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: " ")
+        case .integer(let i): return "integer \(i)"
+        case .data(let d): return "data " + d.map { String($0, radix: 16) }.joined(separator: " ")
+        default: return "\(member)"
+        }
     }
 
     func string(_ g: inout SeededGenerator, maximumPieces: Int = 4) -> String {
