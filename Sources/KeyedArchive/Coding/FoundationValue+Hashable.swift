@@ -150,7 +150,7 @@ extension FoundationValue {
     /// as ``PropertyListValue`` does), so a value whose collections share sub-trees hashes fast.
     static let hashedValues = 1 << 16
 
-    /// Hashes the case and payload (a string by its UTF-8 bytes, as ``==`` compares it); collections a
+    /// Hashes the case and payload (a string by its UTF-8 bytes, as `==` compares it); collections a
     /// bounded number of levels deep, dictionaries independently of their order.
     public func hash(into hasher: inout Hasher) {
         hash(into: &hasher, levels: Self.hashedDepth, budget: Self.hashedValues)
