@@ -7,8 +7,9 @@ import Testing
 // directions between us and two independent implementations, GNUstep (through the oracle's batch mode, one
 // process for every graph) and Foundation on Linux (in-process):
 //
-// - we archive -> GNUstep unarchives and prints its description, which must be the graph's; GNUstep then
-//   archives what it read, twice in one array ([root, root]: one object referenced twice), and we read that;
+// - we archive (the same bytes for the same graph built twice) -> GNUstep unarchives and prints its
+//   description, which must be the graph's; GNUstep then archives what it read, twice in one array
+//   ([root, root]: one object referenced twice), and we read that;
 // - we archive -> Foundation's NSKeyedUnarchiver reads it;
 // - Foundation's NSKeyedArchiver archives the graph's objects -> we read them.
 //
@@ -87,6 +88,12 @@ struct FoundationValueDifferentialTests {
             let archive = try KeyedArchiver.archivedData(withRootObject: value)
             try writeWithoutSync(archive, to: directory.appendingPathComponent("\(graphs.count).archive"))
             graphs.append((seed, index, value))
+            // The same graph built again (new dictionaries, which may iterate in another order) gives the same
+            // bytes when its dictionaries are ordered: their keys all strings (CanonicalOrder).
+            if Self.dictionaryKeysAreStrings(value),
+               try KeyedArchiver.archivedData(withRootObject: Self.gnustepGraphs.graph(seed: seed, index: index).value) != archive {
+                return "archiving the graph built again gave other bytes"
+            }
             return FoundationValueComparison.difference(value, try KeyedUnarchiver().decode(FoundationValue.self, from: archive))
                 .map { "our own round trip: \($0)" }
         }
@@ -183,6 +190,19 @@ struct FoundationValueDifferentialTests {
                 "\(value)")
         let error = try #require(throws: KeyedArchiveError.self) { try KeyedUnarchiver().decode(Set<String>.self, from: archive) }
         #expect(error.code == .equivalentKeys)
+    }
+
+    /// Whether every dictionary in `value` has only string keys.
+    static func dictionaryKeysAreStrings(_ value: FoundationValue) -> Bool {
+        switch value {
+        case .array(let a), .orderedSet(let a), .set(let a): return a.allSatisfy(dictionaryKeysAreStrings)
+        case .dictionary(let d):
+            return d.allSatisfy { entry in
+                if case .string = entry.key { return dictionaryKeysAreStrings(entry.value) }
+                return false
+            }
+        default: return true
+        }
     }
 
     /// What GNUstep's oracle prints for `value` (numbers as GNUstep types what it reads from a binary archive).
