@@ -104,8 +104,7 @@ struct ArchiveDictionaryKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingCon
             if positions.updateValue(i, forKey: key) != nil, let kept = positions.index(forKey: key),
                !positions[kept].key.hasSameScalars(as: key) {
                 throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription:
-                    "the archived dictionary holds both \"\(positions[kept].key)\" and \"\(key)\" (entry \(i)), distinct NSStrings "
-                        + "that Swift's String == finds equal (canonically equivalent)"))
+                    positions[kept].key.equivalentKeysMessage(key, in: "dictionary") + " (entry \(i))"))
             }
         }
         self.positions = positions

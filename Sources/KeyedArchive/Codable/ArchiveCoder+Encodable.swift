@@ -162,9 +162,7 @@ extension FoundationValue {
                 // Canonically equivalent keys sort next to each other; PropertyListDecoder's dictionaries would
                 // keep one of them (Swift's `String ==`), where NSDictionary keeps both.
                 for i in pairs.indices.dropFirst() where !(pairs[i - 1].0 < pairs[i].0) {
-                    throw KeyedArchiveError(.equivalentKeys,
-                                            "the dictionary holds both \"\(pairs[i - 1].0)\" and \"\(pairs[i].0)\", distinct NSStrings "
-                                                + "that Swift's String == finds equal (canonically equivalent)",
+                    throw KeyedArchiveError(.equivalentKeys, pairs[i - 1].0.equivalentKeysMessage(pairs[i].0, in: "dictionary"),
                                             keyPath: Self.subtreePath(keyPath, stack))
                 }
                 stack.append(SubtreeFrame(elements: pairs.map(\.1), keys: pairs.map(\.0), converted: []))

@@ -25,6 +25,22 @@ extension String {
         hasher.combine(utf8.count)
     }
 
+    /// The message of a decode that meets `self` and `other`, canonically equivalent strings with different
+    /// scalars, in `collection` (a class name or "dictionary"): both quoted with their scalars spelled out
+    /// (`"é" (U+00E9)`), so that they look different.
+    func equivalentKeysMessage(_ other: String, in collection: String) -> String {
+        "the archived \(collection) holds both \(scalarsDescription) and \(other.scalarsDescription), distinct NSStrings "
+            + "that Swift's String == finds equal (canonically equivalent); decode a FoundationValue to keep both"
+    }
+
+    /// The string quoted (its first 64 characters) and its first 16 scalars as `U+XXXX`.
+    private var scalarsDescription: String {
+        let shown = unicodeScalars.prefix(16).map { scalar -> String in
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            return "U+" + String(repeating: "0", count: Swift.max(0, 4 - hex.count)) + hex
+        }
+        return "\"\(prefix(64))\" (\(shown.joined(separator: " "))\(unicodeScalars.count > 16 ? " ..." : ""))"
+    }
 }
 
 /// A value that stands for a string as a set member or dictionary key: a `String`, or a wrapper of one

@@ -157,25 +157,11 @@ extension ArchiveObjectDecoder {
     ///
     /// - Throws: ``KeyedArchiveError/Code/equivalentKeys`` at `component` of the collection.
     func checkSameScalars<T>(_ kept: T, _ repeated: T, at component: ArchivePathComponent,
-                                     uid: ArchiveObjectID, className: String) throws {
+                             uid: ArchiveObjectID, className: String) throws {
         guard let a = (kept as? any ArchivedStringKey)?.archivedString,
               let b = (repeated as? any ArchivedStringKey)?.archivedString, !a.hasSameScalars(as: b) else { return }
         session.push(component)
         defer { session.pop() }
-        throw session.error(.equivalentKeys,
-                            "the archived \(className) holds both \(Self.scalarsDescription(a)) and \(Self.scalarsDescription(b)), "
-                                + "distinct NSStrings that Swift's String == finds equal (canonically equivalent); "
-                                + "decode a FoundationValue to keep both",
-                            key: nil, uid: uid, className: className)
-    }
-
-    /// `s` quoted, with its Unicode scalars spelled out (`"é" (U+00E9)`), so two canonically equivalent
-    /// strings in a message look different.
-    private static func scalarsDescription(_ s: String) -> String {
-        let shown = s.unicodeScalars.prefix(16).map { scalar -> String in
-            let hex = String(scalar.value, radix: 16, uppercase: true)
-            return "U+" + String(repeating: "0", count: Swift.max(0, 4 - hex.count)) + hex
-        }
-        return "\"\(s.prefix(64))\" (\(shown.joined(separator: " "))\(s.unicodeScalars.count > 16 ? " ..." : ""))"
+        throw session.error(.equivalentKeys, a.equivalentKeysMessage(b, in: className), key: nil, uid: uid, className: className)
     }
 }
