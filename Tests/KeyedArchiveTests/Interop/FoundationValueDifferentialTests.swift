@@ -7,10 +7,10 @@ import Testing
 // directions between us and two independent implementations, GNUstep (through the oracle's batch mode, one
 // process for every graph) and Foundation on Linux (in-process):
 //
-// - we archive (the same bytes for the same graph built twice) -> GNUstep unarchives and prints its
+// - we archive (every third graph as XML; the same bytes for the same graph built twice) -> GNUstep unarchives and prints its
 //   description, which must be the graph's; GNUstep then archives what it read, twice in one array
 //   ([root, root]: one object referenced twice), and we read that;
-// - we archive -> Foundation's NSKeyedUnarchiver reads it;
+// - we archive (every third graph as XML) -> Foundation's NSKeyedUnarchiver reads it;
 // - Foundation's NSKeyedArchiver archives the graph's objects -> we read them.
 //
 // Every graph is a function of (seed, index) alone: a failure names both, and
@@ -63,6 +63,9 @@ private func eachGraph(_ generator: RandomFoundationValue, _ failures: inout Fai
     }
 }
 
+/// The format we write graph `index` in: every third one XML, the others binary.
+private func format(_ index: Int) -> PropertyListFormat { index % 3 == 2 ? .xml : .binary }
+
 /// Writes `data` to `url` without the `fsync` that `Data.write(to:)` makes on Linux (thousands of small
 /// files for one oracle run; they are read back at once and then deleted).
 private func writeWithoutSync(_ data: Data, to url: URL) throws {
@@ -85,13 +88,14 @@ struct FoundationValueDifferentialTests {
         var graphs: [(seed: UInt64, index: Int, value: FoundationValue)] = []
         var failures = Failures()
         try eachGraph(Self.gnustepGraphs, &failures) { seed, index, value in
-            let archive = try KeyedArchiver.archivedData(withRootObject: value)
+            let archive = try KeyedArchiver.archivedData(withRootObject: value, format: format(index))
             try writeWithoutSync(archive, to: directory.appendingPathComponent("\(graphs.count).archive"))
             graphs.append((seed, index, value))
             // The same graph built again (new dictionaries, which may iterate in another order) gives the same
             // bytes when its dictionaries are ordered: their keys all strings (CanonicalOrder).
             if Self.dictionaryKeysAreStrings(value),
-               try KeyedArchiver.archivedData(withRootObject: Self.gnustepGraphs.graph(seed: seed, index: index).value) != archive {
+               try KeyedArchiver.archivedData(withRootObject: Self.gnustepGraphs.graph(seed: seed, index: index).value,
+                                              format: format(index)) != archive {
                 return "archiving the graph built again gave other bytes"
             }
             return FoundationValueComparison.difference(value, try KeyedUnarchiver().decode(FoundationValue.self, from: archive))
@@ -105,7 +109,7 @@ struct FoundationValueDifferentialTests {
             lines[n] = line[line.index(after: space)...]
         }
         for (n, graph) in graphs.enumerated() {
-            let expected = Self.gnustepDescription(graph.value)
+            let expected = Self.gnustepDescription(graph.value, format: format(graph.index))
             guard let line = lines[n], line == expected else {
                 failures.add(seed: graph.seed, index: graph.index, "GNUstep read \(lines[n].map(String.init) ?? "nothing"), expected \(expected)")
                 continue
@@ -126,7 +130,7 @@ struct FoundationValueDifferentialTests {
     @Test func foundationReadsOurRandomGraphs() throws {
         var failures = Failures()
         try eachGraph(Self.foundationGraphs, &failures) { seed, index, value in
-            let archive = try KeyedArchiver.archivedData(withRootObject: value)
+            let archive = try KeyedArchiver.archivedData(withRootObject: value, format: format(index))
             let unarchiver = try NSKeyedUnarchiver(forReadingFrom: archive)
             unarchiver.requiresSecureCoding = false
             guard let root = unarchiver.decodeObject(forKey: "root") else {
@@ -205,23 +209,25 @@ struct FoundationValueDifferentialTests {
         }
     }
 
-    /// What GNUstep's oracle prints for `value` (numbers as GNUstep types what it reads from a binary archive).
-    static func gnustepDescription(_ value: FoundationValue) -> String {
+    /// What GNUstep's oracle prints for `value` read from an archive in `format` (numbers typed as GNUstep
+    /// types what it reads: its XML reader makes Int64.max a `Q`).
+    static func gnustepDescription(_ value: FoundationValue, format: PropertyListFormat) -> String {
+        func describe(_ value: FoundationValue) -> String { gnustepDescription(value, format: format) }
         typealias D = GNUstepOracle.Description
         switch value {
         case .null: return D.null
         case .bool(let b): return D.bool(b)
-        case .integer(let i): return i.int64Value.map { D.integer($0) } ?? D.number("Q", "\(i)")
+        case .integer(let i): return i.int64Value.map { D.integer($0, format: format) } ?? D.number("Q", "\(i)")
         case .real(let d): return D.double(d)
         case .string(let s): return D.string(s)
         case .data(let d): return D.data(d)
         case .date(let d): return D.date(d)
         case .uuid(let u): return D.uuid(u)
         case .url(let u): return D.url(u)
-        case .array(let a): return D.array(a.map(gnustepDescription))
-        case .orderedSet(let a): return D.orderedSet(a.map(gnustepDescription))
-        case .set(let a): return D.set(a.map(gnustepDescription))
-        case .dictionary(let d): return D.dictionary(d.map { (gnustepDescription($0.key), gnustepDescription($0.value)) })
+        case .array(let a): return D.array(a.map(describe))
+        case .orderedSet(let a): return D.orderedSet(a.map(describe))
+        case .set(let a): return D.set(a.map(describe))
+        case .dictionary(let d): return D.dictionary(d.map { (describe($0.key), describe($0.value)) })
         default: return "{\"?\":\"\(value)\"}"
         }
     }
