@@ -7,17 +7,18 @@ import Testing
 // directions between us and two independent implementations, GNUstep (through the oracle's batch mode, one
 // process for every graph) and Foundation on Linux (in-process):
 //
-// - we archive (every third graph as XML; the same bytes for the same graph built twice) -> GNUstep unarchives and prints its
-//   description, which must be the graph's; GNUstep then archives what it read, twice in one array
-//   ([root, root]: one object referenced twice), and we read that;
-// - we archive (every third graph as XML) -> Foundation's NSKeyedUnarchiver reads it;
-// - Foundation's NSKeyedArchiver archives the graph's objects -> we read them.
+// - we archive [[graph], [graph]], the inner list one object referenced twice (every third graph as XML;
+//   the same bytes for the same graph built twice) -> GNUstep unarchives it and prints its description,
+//   which must be ours; GNUstep then archives what it read, twice in one array ([root, root]: one object
+//   referenced twice), and we read that;
+// - we archive the graph (every third as XML) -> Foundation's NSKeyedUnarchiver reads it;
+// - Foundation's NSKeyedArchiver archives the graph's objects, shared containers as one object -> we read them.
 //
 // Every graph is a function of (seed, index) alone: a failure names both, and
 // `RandomFoundationValue(...).graph(seed:index:)` rebuilds it. Failures found so far are kept, minimized, as
 // the named regression tests of NSStringEqualityTests and of the GNUstep suite below.
 //
-// Foundation on Linux has two faults these tests step around, explicitly and only for it:
+// Foundation on Linux has these faults, which the tests step around explicitly and only for it:
 // - its NSString -isEqual: is Swift's String == (canonical equivalence) while its hash is not, so any of its
 //   dictionaries (NSDictionary, NSSet, its archiver's object table) that holds "\u{E9}" and "e\u{301}" may
 //   trap the whole process ("Duplicate keys of type 'AnyHashable'"): its graphs spell each string one way
@@ -63,6 +64,53 @@ private func eachGraph(_ generator: RandomFoundationValue, _ failures: inout Fai
     }
 }
 
+/// An NSArray with identity: a class, so that one list referenced twice is archived once and both references
+/// are the same UID, as Apple's archiver writes a shared NSArray (``FoundationValue``, a value, cannot share).
+/// Written only. Its elements are members `NS.object.0`, `NS.object.1`, ... (the layout Apple writes for
+/// NSOrderedSet, which GNUstep's NSArray and ours accept too): a model's `encodeArray` would write
+/// `NS.objects` as an NSArray object of its own rather than inline.
+private final class SharedList: KeyedArchivable {
+    static var archivedClassName: String { "NSArray" }
+
+    enum Element: ArchiveValue {
+        case value(FoundationValue)
+        case list(SharedList)
+
+        func encode(to encoder: any ArchiveEncoder, forKey key: String) throws {
+            switch self {
+            case .value(let v): try v.encode(to: encoder, forKey: key)
+            case .list(let l): try encoder.encodeObject(l, forKey: key)
+            }
+        }
+
+        static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> Element {
+            throw KeyedArchiveError(.invalidValue, "SharedList is only written", keyPath: key)
+        }
+    }
+
+    let elements: [Element]
+    init(_ elements: [Element]) { self.elements = elements }
+    init(from decoder: any ArchiveDecoder) throws { throw KeyedArchiveError(.invalidValue, "SharedList is only written") }
+    func encode(to encoder: any ArchiveEncoder) throws {
+        for (i, element) in elements.enumerated() { try element.encode(to: encoder, forKey: "NS.object.\(i)") }
+    }
+
+    /// `[[value], [value]]` with the inner list one object referenced twice, and the value it reads back as.
+    static func sharing(_ value: FoundationValue) -> (list: SharedList, value: FoundationValue) {
+        let inner = SharedList([.value(value)])
+        return (SharedList([.list(inner), .list(inner)]), .array([.array([value]), .array([value])]))
+    }
+
+    /// Whether `archive`'s root holds one object twice (the two references of ``sharing(_:)``).
+    static func rootSharesItsElements(_ archive: Data) -> Bool {
+        guard let tree = try? PropertyListValue(propertyListData: archive),
+              let root = tree.dictionaryValue?["$top"]?.dictionaryValue?["root"]?.uidValue,
+              let objects = tree.dictionaryValue?["$objects"]?.arrayValue, root.value < UInt64(objects.count),
+              let fields = objects[Int(root.value)].dictionaryValue, let first = fields["NS.object.0"]?.uidValue else { return false }
+        return fields["NS.object.1"]?.uidValue == first
+    }
+}
+
 /// The format we write graph `index` in: every third one XML, the others binary.
 private func format(_ index: Int) -> PropertyListFormat { index % 3 == 2 ? .xml : .binary }
 
@@ -88,17 +136,19 @@ struct FoundationValueDifferentialTests {
         var graphs: [(seed: UInt64, index: Int, value: FoundationValue)] = []
         var failures = Failures()
         try eachGraph(Self.gnustepGraphs, &failures) { seed, index, value in
-            let archive = try KeyedArchiver.archivedData(withRootObject: value, format: format(index))
+            let (shared, sent) = SharedList.sharing(value)
+            let archive = try KeyedArchiver.archivedData(withRootObject: shared, format: format(index))
             try writeWithoutSync(archive, to: directory.appendingPathComponent("\(graphs.count).archive"))
-            graphs.append((seed, index, value))
+            graphs.append((seed, index, sent))
+            guard SharedList.rootSharesItsElements(archive) else { return "the shared list was not archived once" }
             // The same graph built again (new dictionaries, which may iterate in another order) gives the same
             // bytes when its dictionaries are ordered: their keys all strings (CanonicalOrder).
             if Self.dictionaryKeysAreStrings(value),
-               try KeyedArchiver.archivedData(withRootObject: Self.gnustepGraphs.graph(seed: seed, index: index).value,
+               try KeyedArchiver.archivedData(withRootObject: SharedList.sharing(Self.gnustepGraphs.graph(seed: seed, index: index).value).list,
                                               format: format(index)) != archive {
                 return "archiving the graph built again gave other bytes"
             }
-            return FoundationValueComparison.difference(value, try KeyedUnarchiver().decode(FoundationValue.self, from: archive))
+            return FoundationValueComparison.difference(sent, try KeyedUnarchiver().decode(FoundationValue.self, from: archive))
                 .map { "our own round trip: \($0)" }
         }
         let run = try GNUstepOracle.run(["batch", directory.path, "\(graphs.count)"])
@@ -130,6 +180,8 @@ struct FoundationValueDifferentialTests {
     @Test func foundationReadsOurRandomGraphs() throws {
         var failures = Failures()
         try eachGraph(Self.foundationGraphs, &failures) { seed, index, value in
+            // No SharedList here: Foundation on Linux's NSArray reads NS.objects only (an NS.object.N list
+            // reads as empty), so sharing is checked in the other direction.
             let archive = try KeyedArchiver.archivedData(withRootObject: value, format: format(index))
             let unarchiver = try NSKeyedUnarchiver(forReadingFrom: archive)
             unarchiver.requiresSecureCoding = false
