@@ -17,9 +17,11 @@ private let equivalentPairs: [(String, String)] = [
 private struct FieldWriter: KeyedArchivable {
     static var archivedClassName: String { "StringKeysHolder" }
     var field: FoundationValue
-    init(_ field: FoundationValue) { self.field = field }
-    init(from decoder: any ArchiveDecoder) throws { field = try decoder.decode(FoundationValue.self, forKey: "field") }
     func encode(to encoder: any ArchiveEncoder) throws { try encoder.encode(field, forKey: "field") }
+}
+
+extension FieldWriter {
+    init(from decoder: any ArchiveDecoder) throws { field = try decoder.decode(FoundationValue.self, forKey: "field") }
 }
 
 /// Reads "field" as a Swift dictionary whose values may be integers or strings (`decodeDictionary(keyType:valuesOfAnyOf:)`).
@@ -136,7 +138,7 @@ private struct CodableKeyedContainer: ArchivableCodable {
     @Test func everyStringKeyedDecodePathRejectsEquivalentKeys() throws {
         let keys = FoundationValue.dictionary([.string("\u{E9}"): .integer(1), .string("e\u{301}"): .integer(2)])
         let members = FoundationValue.set([.string("\u{E9}"), .string("e\u{301}")])
-        func archive(_ field: FoundationValue) throws -> Data { try KeyedArchiver.archivedData(withRootObject: FieldWriter(field)) }
+        func archive(_ field: FoundationValue) throws -> Data { try KeyedArchiver.archivedData(withRootObject: FieldWriter(field: field)) }
         /// Whether `body` threw an error whose description names both spellings' key path or scalars.
         func rejects<T>(_ body: () throws -> T) -> String? {
             do {
@@ -166,7 +168,7 @@ private struct CodableKeyedContainer: ArchivableCodable {
             init(from decoder: any ArchiveDecoder) throws { field = try decoder.decodeDecodable([String: Int].self, forKey: "field") }
             func encode(to encoder: any ArchiveEncoder) throws {}
         }
-        let data = try KeyedArchiver.archivedData(withRootObject: FieldWriter(.dictionary([.string("\u{E9}"): .integer(1), .string("e\u{301}"): .integer(2)])))
+        let data = try KeyedArchiver.archivedData(withRootObject: FieldWriter(field: .dictionary([.string("\u{E9}"): .integer(1), .string("e\u{301}"): .integer(2)])))
         let error = try #require(throws: KeyedArchiveError.self) { try KeyedUnarchiver.unarchivedObject(ofClass: Reader.self, from: data) }
         #expect(error.code == .equivalentKeys)
     }
