@@ -2,7 +2,7 @@
  * oracle.m: GNUstep's NSKeyedArchiver / NSKeyedUnarchiver as an interop oracle for KeyedArchive's tests.
  *
  * GNUstep Base is an Objective-C Foundation written independently of Apple's and of this package, so an
- * archive that it reads (or writes) is evidence from outside our own code. Three modes:
+ * archive that it reads (or writes) is evidence from outside our own code. Four modes:
  *
  *   oracle decode FILE            Unarchives the root object of FILE (binary or XML) with NSKeyedUnarchiver
  *                                 and prints one canonical line describing it (format below). An exception
@@ -13,6 +13,11 @@
  *   oracle encode-top FILE        Archives a record's system fields straight into the archiver (booleans,
  *                                 integers, a real and bytes inline in $top; a string, a date and a
  *                                 KATestModel as UIDs), the shape of CloudKit's encodeSystemFieldsWithCoder:.
+ *   oracle batch DIR COUNT        For each N in 0 ..< COUNT: unarchives DIR/N.archive as `decode` does and
+ *                                 prints "N " and its description on one line (or "N error " and GNUstep's
+ *                                 exception), then archives the decoded root twice, [root, root] (one object
+ *                                 referenced twice), into DIR/N.gnustep (binary). One process for many
+ *                                 archives: the randomized differential test's GNUstep side.
  *
  * Canonical description (deterministic, JSON-like; every value is a one-key object naming its class):
  *   {"NSNumber":{"type":"i","value":42}}  objCType as GNUstep reports it; reals printed with %.17g
@@ -413,6 +418,12 @@ static id sample(NSString *name)
   if ([name isEqual: @"attributedString"])
     return [[[NSAttributedString alloc] initWithString: @"hello"
       attributes: [NSDictionary dictionaryWithObject: @"v" forKey: @"k"]] autorelease];
+  /* Canonically equivalent strings with different UTF-16 units: NSString's -isEqual: tells them apart. */
+  if ([name isEqual: @"equivalentKeys"])
+    return [NSDictionary dictionaryWithObjectsAndKeys: [NSNumber numberWithInt: 1], utf8("\xc3\xa9"),
+      [NSNumber numberWithInt: 2], utf8("e\xcc\x81"), nil];
+  if ([name isEqual: @"equivalentMembers"])
+    return [NSSet setWithObjects: utf8("\xc3\x85"), utf8("\xe2\x84\xab"), utf8("\xc3\xa9"), utf8("e\xcc\x81"), nil];
   if ([name isEqual: @"countedSet"])
     {
       NSCountedSet *set = [NSCountedSet set];
@@ -420,6 +431,49 @@ static id sample(NSString *name)
       return set;
     }
   return nil;
+}
+
+/* `batch` mode: one archive after another, each with its own autorelease pool. An archive GNUstep cannot
+   read prints its exception and leaves its unarchiver unreleased (GNUstep can crash releasing a coder after an
+   exception). */
+static int batch(const char *directory, long count)
+{
+  long n;
+  for (n = 0; n < count; n++)
+    {
+      NSAutoreleasePool *pool = [NSAutoreleasePool new];
+      NSString *base = [NSString stringWithFormat: @"%s/%ld", directory, n];
+      NSData *bytes = [NSData dataWithContentsOfFile: [base stringByAppendingString: @".archive"]];
+      NSKeyedUnarchiver *unarchiver = nil;
+      NSKeyedArchiver *archiver = nil;
+      NSMutableData *output = [NSMutableData data];
+      id root;
+      if (bytes == nil) { printf("%ld error cannot read %s.archive\n", n, [base UTF8String]); [pool release]; continue; }
+      [seenModels removeAllObjects];
+      @try
+        {
+          unarchiver = [[NSKeyedUnarchiver alloc] initForReadingWithData: bytes];
+          root = [unarchiver decodeObjectForKey: @"root"];
+          [unarchiver finishDecoding];
+          printf("%ld %s\n", n, [rendered(root) UTF8String]);
+          if (root != nil)
+            {
+              archiver = [[NSKeyedArchiver alloc] initForWritingWithMutableData: output];
+              [archiver encodeObject: [NSArray arrayWithObjects: root, root, nil] forKey: @"root"];
+              [archiver finishEncoding];
+              [output writeToFile: [base stringByAppendingString: @".gnustep"] atomically: NO];
+              [archiver release];
+            }
+          [unarchiver release];
+        }
+      @catch (NSException *exception)
+        {
+          printf("%ld error %s: %s\n", n, [[exception name] UTF8String], [[exception reason] UTF8String]);
+        }
+      fflush(stdout);
+      [pool release];
+    }
+  return 0;
 }
 
 int main(int argc, char **argv)
@@ -474,9 +528,11 @@ int main(int argc, char **argv)
           if (![bytes writeToFile: utf8(argv[2]) atomically: NO])
             { fprintf(stderr, "oracle: cannot write %s\n", argv[2]); return 1; }
         }
+      else if (argc == 4 && strcmp(argv[1], "batch") == 0)
+        status = batch(argv[2], atol(argv[3]));
       else
         {
-          fprintf(stderr, "usage: oracle decode FILE | oracle encode NAME FILE [xml] | oracle encode-top FILE\n");
+          fprintf(stderr, "usage: oracle decode FILE | oracle encode NAME FILE [xml] | oracle encode-top FILE | oracle batch DIR COUNT\n");
           status = 64;
         }
     }

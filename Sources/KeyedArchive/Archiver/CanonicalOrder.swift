@@ -13,8 +13,8 @@ import Foundation
 /// same value gives the same bytes. `Double`, `Float` and `Date` use the IEEE 754 total order, which also
 /// places NaNs and -0.0; other types use their `<`, which gives one order only when it is a total order
 /// consistent with `==`. ``FoundationValue`` sets and dictionaries whose elements (keys) are all strings
-/// are ordered as strings. Anything else (`Bool`, `Data`, `URL`, non-`Comparable` models) keeps the
-/// collection's own order.
+/// are ordered as strings, canonically equivalent but distinct strings by their UTF-8 bytes. Anything
+/// else (`Bool`, `Data`, `URL`, non-`Comparable` models) keeps the collection's own order.
 enum CanonicalOrder {
     /// Whether elements of type `T` may be ordered (for ``FoundationValue``, only when all are strings).
     static func mayOrder<T>(_: T.Type) -> Bool {
@@ -60,6 +60,12 @@ enum CanonicalOrder {
 
     /// ``FoundationValue``s are not `Comparable`; when all of them are strings (the keys of nearly every
     /// dictionary in Apple's archives), they are ordered as strings.
+    ///
+    /// Such a set or dictionary may hold strings that `<` finds equal, being canonically equivalent ("\u{E9}"
+    /// and "e\u{301}"), but that are distinct members, as in an NSSet (see
+    /// ``Swift/String/hasSameScalars(as:)``). `<` leaves them next to each other in the order they came in,
+    /// which is the set's hash order; each run of them is then ordered by UTF-8 bytes, so the output is the
+    /// same whatever the input order.
     private static func ascendingPositions(ofStringValues values: UnsafeBufferPointer<FoundationValue>) -> [Int]? {
         var strings: [String] = []
         strings.reserveCapacity(values.count)
@@ -67,7 +73,19 @@ enum CanonicalOrder {
             guard case .string(let string) = value else { return nil }
             strings.append(string)
         }
-        return strings.withUnsafeBufferPointer { ascendingPositions(of: $0) }
+        return strings.withUnsafeBufferPointer { strings in
+            var order = ascendingPositions(of: strings)
+            var start = 0
+            while start < order.count {
+                var end = start + 1
+                while end < order.count, !(strings[order[end - 1]] < strings[order[end]]) { end += 1 }
+                if end - start > 1 {
+                    order[start ..< end].sort { strings[$0].utf8.lexicographicallyPrecedes(strings[$1].utf8) }
+                }
+                start = end
+            }
+            return order
+        }
     }
 
     private static func ascendingPositions<Value: Comparable>(of values: UnsafeBufferPointer<Value>) -> [Int] {

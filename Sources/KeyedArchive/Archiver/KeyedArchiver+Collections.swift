@@ -140,8 +140,14 @@ extension KeyedArchiver {
     }
 
     /// The distinct elements of `items`, in order (what ``encodeSet(orderedElements:forKey:)`` writes).
+    /// Strings are distinct as NSSet's members are, by their scalars: canonically equivalent strings that
+    /// differ in their scalars are both kept (``FoundationValue``'s `==` compares its strings so too).
     private static func distinctElements<T: Hashable>(_ items: [T]) -> [T] {
         guard items.count > 1 else { return items }
+        if T.self == String.self, let strings = items as? [String] {
+            var seen = Set<ScalarString>(minimumCapacity: strings.count)
+            if let kept = strings.filter({ seen.insert(ScalarString(string: $0)).inserted }) as? [T] { return kept }
+        }
         var seen = Set<T>(minimumCapacity: items.count)
         return items.filter { seen.insert($0).inserted }
     }

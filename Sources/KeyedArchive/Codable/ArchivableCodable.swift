@@ -29,7 +29,10 @@ import Foundation
 ///   key and `$null` both read as nil;
 /// - arrays, sets and dictionaries as NSArray, NSSet and NSDictionary; dictionary keys keep their type
 ///   (`[Int: String]` has NSNumber keys, as `NSDictionary` would; `PropertyListEncoder` would write strings);
-///   nil elements as NSNull;
+///   nil elements as NSNull; reading a `Set<String>`, a `[String: V]` or a nested keyed container from an
+///   archived set or dictionary that holds two strings only canonical equivalence makes equal ("\u{E9}" and
+///   "e\u{301}", distinct NSStrings) throws naming both (``KeyedArchiveError/Code/equivalentKeys``, or
+///   `DecodingError.dataCorrupted` for a keyed container);
 /// - any other Codable value (a struct, an enum with associated values) as a nested object whose class name
 ///   is `String(reflecting:)` of its type, holding its keyed fields; a value that encodes itself with a
 ///   single-value container (an enum with a raw value, a wrapper) as that value itself, with no object; one

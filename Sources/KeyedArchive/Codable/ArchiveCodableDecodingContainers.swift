@@ -93,10 +93,18 @@ struct ArchiveDictionaryKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingCon
         self.codingPath = codingPath
         var positions: [String: Int] = [:]
         for i in 0 ..< cursor.count {
+            let key: String
             do {
-                positions[try cursor.decodeKey(at: i) { try $0.decode(String.self, forKey: "") }] = i
+                key = try cursor.decodeKey(at: i) { try $0.decode(String.self, forKey: "") }
             } catch {
                 throw CodableArchiving.decodingError(error, type: String.self, key: nil, codingPath: codingPath)
+            }
+            // Keys that NSDictionary keeps apart (their UTF-16 units differ) but Swift's `==` finds equal
+            // (canonically equivalent) cannot both be looked up by name: fail rather than read one for both.
+            if positions.updateValue(i, forKey: key) != nil, let kept = positions.index(forKey: key),
+               !positions[kept].key.hasSameScalars(as: key) {
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription:
+                    positions[kept].key.equivalentKeysMessage(key, in: "dictionary") + " (entry \(i))"))
             }
         }
         self.positions = positions

@@ -51,7 +51,9 @@ extension ArchiveDecoder {
     /// holds every level of it, a thread of its own when the caller's stack is short (see ``KeyedUnarchiver``'s
     /// "Depth").
     /// - Throws: `DecodingError` from `PropertyListDecoder`, or ``KeyedArchiveError`` (a class outside the
-    ///   property-list classes is ``KeyedArchiveError/Code/classNotAllowed`` naming its place, `settings[2].name`).
+    ///   property-list classes is ``KeyedArchiveError/Code/classNotAllowed`` naming its place, `settings[2].name`;
+    ///   a dictionary holding two keys that NSDictionary keeps apart but Swift's `String ==` merges, such as
+    ///   "\u{E9}" and "e\u{301}", is ``KeyedArchiveError/Code/equivalentKeys`` naming both).
     public func decodeDecodable<T: Decodable>(_ type: T.Type, forKey key: String) throws -> T? {
         if try decodeNil(forKey: key) { return nil }
         let value = try decodeFoundationValue(forKey: key)
@@ -115,8 +117,9 @@ extension FoundationValue {
     /// it goes: converted with an explicit stack, so any depth (the subtree comes from untrusted input).
     ///
     /// - Throws: ``KeyedArchiveError/Code/classNotAllowed`` for any other class and
-    ///   ``KeyedArchiveError/Code/typeMismatch`` for a dictionary key that is not a string, naming the path
-    ///   below `keyPath` (`settings[2].name`).
+    ///   ``KeyedArchiveError/Code/typeMismatch`` for a dictionary key that is not a string, and
+    ///   ``KeyedArchiveError/Code/equivalentKeys`` for two keys that only canonical equivalence makes equal,
+    ///   naming the path below `keyPath` (`settings[2].name`).
     func propertyListSubtree(keyPath: String) throws -> (value: PropertyListValue, levels: Int) {
         var stack: [SubtreeFrame] = []
         var levels = 0
@@ -156,6 +159,12 @@ extension FoundationValue {
                     break
                 }
                 pairs.sort { $0.0 < $1.0 }
+                // Canonically equivalent keys sort next to each other; PropertyListDecoder's dictionaries would
+                // keep one of them (Swift's `String ==`), where NSDictionary keeps both.
+                for i in pairs.indices.dropFirst() where !(pairs[i - 1].0 < pairs[i].0) {
+                    throw KeyedArchiveError(.equivalentKeys, pairs[i - 1].0.equivalentKeysMessage(pairs[i].0, in: "dictionary"),
+                                            keyPath: Self.subtreePath(keyPath, stack))
+                }
                 stack.append(SubtreeFrame(elements: pairs.map(\.1), keys: pairs.map(\.0), converted: []))
                 stack[stack.count - 1].converted.reserveCapacity(pairs.count)
                 next = pairs[0].1

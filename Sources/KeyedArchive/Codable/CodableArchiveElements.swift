@@ -132,3 +132,8 @@ struct CodableDecodedElement<T: Decodable>: ArchiveValue {
 
 extension CodableDecodedElement: Equatable where T: Equatable {}
 extension CodableDecodedElement: Hashable where T: Hashable {}
+/// A decoded `Set<String>` or `[String: V]` tells apart the strings NSString keeps apart (see
+/// `checkSameScalars` in `ArchiveObjectDecoder+Collections.swift`).
+extension CodableDecodedElement: ArchivedStringKey where T == String {
+    var archivedString: String { value }
+}

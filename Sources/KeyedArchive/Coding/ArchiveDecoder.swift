@@ -59,8 +59,19 @@ public protocol ArchiveDecoder: AnyObject {
     /// Reads an array (NSArray, NSMutableArray or NSOrderedSet) whose elements must be `T`.
     func decodeArray<T: ArchiveValue>(of type: T.Type, forKey key: String) throws -> [T]
     /// Reads a set (NSSet, NSMutableSet or NSOrderedSet) whose elements must be `T`.
+    ///
+    /// A member repeated in the archive is one member. Two strings that NSSet keeps apart (their UTF-16
+    /// units differ) but Swift's `String` `==` merges (canonically equivalent, as "\u{E9}" and
+    /// "e\u{301}") cannot both be members of a `Set<String>`: the read throws
+    /// ``KeyedArchiveError/Code/equivalentKeys`` naming both; read a ``FoundationValue`` to keep both.
+    /// The corresponding Foundation API is `NSCoder.decodeObject(of:forKey:)` with NSSet.
     func decodeSet<T: ArchiveValue & Hashable>(of type: T.Type, forKey key: String) throws -> Set<T>
     /// Reads a dictionary (NSDictionary or NSMutableDictionary) with keys `K` and values `V`.
+    ///
+    /// A key repeated in the archive keeps its last value. Two string keys that NSDictionary keeps apart
+    /// but Swift's `String` `==` merges (see ``decodeSet(of:forKey:)``) throw
+    /// ``KeyedArchiveError/Code/equivalentKeys`` naming both, never one key with the other's value.
+    /// The corresponding Foundation API is `NSCoder.decodeObject(of:forKey:)` with NSDictionary.
     func decodeDictionary<K: ArchiveValue & Hashable, V: ArchiveValue>(
         keyType: K.Type, valueType: V.Type, forKey key: String) throws -> [K: V]
     /// Reads a reference to an object that may still be being decoded (a parent, a ring, itself), and
@@ -138,7 +149,9 @@ public protocol ArchiveDecoder: AnyObject {
     /// Reads a dictionary (NSDictionary or NSMutableDictionary) whose keys are `K` and whose values may
     /// each be any of `types` (see ``decodeValue(ofAnyOf:forKey:)``). The corresponding Foundation API is
     /// `NSCoder.decodeDictionary(withKeysOfClasses:objectsOfClasses:forKey:)`. The default implementation
-    /// throws ``KeyedArchiveError/Code/typeMismatch``.
+    /// throws ``KeyedArchiveError/Code/typeMismatch``. String keys that only canonical equivalence makes
+    /// equal throw ``KeyedArchiveError/Code/equivalentKeys``, as in
+    /// ``decodeDictionary(keyType:valueType:forKey:)``.
     func decodeDictionary<K: ArchiveValue & Hashable>(keyType: K.Type, valuesOfAnyOf types: [any ArchiveValue.Type],
                                                       forKey key: String) throws -> [K: any ArchiveValue]
 }

@@ -8,6 +8,11 @@ extension FoundationValue {
     /// Whether two values are equal: the same case with equal payloads, collections element by element
     /// (arrays, ordered sets and sets in stored order, dictionaries by entry).
     ///
+    /// Strings are equal as NSString's `-isEqual:` finds them: when they have the same Unicode scalars
+    /// (UTF-16 units). Canonically equivalent strings that Swift's `==` finds equal, such as "\u{E9}" and
+    /// "e\u{301}", are different values here, so a set or a dictionary of ``FoundationValue`` keeps both as
+    /// Apple's NSSet and NSDictionary do.
+    ///
     /// Iterative: the pairs of collections still to compare wait on an explicit stack, so values of any
     /// depth compare without exhausting the call stack, dictionaries keyed by dictionaries included (their
     /// keys are paired by hash, not looked up). Collections that share their storage are equal without a look.
@@ -35,7 +40,7 @@ extension FoundationValue {
                                    y.counts.mapValues { FoundationValue.integer(PropertyListInteger(Int64($0))) },
                                    pending: &pending) else { return false }
             case (.attributedString(let x), .attributedString(let y)):
-                guard x.string == y.string, x.runs.count == y.runs.count else { return false }
+                guard x.string.hasSameScalars(as: y.string), x.runs.count == y.runs.count else { return false }
                 for (r, t) in zip(x.runs, y.runs) {
                     guard r.range == t.range, r.attributes.count == t.attributes.count else { return false }
                     for (name, u) in r.attributes {
@@ -119,7 +124,7 @@ extension FoundationValue {
         case (.bool(let a), .bool(let b)): return a == b
         case (.integer(let a), .integer(let b)): return a == b
         case (.real(let a), .real(let b)): return a == b
-        case (.string(let a), .string(let b)): return a == b
+        case (.string(let a), .string(let b)): return a.hasSameScalars(as: b)
         case (.data(let a), .data(let b)): return a == b
         case (.date(let a), .date(let b)): return a == b
         case (.uuid(let a), .uuid(let b)): return a == b
@@ -145,8 +150,8 @@ extension FoundationValue {
     /// as ``PropertyListValue`` does), so a value whose collections share sub-trees hashes fast.
     static let hashedValues = 1 << 16
 
-    /// Hashes the case and payload; collections a bounded number of levels deep, dictionaries
-    /// independently of their order.
+    /// Hashes the case and payload (a string by its UTF-8 bytes, as `==` compares it); collections a
+    /// bounded number of levels deep, dictionaries independently of their order.
     public func hash(into hasher: inout Hasher) {
         hash(into: &hasher, levels: Self.hashedDepth, budget: Self.hashedValues)
     }
@@ -158,7 +163,7 @@ extension FoundationValue {
         case .bool(let v): hasher.combine(1); hasher.combine(v)
         case .integer(let v): hasher.combine(2); hasher.combine(v)
         case .real(let v): hasher.combine(3); hasher.combine(v)
-        case .string(let v): hasher.combine(4); hasher.combine(v)
+        case .string(let v): hasher.combine(4); v.hashScalars(into: &hasher)
         case .data(let v): hasher.combine(5); hasher.combine(v)
         case .date(let v): hasher.combine(6); hasher.combine(v)
         case .uuid(let v): hasher.combine(7); hasher.combine(v)

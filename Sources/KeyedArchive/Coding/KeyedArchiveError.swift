@@ -39,6 +39,11 @@ public struct KeyedArchiveError: Error, Hashable, Sendable, CustomStringConverti
         public static let dataCorrupted = Code("dataCorrupted")
         /// A value could not be archived (for example a `$`-key the archiver reserves).
         public static let invalidValue = Code("invalidValue")
+        /// An archived set or dictionary holds two strings that NSString keeps apart (their UTF-16 units
+        /// differ) but Swift's `String` `==` finds equal (they are canonically equivalent, as "\u{E9}" and
+        /// "e\u{301}"), as members of the Swift `Set` or keys of the `Dictionary` asked for, which cannot hold
+        /// both. The message names both strings; ``FoundationValue`` keeps them apart.
+        public static let equivalentKeys = Code("equivalentKeys")
     }
 
     /// The kind of fault.

@@ -111,7 +111,11 @@ extension ArchiveObjectDecoder {
         return try withEntered(uid, cls, key: key) {
             var result = Set<T>(minimumCapacity: refs.count)
             let decoder = ArchiveObjectDecoder(session: session, element: 0)
-            for (i, ref) in refs.enumerated() { result.insert(try decodeElement(ref, at: .index(i), with: decoder)) }
+            for (i, ref) in refs.enumerated() {
+                let member: T = try decodeElement(ref, at: .index(i), with: decoder)
+                let (inserted, kept) = result.insert(member)
+                if !inserted { try checkSameScalars(kept, member, at: .index(i), uid: uid, className: cls) }
+            }
             return result
         }
     }
@@ -133,9 +137,31 @@ extension ArchiveObjectDecoder {
             let decoder = ArchiveObjectDecoder(session: session, element: 0)
             for i in keys.indices {
                 let k: K = try decodeElement(keys[i], at: .dictionaryKey(i), with: decoder)
-                result[k] = try decodeElement(values[i], at: .index(i), with: decoder) as V
+                let v: V = try decodeElement(values[i], at: .index(i), with: decoder)
+                if result.updateValue(v, forKey: k) != nil, let kept = result.index(forKey: k) {
+                    try checkSameScalars(result[kept].key, k, at: .dictionaryKey(i), uid: uid, className: cls)
+                }
             }
             return result
         }
+    }
+
+    /// Checks that `kept`, a member of a Swift `Set` or key of a `Dictionary` being decoded, and `repeated`,
+    /// an archived member or key that Swift found equal to it, are the same string (or are not strings).
+    ///
+    /// An NSSet or NSDictionary holds strings as distinct members when their UTF-16 units differ, even when
+    /// they are canonically equivalent ("\u{E9}" and "e\u{301}"); Swift's `==` merges those, so the Swift
+    /// collection cannot hold both. The decode fails, naming both, rather than keep one and lose the other
+    /// (or pair one key with the other's value). A member repeated with the same scalars collapses into the
+    /// first, as it does in NSSet.
+    ///
+    /// - Throws: ``KeyedArchiveError/Code/equivalentKeys`` at `component` of the collection.
+    func checkSameScalars<T>(_ kept: T, _ repeated: T, at component: ArchivePathComponent,
+                             uid: ArchiveObjectID, className: String) throws {
+        guard let a = (kept as? any ArchivedStringKey)?.archivedString,
+              let b = (repeated as? any ArchivedStringKey)?.archivedString, !a.hasSameScalars(as: b) else { return }
+        session.push(component)
+        defer { session.pop() }
+        throw session.error(.equivalentKeys, a.equivalentKeysMessage(b, in: className), key: nil, uid: uid, className: className)
     }
 }

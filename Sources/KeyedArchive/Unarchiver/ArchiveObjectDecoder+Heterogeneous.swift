@@ -81,10 +81,15 @@ extension ArchiveObjectDecoder {
             let decoder = ArchiveObjectDecoder(session: session, element: 0)
             for i in keys.indices {
                 let k: K = try decodeElement(keys[i], at: .dictionaryKey(i), with: decoder)
-                session.push(.index(i))
-                defer { session.pop() }
-                decoder.element = values[i]
-                result[k] = try decoder.decodeValue(ofAnyOf: types, forKey: "")
+                let v = try {
+                    session.push(.index(i))
+                    defer { session.pop() }
+                    decoder.element = values[i]
+                    return try decoder.decodeValue(ofAnyOf: types, forKey: "")
+                }()
+                if result.updateValue(v, forKey: k) != nil, let kept = result.index(forKey: k) {
+                    try checkSameScalars(result[kept].key, k, at: .dictionaryKey(i), uid: uid, className: cls)
+                }
             }
             return result
         }
