@@ -106,8 +106,18 @@ let failure: KeyedArchiveError? = await Task.detached {
 // Untyped values read in one task and used in another.
 let graph = try await Task.detached { try ArchivedObjectGraph(data: data) }.value
 let propertyList = try await Task.detached { try PropertyListValue(propertyListData: data) }.value
-let any = try await Task.detached {
-    try unarchiver.withTopLevelDecoder(data) { try $0.decodeFoundationValue(forKey: "root") }
-}.value
+let untypedArchive = try KeyedArchiver.archivedData(withRootObject: ["tags": ["a", "b"]])
+let untyped = try await Task.detached { try unarchiver.decode(FoundationValue.self, from: untypedArchive) }.value
 
-print(note.title, failure?.code as Any, graph.instanceCounts(), propertyList, any)
+/// What the program throws (and exits non-zero with) when a task brought back something unexpected.
+struct UnexpectedResult: Error, CustomStringConvertible {
+    var description: String
+}
+
+guard note.title == "Hello", note.tags == ["a"] else { throw UnexpectedResult(description: "decoded \(note.title) \(note.tags)") }
+guard failure?.code == .invalidPropertyList else { throw UnexpectedResult(description: "error \(String(describing: failure))") }
+guard graph.instanceCounts()["LegacyNote"] == 1, propertyList.dictionaryValue?["$top"] != nil else {
+    throw UnexpectedResult(description: "graph \(graph.instanceCounts())")
+}
+guard untyped == .dictionary([.string("tags"): .array([.string("a"), .string("b")])]) else { throw UnexpectedResult(description: "\(untyped)") }
+print("decoded \(note.title) in a detached task with a shared unarchiver")
