@@ -62,7 +62,8 @@ let package = Package(
         .testTarget(name: "SamplesTests", dependencies: ["KeyedArchive", "KeyedArchiveTesting", "KeyedArchiveTestSupport",
                                                          "NotesCore", "SchemaMigration",
                                                          "notes", "schema-migration", "keyedarchive-demo"]),
-        .testTarget(name: "KeyedArchiveTestingTests", dependencies: ["KeyedArchive", "KeyedArchiveTesting"]),
+        .testTarget(name: "KeyedArchiveTestingTests", dependencies: ["KeyedArchive", "KeyedArchiveTesting"],
+                    resources: [.copy("GoldenFiles")]),
 
         /// Saves in a loop until killed: the crash test's child process (also used for umask tests).
         .executableTarget(name: "atomic-write-crash-child", dependencies: ["KeyedArchive"], path: "Tests/AtomicWriteCrashChild"),

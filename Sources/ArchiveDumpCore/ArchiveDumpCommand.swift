@@ -18,7 +18,7 @@ import KeyedArchive
 /// with in-memory streams.
 package enum ArchiveDumpCommand {
     /// The tool's version, printed by `--version`.
-    package static let version = "0.1.0"
+    package static let version = KeyedArchivePackage.version
 
     /// Exit status: success.
     package static let exitSuccess: Int32 = 0

@@ -94,7 +94,8 @@ public final class KeyedArchiver: ArchiveEncoder {
         @inline(__always) unsafeAddress { UnsafePointer(state) }
         @inline(__always) unsafeMutableAddress { state }
     }
-    var classNames: [ObjectIdentifier: String] = [:]
+    /// The output format and class names chosen up front (``Configuration``); ``setClassName(_:for:)`` adds to it.
+    public private(set) var configuration: Configuration
     var finishedData: Data?
     var finishedTree: PropertyListValue?
     /// The root container once the archive is complete.
@@ -102,8 +103,13 @@ public final class KeyedArchiver: ArchiveEncoder {
     /// Interned keys the archiver writes itself.
     let classKey, timeKey, uuidBytesKey, baseKey, relativeKey, objectsKey, keysKey, dictionaryObjectsKey: Ref
 
-    /// Creates an empty archiver.
-    public init() {
+    /// Creates an empty archiver that writes as `configuration` says.
+    ///
+    /// The corresponding Foundation API is `NSKeyedArchiver(requiringSecureCoding:)`, then setting its
+    /// `outputFormat` and calling `setClassName(_:for:)`.
+    /// - Parameter configuration: the output format and class names; by default binary and each type's own name.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
         var initial = State()
         _ = initial.emitter.appendElement(initial.emitter.string("$null"))
         classKey = initial.emitter.string("$class")
@@ -131,12 +137,12 @@ public final class KeyedArchiver: ArchiveEncoder {
     /// The corresponding Foundation API is `NSKeyedArchiver.setClassName(_:for:)` (which has no effect on Linux).
     /// The `$classes` chain keeps the type's declared superclasses after `name`.
     public func setClassName(_ name: String, for type: any KeyedArchivable.Type) {
-        classNames[ObjectIdentifier(type)] = name
+        configuration.setClassName(name, for: type)
     }
 
     /// The class name set with ``setClassName(_:for:)`` for `type`, if any.
     public func className(for type: any KeyedArchivable.Type) -> String? {
-        classNames[ObjectIdentifier(type)]
+        configuration.className(for: type)
     }
 
     // MARK: Output
@@ -171,9 +177,11 @@ public final class KeyedArchiver: ArchiveEncoder {
     /// Finishes the archive and returns its bytes.
     ///
     /// The corresponding Foundation API is `NSKeyedArchiver.encodedData`.
-    /// - Parameter format: binary (default, what Foundation writes) or XML.
+    /// - Parameter format: binary or XML; by default the configuration's ``Configuration/outputFormat``
+    ///   (binary, what Foundation writes, unless configured otherwise).
     /// - Throws: ``KeyedArchiveError`` when a value could not be archived.
-    public func encodedData(format: PropertyListFormat = .binary) throws -> Data {
+    public func encodedData(format: PropertyListFormat? = nil) throws -> Data {
+        let format = format ?? configuration.outputFormat
         if format == .binary {
             if let finishedData { return finishedData }
             let root = try finishArchive()
@@ -202,6 +210,21 @@ public final class KeyedArchiver: ArchiveEncoder {
         let archiver = KeyedArchiver()
         try archiver.encode(root, forKey: "root")
         return try archiver.encodedData(format: format)
+    }
+
+    /// Archives `root` under the top-level key `"root"` as `configuration` says (output format, class
+    /// names) and returns the archive's bytes.
+    ///
+    /// The corresponding Foundation API is `NSKeyedArchiver.archivedData(withRootObject:requiringSecureCoding:)`
+    /// after `NSKeyedArchiver.setClassName(_:for:)`.
+    /// - Parameters:
+    ///   - root: a model object, or any ``ArchiveValue`` (a string, an array of models, ...).
+    ///   - configuration: the output format and the class names to write.
+    /// - Throws: ``KeyedArchiveError`` when a value could not be archived.
+    public static func archivedData<T: ArchiveValue>(withRootObject root: T, configuration: Configuration) throws -> Data {
+        let archiver = KeyedArchiver(configuration: configuration)
+        try archiver.encode(root, forKey: "root")
+        return try archiver.encodedData()
     }
 
     /// Archives `root` under `"root"` and returns the archive as a property-list tree (no bytes).
@@ -435,7 +458,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         }
         var chain = type.archivedClassChain
         let name: String
-        if let mapped = classNames[id] {
+        if let mapped = configuration.classNames[id] {
             name = mapped
             if chain.isEmpty { chain = [mapped, "NSObject"] } else { chain[0] = mapped }
         } else {

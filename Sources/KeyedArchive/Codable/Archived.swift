@@ -47,3 +47,6 @@ public struct Archived<Value: ArchiveValue>: ArchiveValue, Codable {
             "\(Value.self) is read by its hand-written KeyedArchivable coding; it has no Codable form outside a keyed archive"))
     }
 }
+
+/// An `@Archived` property is `Sendable` when its wrapped value is, so a `Sendable` model may hold one.
+extension Archived: Sendable where Value: Sendable {}

@@ -75,6 +75,15 @@ extension KeyedArchivable {
 
 // MARK: - Values
 
+#if compiler(>=6.2)
+/// What ``ArchiveValue`` refines so that `any ArchiveValue.Type` and `any KeyedArchivable.Type` are
+/// `Sendable`: `SendableMetatype`, which Swift 6.2 introduced.
+public typealias _ArchiveValueMetatype = SendableMetatype
+#else
+/// Nothing: compilers before Swift 6.2 treat every metatype as `Sendable`.
+public protocol _ArchiveValueMetatype {}
+#endif
+
 /// A value that can be stored under a key or as an element of an archived array, set or dictionary:
 /// `Bool`, every integer type, `Float`, `Double`, `String`, `Data`, `Date`, `UUID`, `URL`,
 /// ``ArchiveNull``, optionals, arrays, sets and dictionaries of values, and every ``KeyedArchivable`` type.
@@ -83,7 +92,13 @@ extension KeyedArchivable {
 /// given key, and decodes itself with the matching typed method of the decoder. Coders implement
 /// collection elements this way too: to encode an element they call `element.encode(to:forKey:)` with a
 /// key of their choosing and capture what that one call wrote.
-public protocol ArchiveValue {
+///
+/// ## Concurrency
+/// A conformance cannot be isolated to a global actor (the protocol refines `SendableMetatype`): the
+/// unarchiver may call ``decode(from:forKey:)`` and ``KeyedArchivable/init(from:)`` on a thread of its own
+/// (see ``KeyedUnarchiver``, Depth), and the types registered with a ``KeyedUnarchiver`` are kept in a
+/// `Sendable` value that any task may use. A `@MainActor` class conforms with `nonisolated` coding methods.
+public protocol ArchiveValue: _ArchiveValueMetatype {
     /// Writes this value under `key` with exactly one call of a typed `encoder` method.
     func encode(to encoder: any ArchiveEncoder, forKey key: String) throws
     /// Reads a value of this type stored under `key`.

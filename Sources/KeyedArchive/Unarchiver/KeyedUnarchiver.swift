@@ -45,7 +45,12 @@ import Foundation
 /// decoded on such a thread from the start. This keeps `init(from:)` ordinary Swift code, and it keeps
 /// every security check at the point where the caller's field asks for a type (a post-order pre-decode
 /// would have to instantiate objects before knowing whether their field allows them).
-public struct KeyedUnarchiver {
+///
+/// ## Sharing
+/// An unarchiver is a `Sendable` value: its registry, limits and options, and nothing of any one decode
+/// (each entry point keeps its state in a session of its own). Configure one in a `static let` and decode
+/// with it from any task, at the same time.
+public struct KeyedUnarchiver: Sendable {
     /// Bounds for untrusted input. Exceeding one throws ``KeyedArchiveError/Code/limitExceeded``.
     public struct Limits: Sendable, Hashable {
         /// The most objects (dictionaries in `$objects`: model instances, arrays, dates, ...) decoded,
