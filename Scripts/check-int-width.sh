@@ -22,18 +22,20 @@ if [[ "${1:-}" == "--self-test" ]]; then
     trap 'rm -rf "$scratch"' EXIT
     # Each must be reported (one finding a line).
     printf '%s\n' 'let a = 1 << 32' 'while size < 1 << 40 { size <<= 1 }' 'x >>= 33' \
-        'let b = Int(UInt32.max)' 'let c = count >> 48  // a trailing comment' > "$scratch/Bad.swift"
+        'let b = Int(UInt32.max)' 'let c = count >> 48  // a trailing comment' \
+        'static let tag: UInt32 = 1 << 31' 'let fits = offset <= Int(Self.tag)' > "$scratch/Bad.swift"
     # None of these may be reported.
     printf '%s\n' 'var bits: UInt64 = 0' 'let d = bits >> 48' 'let e = UInt64(1) << 62' 'let f = 1 << 31' \
         '// 1 << 32 in a comment' '/// Int(UInt32.max) in a doc comment' 'let g = Int(clamping: UInt32.max)' \
-        'func h(_ word: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: word >> 56) }' 'let i = x << 3' > "$scratch/Good.swift"
+        'func h(_ word: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: word >> 56) }' 'let i = x << 3' \
+        'static let small: UInt8 = 7' 'let k = Int(Self.small)' > "$scratch/Good.swift"
     bad=$("$0" "$scratch/Bad.swift" 2>/dev/null | grep -c '^/' || true)
     good=$("$0" "$scratch/Good.swift" 2>/dev/null | grep -c '^/' || true)
-    if [[ "$bad" -ne 5 || "$good" -ne 0 ]]; then
-        echo "error: self-test: $bad of 5 bad lines reported, $good of 0 good lines reported" >&2
+    if [[ "$bad" -ne 6 || "$good" -ne 0 ]]; then
+        echo "error: self-test: $bad of 6 bad lines reported, $good of 0 good lines reported" >&2
         exit 1
     fi
-    echo "self-test: 5 of 5 bad lines reported, no good line reported"
+    echo "self-test: 6 of 6 bad lines reported, no good line reported"
     exit 0
 fi
 
@@ -66,6 +68,12 @@ while IFS= read -r -d '' file; do
 
         if [[ "$code" =~ (^|[^A-Za-z0-9_.])Int\((UInt32\.max|UInt64|Int64) ]]; then
             report "$file" "$number" "Int(...) of a value above Int32.max traps with a 32-bit Int; use Int(clamping:) or a fixed-width type" "$line"
+        elif [[ "$code" =~ (^|[^A-Za-z0-9_.])Int\((Self\.)?([A-Za-z_][A-Za-z0-9_]*)\) ]]; then
+            constant="${BASH_REMATCH[3]}"
+            # A constant the same file declares as a wider or unsigned 32-bit type may exceed Int32.max.
+            if grep -Eq "let[[:space:]]+${constant}[[:space:]]*:[[:space:]]*(UInt32|UInt64|Int64)[[:space:]]*=" "$file"; then
+                report "$file" "$number" "Int(...) of a constant declared UInt32/UInt64/Int64 traps with a 32-bit Int when it exceeds Int32.max; compare as the fixed-width type or use Int(clamping:)" "$line"
+            fi
         fi
     done < "$file"
 done < <(find "${roots[@]}" -name '*.swift' -type f -print0 | sort -z)

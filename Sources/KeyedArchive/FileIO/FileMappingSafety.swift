@@ -5,11 +5,12 @@
 /// gets `SIGBUS` and dies: after the device locks (a file of data protection class A has no key while
 /// locked), when a network or removable volume goes away, or when decompressing a file needs another
 /// process. Foundation on Apple platforms (swift-foundation's `shouldMapFileDescriptor`, built as
-/// `FOUNDATION_FRAMEWORK`) maps only when `fcntl(F_GETPROTECTIONCLASS)` succeeds with a class other than A,
-/// `fstatfs` says the volume is local (`MNT_LOCAL`) and not removable (`MNT_REMOVABLE`), and the file's
-/// compression is of a kind the kernel decompresses itself. That last check is a private Foundation call;
-/// here any compressed (`UF_COMPRESSED`) or dataless (`SF_DATALESS`, contents fetched on demand) file is
-/// read instead, which is never less safe.
+/// `FOUNDATION_FRAMEWORK`) maps only when `fcntl(F_GETPROTECTIONCLASS)` succeeds, `fstatfs` says the volume
+/// is local (`MNT_LOCAL`) and not removable (`MNT_REMOVABLE`), and the file's compression is of a kind the
+/// kernel decompresses itself. This rule is stricter in two ways, each never less safe: a file of class A
+/// (which has no key while the device is locked) is read, whatever Foundation's own test of the class
+/// decides, and any compressed (`UF_COMPRESSED`) or dataless (`SF_DATALESS`, contents fetched on demand)
+/// file is read, since Foundation's finer check of the compression kind is a private call.
 ///
 /// The facts are gathered by ``SystemCalls/mappingFacts(_:)`` on Darwin; the decision is a pure function
 /// of them, so it is the same code, and tested, on every platform. Elsewhere (Linux) a regular file is

@@ -247,7 +247,7 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         // widths take a path that touches no generic type but T itself (an Optional<T> would make the
         // runtime look up its metadata on every call), the rest the general conversion.
         if T.self == Int.self {
-            if let v = try plainInt64(forKey: key, expected: "Int") { return unsafeBitCast(Int(v), to: T.self) }
+            if let v = try plainInt64(forKey: key, expected: "Int"), let i = Int(exactly: v) { return unsafeBitCast(i, to: T.self) }
         } else if T.self == Int64.self {
             if let v = try plainInt64(forKey: key, expected: "Int64") { return unsafeBitCast(v, to: T.self) }
         }

@@ -28,8 +28,8 @@ func runOnThread(stackBytes bytes: Int, _ body: @escaping () -> Void) -> Bool {
     let size = max(rounded & ~(page - 1), 1 << 20)
     guard pthread_attr_setstacksize(&attributes, size) == 0 else { return false }
     let job = Unmanaged.passRetained(StackJob(body))
-    // `pthread_t _Nullable *` in Darwin's <pthread.h>, an integer in glibc's.
-    #if canImport(Darwin)
+    // `pthread_t _Nullable *` in Darwin's <pthread.h>, an opaque pointer in musl's, an integer in glibc's.
+    #if canImport(Darwin) || canImport(Musl)
     var thread: pthread_t? = nil
     #else
     var thread = pthread_t()
@@ -46,7 +46,7 @@ func runOnThread(stackBytes bytes: Int, _ body: @escaping () -> Void) -> Bool {
         job.release()
         return false
     }
-    #if canImport(Darwin)
+    #if canImport(Darwin) || canImport(Musl)
     guard let thread else { return false }  // pthread_create succeeded, so it set the thread
     #endif
     pthread_join(thread, nil)

@@ -17,7 +17,7 @@ func onThread<T>(stackSize: Int, _ body: @escaping () throws -> T) throws -> T {
     pthread_attr_init(&attributes)
     defer { pthread_attr_destroy(&attributes) }
     pthread_attr_setstacksize(&attributes, stackSize)
-    #if canImport(Darwin)
+    #if canImport(Darwin) || canImport(Musl)
     var thread: pthread_t?
     #else
     var thread = pthread_t()
@@ -34,7 +34,7 @@ func onThread<T>(stackSize: Int, _ body: @escaping () throws -> T) throws -> T {
         Unmanaged<ThreadJob>.fromOpaque(context).release()
         throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EINVAL)
     }
-    #if canImport(Darwin)
+    #if canImport(Darwin) || canImport(Musl)
     if let thread { pthread_join(thread, nil) }
     #else
     pthread_join(thread, nil)

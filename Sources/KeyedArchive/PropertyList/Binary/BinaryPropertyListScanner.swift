@@ -262,7 +262,7 @@ struct BinaryPropertyListScanner {
     ///     table instead of two.
     func countReferences(into state: inout [UInt8], inlining inline: inout [UInt32], checkingOffsets: Bool) throws {
         // Offsets are kept from the first UID on, and only when they stay below the UID tag.
-        let offsetsFit = tableOffset <= Int(Self.inlineUID)
+        let offsetsFit = UInt64(tableOffset) <= UInt64(Self.inlineUID)
         let firstUID = try state.withUnsafeMutableBufferPointer { counts in
             try countReferences(from: 0, counts, keeping: nil, stoppingAtUID: offsetsFit, checkingOffsets: checkingOffsets)
         }
