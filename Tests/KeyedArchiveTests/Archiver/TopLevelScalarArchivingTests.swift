@@ -114,31 +114,20 @@ import KeyedArchiveTestSupport
     }
 
     @Test func everyIntegerWidthOnTheArchiverIsInlineAndReadsBack() throws {
-        let archiver = KeyedArchiver()
-        try archiver.encode(Int8.min, forKey: "i8")
-        try archiver.encode(Int16.max, forKey: "i16")
-        try archiver.encode(UInt8.max, forKey: "u8")
-        try archiver.encode(UInt16.max, forKey: "u16")
-        try archiver.encode(UInt32.max, forKey: "u32")
-        try archiver.encode(UInt64.max, forKey: "u64")
-        try archiver.encode(UInt(7), forKey: "u")
-        let top = try Self.top(archiver.encodedPropertyList())
-        #expect(top["i8"] == .integer(PropertyListInteger(Int64(Int8.min))))
-        #expect(top["i16"] == .integer(PropertyListInteger(Int64(Int16.max))))
-        #expect(top["u8"] == .integer(PropertyListInteger(UInt64(UInt8.max))))
-        #expect(top["u16"] == .integer(PropertyListInteger(UInt64(UInt16.max))))
-        #expect(top["u32"] == .integer(PropertyListInteger(UInt64(UInt32.max))))
-        #expect(top["u64"] == .integer(PropertyListInteger(UInt64.max)))
-        #expect(top["u"] == .integer(7))
-        try KeyedUnarchiver().withTopLevelDecoder(archiver.encodedData()) { top throws in
-            #expect(try top.decode(Int8.self, forKey: "i8") == .min)
-            #expect(try top.decode(Int16.self, forKey: "i16") == .max)
-            #expect(try top.decode(UInt8.self, forKey: "u8") == .max)
-            #expect(try top.decode(UInt16.self, forKey: "u16") == .max)
-            #expect(try top.decode(UInt32.self, forKey: "u32") == .max)
-            #expect(try top.decode(UInt64.self, forKey: "u64") == .max)
-            #expect(try top.decode(UInt.self, forKey: "u") == 7)
+        func expectInlineAndReadBack<T: FixedWidthInteger & ArchiveValue>(_ value: T) throws {
+            let archiver = KeyedArchiver()
+            try archiver.encode(value, forKey: "n")
+            let stored = try Self.top(archiver.encodedPropertyList())["n"]
+            #expect(stored == PropertyListInteger(exactly: value).map(PropertyListValue.integer), "\(T.self)")
+            #expect(try KeyedUnarchiver().decode(T.self, forKey: "n", from: archiver.encodedData()) == value, "\(T.self)")
         }
+        try expectInlineAndReadBack(Int8.min)
+        try expectInlineAndReadBack(Int16.max)
+        try expectInlineAndReadBack(UInt8.max)
+        try expectInlineAndReadBack(UInt16.max)
+        try expectInlineAndReadBack(UInt32.max)
+        try expectInlineAndReadBack(UInt64.max)
+        try expectInlineAndReadBack(UInt(7))
     }
 
     @Test func ourSystemFieldsReadBackKeyByKeyInEveryReader() throws {
