@@ -206,6 +206,9 @@ import KeyedArchiveTestSupport
         let root = try Self.top(KeyedArchiver.archivedPropertyList(withRootObject: 42))
         guard case .uid(let uid)? = root["root"] else { Issue.record("root is \(String(describing: root["root"]))"); return }
         #expect(uid.value != 0)
+        let configured = try PropertyListValue(propertyListData: KeyedArchiver.archivedData(
+            withRootObject: true, configuration: KeyedArchiver.Configuration(outputFormat: .xml)))
+        guard case .uid? = try Self.top(configured)["root"] else { Issue.record("configured root is not a UID"); return }
         let none = try Self.top(KeyedArchiver.archivedPropertyList(withRootObject: Int?.none))
         #expect(none["root"] == .uid(UID(0)))
         // Encoding a root leaves the archiver writing later scalars inline.
