@@ -224,7 +224,7 @@ public final class KeyedArchiver: ArchiveEncoder {
     }
 
     /// Archives `root` under the top-level key `"root"` as `configuration` says (output format, class
-    /// names) and returns the archive's bytes.
+    /// names) and returns the archive's bytes. The root is an object, as in ``archivedData(withRootObject:format:)``.
     ///
     /// The corresponding Foundation API is `NSKeyedArchiver.archivedData(withRootObject:requiringSecureCoding:)`
     /// after `NSKeyedArchiver.setClassName(_:for:)`.
