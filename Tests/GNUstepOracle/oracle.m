@@ -2,7 +2,7 @@
  * oracle.m: GNUstep's NSKeyedArchiver / NSKeyedUnarchiver as an interop oracle for KeyedArchive's tests.
  *
  * GNUstep Base is an Objective-C Foundation written independently of Apple's and of this package, so an
- * archive that it reads (or writes) is evidence from outside our own code. Four modes:
+ * archive that it reads (or writes) is evidence from outside our own code. Five modes:
  *
  *   oracle decode FILE            Unarchives the root object of FILE (binary or XML) with NSKeyedUnarchiver
  *                                 and prints one canonical line describing it (format below). An exception
@@ -18,6 +18,9 @@
  *                                 exception), then archives the decoded root twice, [root, root] (one object
  *                                 referenced twice), into DIR/N.gnustep (binary). One process for many
  *                                 archives: the randomized differential test's GNUstep side.
+ *   oracle decode-top FILE        Reads encode-top's system fields back from FILE's $top with the typed calls
+ *                                 (decodeBoolForKey:, decodeInt64ForKey:...; see decodeTop() below) and prints
+ *                                 one "key=value" line per key.
  *
  * Canonical description (deterministic, JSON-like; every value is a one-key object naming its class):
  *   {"NSNumber":{"type":"i","value":42}}  objCType as GNUstep reports it; reals printed with %.17g
@@ -476,6 +479,36 @@ static int batch(const char *directory, long count)
   return 0;
 }
 
+/* ---- decode-top: the system fields of encode-top, read back from $top with the typed calls ----
+   Prints, one per line: isZoneWide=, wasCached= (decodeBoolForKey:, 1 or 0), changeTag= (decodeInt64ForKey:),
+   version= (decodeIntForKey:), ratio= (decodeDoubleForKey:, %.17g), etag= (decodeBytesForKey:returnedLength:,
+   lowercase hex), then RecordName=, ModificationDate=, ZoneID= (decodeObjectForKey:, in the canonical
+   description). A typed call on a key whose value it cannot read raises, which main reports. */
+static int decodeTop(const char *path)
+{
+  NSData *bytes = [NSData dataWithContentsOfFile: utf8(path)];
+  NSKeyedUnarchiver *unarchiver;
+  NSUInteger length = 0, i;
+  const uint8_t *etag;
+  NSMutableString *hex = [NSMutableString string];
+  if (bytes == nil) { fprintf(stderr, "oracle: cannot read %s\n", path); return 1; }
+  unarchiver = [[[NSKeyedUnarchiver alloc] initForReadingWithData: bytes] autorelease];
+  if (unarchiver == nil) { fprintf(stderr, "oracle: not a keyed archive: %s\n", path); return 1; }
+  printf("isZoneWide=%d\n", [unarchiver decodeBoolForKey: @"isZoneWide"] ? 1 : 0);
+  printf("wasCached=%d\n", [unarchiver decodeBoolForKey: @"wasCached"] ? 1 : 0);
+  printf("changeTag=%lld\n", (long long)[unarchiver decodeInt64ForKey: @"changeTag"]);
+  printf("version=%d\n", [unarchiver decodeIntForKey: @"version"]);
+  printf("ratio=%s\n", [real([unarchiver decodeDoubleForKey: @"ratio"]) UTF8String]);
+  etag = [unarchiver decodeBytesForKey: @"etag" returnedLength: &length];
+  for (i = 0; etag != NULL && i < length; i++) [hex appendFormat: @"%02x", etag[i]];
+  printf("etag=%s\n", [hex UTF8String]);
+  printf("RecordName=%s\n", [rendered([unarchiver decodeObjectForKey: @"RecordName"]) UTF8String]);
+  printf("ModificationDate=%s\n", [rendered([unarchiver decodeObjectForKey: @"ModificationDate"]) UTF8String]);
+  printf("ZoneID=%s\n", [rendered([unarchiver decodeObjectForKey: @"ZoneID"]) UTF8String]);
+  [unarchiver finishDecoding];
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
   NSAutoreleasePool *pool = [NSAutoreleasePool new];
@@ -530,9 +563,12 @@ int main(int argc, char **argv)
         }
       else if (argc == 4 && strcmp(argv[1], "batch") == 0)
         status = batch(argv[2], atol(argv[3]));
+      else if (argc == 3 && strcmp(argv[1], "decode-top") == 0)
+        status = decodeTop(argv[2]);
       else
         {
-          fprintf(stderr, "usage: oracle decode FILE | oracle encode NAME FILE [xml] | oracle encode-top FILE | oracle batch DIR COUNT\n");
+          fprintf(stderr, "usage: oracle decode FILE | oracle encode NAME FILE [xml] | oracle encode-top FILE"
+                  " | oracle batch DIR COUNT | oracle decode-top FILE\n");
           status = 64;
         }
     }

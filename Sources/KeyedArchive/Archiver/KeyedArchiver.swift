@@ -11,9 +11,14 @@ import Foundation
 /// - the envelope is `{"$archiver": "NSKeyedArchiver", "$version": 100000, "$top": {...}, "$objects": ["$null", ...]}`;
 /// - `Bool`, integers, `Float` and `Double` fields are inline in their object, as `encodeBool`/`encodeInt64`/... write them;
 /// - strings and `Data` are inline scalars in `$objects` referenced by UID (NSString / NSData);
-/// - every `$top` value is a UID: a number or Boolean encoded at the top level (such as
-///   `archivedData(withRootObject: 42)`) is its own `$objects` entry (an NSNumber), as Apple writes a root
-///   object (Foundation writes `encode(true, forKey:)` on the archiver itself inline; readers accept both);
+/// - `$top` is the archiver's own container, written as Foundation's and GNUstep's archivers write it:
+///   a `Bool`, integer, `Float` or `Double` encoded on the archiver itself (`encode(true, forKey:)`) and
+///   bytes written with `encodeInline(_: Data, forKey:)` (Foundation's `encodeBytes`) are inline there;
+///   strings, `Data`, dates, models and collections are UIDs. A scalar root of
+///   ``archivedData(withRootObject:format:)`` (such as `archivedData(withRootObject: 42)`) is its own
+///   `$objects` entry (an NSNumber) referenced by UID, as Apple's `encodeObject(_:forKey:)` writes a root;
+///   so are scalars written with ``encodeIntegerObject(_:forKey:)``, ``encodeBoolObject(_:forKey:)`` and
+///   ``encodeRealObject(_:forKey:)``;
 /// - `Date`, `UUID`, `URL`, arrays, sets and dictionaries are written as `NSDate` (`NS.time`), `NSUUID`
 ///   (`NS.uuidbytes`), `NSURL` (`NS.base`, `NS.relative`), `NSArray`/`NSSet` (`NS.objects`),
 ///   `NSOrderedSet` (`NS.object.0`, `NS.object.1`, ...) and `NSDictionary` (`NS.keys`, `NS.objects`), with
@@ -61,6 +66,9 @@ public final class KeyedArchiver: ArchiveEncoder {
         var topValues: [Ref] = []
         /// The container of the object whose fields are being written; nil: writing `$top`.
         var currentContainer: ArchiveContainerID?
+        /// Whether a scalar written to `$top` becomes an object referenced by UID (true only while
+        /// ``encodeRootObject(_:forKey:)`` writes the root) rather than an inline value.
+        var encodesRootObject = false
         var identities = ArchivedObjectIdentities()
         /// Every object queued so far, with its container; ``drain()`` writes the fields of those from
         /// `queueHead` on. Entries stay until the archive is finished: they keep the archived instances
@@ -201,6 +209,9 @@ public final class KeyedArchiver: ArchiveEncoder {
 
     /// Archives `root` under the top-level key `"root"` and returns the archive's bytes.
     ///
+    /// The root is written as an object, as Foundation's `encodeObject(_:forKey:)` writes it: `$top.root` is
+    /// a UID, and a scalar root (a number or Boolean) is its own NSNumber entry of `$objects`.
+    ///
     /// The corresponding Foundation API is `NSKeyedArchiver.archivedData(withRootObject:requiringSecureCoding:)`.
     /// - Parameters:
     ///   - root: a model object, or any ``ArchiveValue`` (a string, an array of models, ...).
@@ -208,12 +219,12 @@ public final class KeyedArchiver: ArchiveEncoder {
     /// - Throws: ``KeyedArchiveError`` when a value could not be archived.
     public static func archivedData<T: ArchiveValue>(withRootObject root: T, format: PropertyListFormat = .binary) throws -> Data {
         let archiver = KeyedArchiver()
-        try archiver.encode(root, forKey: "root")
+        try archiver.encodeRootObject(root, forKey: "root")
         return try archiver.encodedData(format: format)
     }
 
     /// Archives `root` under the top-level key `"root"` as `configuration` says (output format, class
-    /// names) and returns the archive's bytes.
+    /// names) and returns the archive's bytes. The root is an object, as in ``archivedData(withRootObject:format:)``.
     ///
     /// The corresponding Foundation API is `NSKeyedArchiver.archivedData(withRootObject:requiringSecureCoding:)`
     /// after `NSKeyedArchiver.setClassName(_:for:)`.
@@ -223,14 +234,15 @@ public final class KeyedArchiver: ArchiveEncoder {
     /// - Throws: ``KeyedArchiveError`` when a value could not be archived.
     public static func archivedData<T: ArchiveValue>(withRootObject root: T, configuration: Configuration) throws -> Data {
         let archiver = KeyedArchiver(configuration: configuration)
-        try archiver.encode(root, forKey: "root")
+        try archiver.encodeRootObject(root, forKey: "root")
         return try archiver.encodedData()
     }
 
-    /// Archives `root` under `"root"` and returns the archive as a property-list tree (no bytes).
+    /// Archives `root` under `"root"`, as ``archivedData(withRootObject:format:)`` does, and returns the
+    /// archive as a property-list tree (no bytes).
     public static func archivedPropertyList<T: ArchiveValue>(withRootObject root: T) throws -> PropertyListValue {
         let archiver = KeyedArchiver()
-        try archiver.encode(root, forKey: "root")
+        try archiver.encodeRootObject(root, forKey: "root")
         return try archiver.encodedPropertyList()
     }
 
@@ -359,19 +371,29 @@ public final class KeyedArchiver: ArchiveEncoder {
         throw KeyedArchiveError(.invalidValue, "encoding after finishEncoding()")
     }
 
-    /// Stores the scalar `value` as the field `key`, or as the captured element. A scalar element, and a
-    /// scalar under a `$top` key, is its own `$objects` entry (an NSNumber object) referenced by UID, as
-    /// Apple's archiver writes a root object (Foundation's and GNUstep's unarchivers also read inline `$top`
-    /// scalars, which their archivers write for `encodeBool`... called on the archiver itself).
+    /// Stores the scalar `value` as the field `key` of the current object or of `$top`, inline, as
+    /// Foundation's and GNUstep's `encodeBool`/`encodeInteger`/`encodeDouble`/`encodeBytes` write it in
+    /// both. Two cases make it its own `$objects` entry (an NSNumber, NSString or NSData object) referenced
+    /// by UID instead: a collection element, and the root of ``archivedData(withRootObject:format:)`` (see
+    /// ``State/encodesRootObject``).
     @inline(__always)
     func put(inline value: Ref, forKey key: String) {
         if takeCapture() {
             s.captured = s.emitter.appendElement(value)
-        } else if s.currentContainer == nil {
+        } else if s.currentContainer == nil && s.encodesRootObject {
             setField(key, KeyedArchiveEmitter.uid(s.emitter.appendElement(value)))
         } else {
             setField(key, value)
         }
+    }
+
+    /// Writes `value` under the `$top` key `key` as an object, as `NSKeyedArchiver.encodeObject(_:forKey:)`
+    /// writes the root of `archivedData(withRootObject:)`: a scalar becomes its own `$objects` entry (an
+    /// NSNumber) referenced by UID, where ``encode(_:forKey:)-(T,_)`` on the archiver writes it inline.
+    func encodeRootObject<T: ArchiveValue>(_ value: T, forKey key: String) throws {
+        s.encodesRootObject = true
+        defer { s.encodesRootObject = false }
+        try encode(value, forKey: key)
     }
 
     @inline(__always)

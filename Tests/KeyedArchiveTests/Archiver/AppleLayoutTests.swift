@@ -26,16 +26,17 @@ import Testing
         #expect(try Self.topObject(KeyedArchiver.archivedPropertyList(withRootObject: FoundationValue.bool(false))) == .bool(false))
     }
 
-    @Test func everyScalarTopKeyIsAUIDAndReadsBack() throws {
+    @Test func scalarTopKeysAreInlineStringTopKeysUIDsAndAllReadBack() throws {
         let archiver = KeyedArchiver()
         try archiver.encode(5, forKey: "count")
         try archiver.encode(false, forKey: "flag")
         try archiver.encode(0.25, forKey: "ratio")
         try archiver.encode("text", forKey: "name")
         let tree = try archiver.encodedPropertyList()
-        #expect(try Self.topObject(tree, key: "count") == .integer(5))
-        #expect(try Self.topObject(tree, key: "flag") == .bool(false))
-        #expect(try Self.topObject(tree, key: "ratio") == .real(0.25))
+        let top = try #require(tree.dictionaryValue?["$top"]?.dictionaryValue)
+        #expect(top["count"] == .integer(5))
+        #expect(top["flag"] == .bool(false))
+        #expect(top["ratio"] == .real(0.25))
         #expect(try Self.topObject(tree, key: "name") == .string("text"))
         let data = try archiver.encodedData()
         let unarchiver = KeyedUnarchiver()

@@ -13,6 +13,10 @@ import KeyedArchiveTestSupport
         static var archivedClassName: String { SystemFieldsZoneID.archivedName }
         var zoneName: String
         var ownerName: String
+        init(zoneName: String, ownerName: String) {
+            self.zoneName = zoneName
+            self.ownerName = ownerName
+        }
         init(from decoder: any ArchiveDecoder) throws {
             zoneName = try decoder.decode(String.self, forKey: "ZoneName")
             ownerName = try decoder.decode(String.self, forKey: "OwnerName")

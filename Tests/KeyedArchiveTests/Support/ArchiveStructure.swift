@@ -4,7 +4,8 @@ import Foundation
 /// Compares two keyed archives by their structure, not their bytes: what Apple's archiver and ours must
 /// agree on for a reader to treat them alike.
 ///
-/// From each `$top` key (which must be a UID on both sides), the walk follows both graphs in step and, for
+/// Each `$top` key must be stored alike on both sides, as an object's member is (an inline value of the same
+/// kind, or a UID). From each `$top` UID, the walk follows both graphs in step and, for
 /// each pair of objects met, checks: the same kind (inline string / integer / real / bool / data, or an
 /// object); for objects the same `$classname` and `$classes` chain, the same member keys, and per member
 /// the same storage (inline value of the same kind, UID, nil UID, array of N UIDs); then it walks the
@@ -212,12 +213,12 @@ enum ArchiveStructure {
             let eKeys = Set(expected.top.keys), aKeys = Set(actual.top.keys)
             if eKeys != aKeys { differences.append("$top: keys \(eKeys.sorted()) vs \(aKeys.sorted())") }
             for key in expected.top.keys.sorted() where aKeys.contains(key) {
-                guard case .uid(let e)? = expected.top[key], case .uid(let a)? = actual.top[key] else {
-                    differences.append("$top.\(key): expected a UID on both sides, found \(String(describing: expected.top[key])) "
-                                       + "and \(String(describing: actual.top[key]))")
-                    continue
+                guard let ev = expected.top[key], let av = actual.top[key] else { continue }
+                if Archive.kind(ev) != Archive.kind(av) {
+                    differences.append("$top.\(key): stored as \(Archive.kind(ev)) vs \(Archive.kind(av))")
+                } else if case .uid(let e) = ev, case .uid(let a) = av {
+                    pending.append((Int(e.value), Int(a.value), key))
                 }
-                pending.append((Int(e.value), Int(a.value), key))
             }
             pending.reverse()
             while let (e, a, path) = pending.popLast(), differences.count < 50 {

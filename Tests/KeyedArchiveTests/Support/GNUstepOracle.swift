@@ -4,7 +4,7 @@ import Foundation
 /// GNUstep's Objective-C Foundation as an interop oracle: an independent NSKeyedArchiver/NSKeyedUnarchiver.
 ///
 /// The oracle is the small program in `Tests/GNUstepOracle/oracle.m`, built (once per test process, and
-/// cached under `.build/gnustep-oracle/`) by `Scripts/gnustep-oracle.sh`. Its two modes:
+/// cached under `.build/gnustep-oracle/`) by `Scripts/gnustep-oracle.sh`. Its main modes:
 ///
 /// - ``decode(_:)``: GNUstep unarchives our bytes and prints a canonical description of the root
 ///   (the format is documented at the top of oracle.m; ``Description`` builds the same text in Swift);
@@ -83,12 +83,28 @@ enum GNUstepOracle {
     ///
     /// - Throws: ``Failure`` naming GNUstep's exception (or the signal) when it cannot unarchive the bytes.
     static func decode(_ archive: Data, program: Program = .base) throws -> String {
-        let run = try withTemporaryFile(archive) { try self.run(["decode", $0.path], program: program) }
+        try read(archive, mode: "decode", program: program).line
+    }
+
+    /// What GNUstep reads from the `$top` of a system-fields archive with its typed calls (oracle.m's
+    /// `decode-top` mode): `isZoneWide` and `wasCached` with `decodeBoolForKey:`, `changeTag` with
+    /// `decodeInt64ForKey:`, `version` with `decodeIntForKey:`, `ratio` with `decodeDoubleForKey:`, `etag` with
+    /// `decodeBytesForKey:returnedLength:` (hex), and `RecordName`, `ModificationDate` and `ZoneID` with
+    /// `decodeObjectForKey:` (canonical descriptions), one `key=value` line each, in that order.
+    ///
+    /// - Throws: ``Failure`` naming GNUstep's exception (a typed call on a value it cannot read raises).
+    static func decodeSystemFields(_ archive: Data) throws -> [String] {
+        try read(archive, mode: "decode-top", program: .base).stdout.split(separator: "\n").map(String.init)
+    }
+
+    /// Runs the oracle's reading `mode` on `archive`; fails unless it exits 0.
+    private static func read(_ archive: Data, mode: String, program: Program) throws -> Run {
+        let run = try withTemporaryFile(archive) { try self.run([mode, $0.path], program: program) }
         guard run.status == 0, !run.crashed else {
             throw Failure(description: "GNUstep could not unarchive (\(run.crashed ? "signal" : "status") \(run.status)): "
                 + run.stderr.trimmingCharacters(in: .whitespacesAndNewlines))
         }
-        return run.line
+        return run
     }
 
     /// GNUstep's archive of its sample value `name` (binary, or XML when `format` is `.xml`).

@@ -5,7 +5,9 @@ import Foundation
 // tree, which `BinaryPropertyListWriter` then writes. Kept, unchanged apart from its name, as the oracle
 // the direct emitter of `KeyedArchiver` is compared with: both must give the same tree and the same bytes.
 // One addition: `finishEncoding()` renumbers the objects depth-first (`depthFirst(objects:top:)`, written
-// on the tree, independently of the emitter's renumbering), as `KeyedArchiver` now does.
+// on the tree, independently of the emitter's renumbering), as `KeyedArchiver` now does. And `$top` follows
+// `KeyedArchiver`'s rule: a scalar encoded on the archiver is inline there, except the root of
+// `archivedData(withRootObject:)`, which is an object (`encodesRootObject`).
 //
 // Original documentation follows.
 
@@ -39,6 +41,7 @@ final class TreeReferenceArchiver: ArchiveEncoder {
     private var fieldKeys: [String] = []
     private var fieldValues: [PropertyListValue] = []
     private var currentUID: Int = -1  // -1: writing $top
+    private var encodesRootObject = false  // true: a scalar written to $top becomes an object (the root)
     private var identities: [ObjectIdentifier: Int] = [:]
     private var retained: [AnyObject] = []
     private var queue: [(uid: Int, value: any KeyedArchivable)] = []
@@ -173,14 +176,18 @@ final class TreeReferenceArchiver: ArchiveEncoder {
     /// - Throws: ``KeyedArchiveError`` when a value could not be archived.
     static func archivedData<T: ArchiveValue>(withRootObject root: T, format: PropertyListFormat = .binary) throws -> Data {
         let archiver = TreeReferenceArchiver()
+        archiver.encodesRootObject = true
         try archiver.encode(root, forKey: "root")
+        archiver.encodesRootObject = false
         return try archiver.encodedData(format: format)
     }
 
     /// Archives `root` under `"root"` and returns the archive as a property-list tree (no bytes).
     static func archivedPropertyList<T: ArchiveValue>(withRootObject root: T) throws -> PropertyListValue {
         let archiver = TreeReferenceArchiver()
+        archiver.encodesRootObject = true
         try archiver.encode(root, forKey: "root")
+        archiver.encodesRootObject = false
         return try archiver.finishEncoding()
     }
 
@@ -248,8 +255,8 @@ final class TreeReferenceArchiver: ArchiveEncoder {
     private func put(inline value: PropertyListValue, forKey key: String) {
         if takeCapture() {
             captured = .uid(UID(UInt64(append(value))))
-        } else if currentUID < 0 {
-            // Added with the same rule of `KeyedArchiver`: a `$top` value is always a UID.
+        } else if currentUID < 0 && encodesRootObject {
+            // Added with the same rule of `KeyedArchiver`: the root of `archivedData(withRootObject:)` is an object.
             setField(key, .uid(UID(UInt64(append(value)))))
         } else {
             setField(key, value)
