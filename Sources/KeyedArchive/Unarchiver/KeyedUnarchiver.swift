@@ -77,6 +77,8 @@ public struct KeyedUnarchiver {
     static let defaultStackBytesPerLevel = 16 << 10
 
     var registry: [String: any KeyedArchivable.Type] = [:]
+    /// Old module name to new (``mapModule(_:to:)``).
+    var moduleMoves: [String: String] = [:]
 
     /// Creates an unarchiver with the default limits and an empty registry.
     public init() {}
@@ -89,6 +91,36 @@ public struct KeyedUnarchiver {
     /// or one of its superclasses.
     public mutating func setClass(_ type: any KeyedArchivable.Type, forClassName name: String) {
         registry[name] = type
+    }
+
+    /// Decodes objects whose archived class is `name` as `type`: a model (an ``ArchivableCodable`` type is
+    /// registered as the model it is) or a plain `Codable` value stored inside an ``ArchivableCodable`` model
+    /// (a nested struct or enum, whose archived class is its type's name, see ``ArchiveNamed``).
+    ///
+    /// The corresponding Foundation API is `NSKeyedUnarchiver.setClass(_:forClassName:)`. The name is accepted
+    /// only where the model asks for a value of `type`; a type can declare the same names itself with
+    /// ``ArchiveNamed/legacyClassNames``.
+    public mutating func setClass<T: Decodable>(_ type: T.Type, forClassName name: String) {
+        if let model = type as? any KeyedArchivable.Type {
+            registry[name] = model
+        } else {
+            registry[name] = CodableDecodedObject<T>.self
+        }
+    }
+
+    /// Reads class names of the module `oldModule` as names of `newModule`: for types that moved from one
+    /// module to another (`App.Note` read as `Models.Note`, a nested class's `_TtCC3App5Outer5Inner` as
+    /// `_TtCC6Models5Outer5Inner`, `App.Box<App.Item>` as `Models.Box<Models.Item>`).
+    ///
+    /// An archived name is first compared as written, then with its module moved, with the names of the types
+    /// allowed at that point (and ``setClass(_:forClassName:)`` registrations) and nothing else, before any
+    /// initializer runs: a move never admits a type the caller did not ask for. Foundation has no corresponding
+    /// API (`NSKeyedUnarchiver.setClass(_:forClassName:)` maps one name at a time).
+    /// - Parameters:
+    ///   - oldModule: the module name found in old archives (`"App"`).
+    ///   - newModule: the module the types live in now (`"Models"`).
+    public mutating func mapModule(_ oldModule: String, to newModule: String) {
+        moduleMoves[oldModule] = newModule
     }
 
     /// The type registered for `name`, if any.
@@ -180,7 +212,7 @@ public struct KeyedUnarchiver {
     /// continue on a thread with a bigger stack, UnarchivingSession+Depth.swift), or, where the caller's
     /// stack cannot be measured, on a thread with a stack sized for the archive's possible depth.
     private func run<R>(_ storage: ArchiveStorage, _ body: (any ArchiveDecoder) throws -> R) throws -> R {
-        let session = UnarchivingSession(storage: storage, registry: registry, limits: limits,
+        let session = UnarchivingSession(storage: storage, registry: registry, moduleMoves: moduleMoves, limits: limits,
                                          stackBytesPerLevel: stackBytesPerLevel)
         var outcome: Result<R, any Error>?
         try withoutActuallyEscaping(body) { body in
