@@ -48,7 +48,7 @@ struct CodableEncodedObject<T: Encodable>: KeyedArchivable {
 }
 
 /// A nested Codable value being read from an object whose class name must be one of its type's names
-/// (``ArchiveNamed``), or one the unarchiver maps to it (``KeyedUnarchiver/setClass(_:forClassName:)``,
+/// (``ArchiveNamed``), or one the unarchiver maps to it (``KeyedUnarchiver/setClass(_:forClassName:)-(T.Type,_)``,
 /// ``KeyedUnarchiver/mapModule(_:to:)``).
 struct CodableDecodedObject<T: Decodable>: KeyedArchivable {
     static var archivedClassName: String { codableArchivedClassName(of: T.self) }

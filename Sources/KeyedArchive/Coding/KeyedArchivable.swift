@@ -86,7 +86,7 @@ extension KeyedArchivable {
 /// ```
 ///
 /// The unarchiver accepts an object whose `$classname` is one of these names only where this type is
-/// asked for; ``KeyedUnarchiver/setClass(_:forClassName:)`` and ``KeyedUnarchiver/mapModule(_:to:)`` add
+/// asked for; ``KeyedUnarchiver/setClass(_:forClassName:)-(T.Type,_)`` and ``KeyedUnarchiver/mapModule(_:to:)`` add
 /// names from the reading side. The corresponding Foundation API is `NSKeyedUnarchiver.setClass(_:forClassName:)`
 /// and, for writing, `NSKeyedArchiver.setClassName(_:for:)`.
 public protocol ArchiveNamed {

@@ -16,9 +16,9 @@ import Foundation
 ///   Arrays, sets and dictionaries are only read where the call asks for one, with its element types.
 /// - **Before instantiation.** The archive's claimed `$classname` is compared with the allowed types'
 ///   ``KeyedArchivable/archivedClassName`` and ``KeyedArchivable/legacyClassNames`` (and names registered
-///   with ``setClass(_:forClassName:)``) *before* any initializer runs. The `$classes` chain is never
+///   with ``setClass(_:forClassName:)-(KeyedArchivable.Type,_)``) *before* any initializer runs. The `$classes` chain is never
 ///   consulted: an archive cannot widen what is allowed by claiming an allowed superclass.
-/// - **Subclasses** of an allowed class are accepted only when registered with ``setClass(_:forClassName:)``.
+/// - **Subclasses** of an allowed class are accepted only when registered with ``setClass(_:forClassName:)-(KeyedArchivable.Type,_)``.
 ///   Nothing is ever looked up by name at run time (there is no `NSClassFromString`).
 /// - **Shared objects** met again through a second reference are checked against the second field's
 ///   allowed types too (Foundation only checks the first time).
@@ -113,7 +113,7 @@ public struct KeyedUnarchiver {
     /// `_TtCC6Models5Outer5Inner`, `App.Box<App.Item>` as `Models.Box<Models.Item>`).
     ///
     /// An archived name is first compared as written, then with its module moved, with the names of the types
-    /// allowed at that point (and ``setClass(_:forClassName:)`` registrations) and nothing else, before any
+    /// allowed at that point (and ``setClass(_:forClassName:)-(T.Type,_)`` registrations) and nothing else, before any
     /// initializer runs: a move never admits a type the caller did not ask for. Foundation has no corresponding
     /// API (`NSKeyedUnarchiver.setClass(_:forClassName:)` maps one name at a time).
     /// - Parameters:
