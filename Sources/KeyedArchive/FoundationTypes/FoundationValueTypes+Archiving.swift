@@ -23,6 +23,14 @@ protocol FoundationBridgedValue: Decodable {
     static var foundationKey: String { get }
     init(archived: Archived, decoder: any ArchiveDecoder) throws
     var archived: Archived { get throws }
+    /// Reads the Codable form earlier versions wrote, through `adapter` over `decoder`'s object.
+    static func decodeCodableForm(_ adapter: ArchiveCodableDecoder, decoder: any ArchiveDecoder) throws -> Self
+}
+
+extension FoundationBridgedValue {
+    static func decodeCodableForm(_ adapter: ArchiveCodableDecoder, decoder: any ArchiveDecoder) throws -> Self {
+        try Self(from: adapter)
+    }
 }
 
 /// The object a ``FoundationBridgedValue`` is archived as: the Foundation class's name, chain and fields.
@@ -42,7 +50,7 @@ struct FoundationBridgedObject<Value: FoundationBridgedValue>: KeyedArchivable {
         } else {
             let adapter = ArchiveCodableDecoder(object: decoder, codingPath: [])
             defer { adapter.close() }
-            value = try Value(from: adapter)
+            value = try Value.decodeCodableForm(adapter, decoder: decoder)
         }
     }
 
@@ -76,7 +84,7 @@ struct DecimalNumberObject: KeyedArchivable {
     init(_ decimal: Decimal) { self.decimal = decimal }
 
     /// Reads the fields; the mantissa must be 16 bytes (swift-corelibs-foundation refuses any other size as
-    /// corrupt), the length at most 8 words and the exponent a signed byte, as `Decimal` stores them.
+    /// corrupt), and the length and exponent what `Decimal` holds (``DecimalFields/decimal(_:keyPrefix:)``).
     init(from decoder: any ArchiveDecoder) throws {
         decimal = try namingClass(Self.archivedClassName) {
             let exponent = try decoder.decodeInteger(Int32.self, forKey: "NS.exponent")
@@ -89,13 +97,8 @@ struct DecimalNumberObject: KeyedArchivable {
                 throw foundationTypeError(decoder, className: Self.archivedClassName, key: "NS.mantissa",
                                           "the mantissa is \(bytes.count) bytes, not 16")
             }
-            guard (0 ... 8).contains(length) else {
-                throw foundationTypeError(decoder, className: Self.archivedClassName, key: "NS.length",
-                                          "length \(length) is outside 0...8")
-            }
-            guard (-128 ... 127).contains(exponent) else {
-                throw foundationTypeError(decoder, className: Self.archivedClassName, key: "NS.exponent",
-                                          "exponent \(exponent) is outside -128...127")
+            guard length >= 0 else {
+                throw foundationTypeError(decoder, className: Self.archivedClassName, key: "NS.length", "length \(length) is negative")
             }
             let words = Array(bytes)
             func word(_ i: Int) -> UInt16 {
@@ -104,7 +107,7 @@ struct DecimalNumberObject: KeyedArchivable {
             }
             let fields = DecimalFields(exponent: exponent, length: UInt32(length), isNegative: negative, isCompact: compact,
                                        mantissa: (0 ..< 8).map(word))
-            return try fields.decimal(decoder)
+            return try fields.decimal(decoder, keyPrefix: "NS.")
         }
     }
 
@@ -150,11 +153,21 @@ struct DecimalFields: Codable {
         self = fields
     }
 
-    /// The decimal these fields describe.
-    func decimal(_ decoder: any ArchiveDecoder) throws -> Decimal {
+    /// The decimal these fields describe, checked first: `Decimal` stops the process on a length above 8
+    /// (its `_length` setter calls `fatalError`, swift-foundation Decimal.swift) and keeps the exponent in a
+    /// signed byte; the mantissa has 8 words, as `Decimal.encode(to:)` writes it.
+    /// - Throws: ``KeyedArchiveError/Code/dataCorrupted`` naming the field (`NS.length`, or `length` in the
+    ///   Codable form, `keyPrefix` being `"NS."` or `""`).
+    func decimal(_ decoder: any ArchiveDecoder, keyPrefix: String) throws -> Decimal {
+        func corrupt(_ key: String, _ message: String) -> KeyedArchiveError {
+            foundationTypeError(decoder, className: DecimalNumberObject.archivedClassName, key: keyPrefix + key, message)
+        }
+        guard length <= 8 else { throw corrupt("length", "length \(length) is above 8") }
+        guard (-128 ... 127).contains(exponent) else { throw corrupt("exponent", "exponent \(exponent) is outside -128...127") }
+        guard mantissa.count == 8 else { throw corrupt("mantissa", "the mantissa has \(mantissa.count) words, not 8") }
         let data = try PropertyListEncoder().encode([self])
         guard let decimal = try PropertyListDecoder().decode([Decimal].self, from: data).first else {
-            throw foundationTypeError(decoder, className: "NSDecimalNumber", key: "NS.mantissa", "no Decimal was made")
+            throw corrupt("mantissa", "no Decimal was made")
         }
         return decimal
     }
@@ -165,6 +178,11 @@ extension Decimal: FoundationBridgedValue {
     static var foundationKey: String { "NS.mantissa" }
     init(archived: DecimalNumberObject, decoder: any ArchiveDecoder) { self = archived.decimal }
     var archived: DecimalNumberObject { DecimalNumberObject(self) }
+
+    /// The Codable fields, checked before `Decimal` sees them (``DecimalFields/decimal(_:keyPrefix:)``).
+    static func decodeCodableForm(_ adapter: ArchiveCodableDecoder, decoder: any ArchiveDecoder) throws -> Decimal {
+        try DecimalFields(from: adapter).decimal(decoder, keyPrefix: "")
+    }
 }
 
 /// A `Decimal` is archived as an `NSDecimalNumber`, as Apple's archiver stores it; the

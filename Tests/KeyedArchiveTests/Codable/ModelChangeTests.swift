@@ -30,7 +30,25 @@ import Testing
 ///           period: DateInterval(start: Date(timeIntervalSince1970: 0), duration: 3600),
 ///           length: Measurement(value: 2.5, unit: .meters), fax: "555")
 /// ```
-let bookshelfV1Archive = Data(base64Encoded: "YnBsaXN0MDBYJHZlcnNpb25ZJGFyY2hpdmVyVCR0b3BYJG9iamVjdHMSAAGGoF8QD05TS2V5ZWRBcmNoaXZlclRyb290gAFVJG51bGxUSGFsbFREdW5lWG1hZ2F6aW5lEH0QAFVmcl9GUlxFdXJvcGUvUGFyaXNZY29udmVydGVyVnN5bWJvbFtjb2VmZmljaWVudFhjb25zdGFudCM/8AAAAAAAACMAAAAAAAAAAFFtUzU1NVYkY2xhc3NUbmFtZVhmZWF0dXJlZFRraW5kVXByaWNlVmxvY2FsZVh0aW1lWm9uZVZwZXJpb2RWbGVuZ3RoU2ZheIACgAOABIAHgAiAFIAXgBqAHoAqWiRjbGFzc25hbWVYJGNsYXNzZXNdQXBwLkJvb2tzaGVsZlV0aXRsZVR5ZWFygAWABhEHrV8QKEtleWVkQXJjaGl2ZVRlc3RzLkJvb2tzaGVsZlB1YmxpY2F0aW9uVjFYZXhwb25lbnRaaXNOZWdhdGl2ZVlpc0NvbXBhY3RYbWFudGlzc2GACRP//////////xABCAmACl8QHEZvdW5kYXRpb25Fc3NlbnRpYWxzLkRlY2ltYWxaTlMub2JqZWN0c4ALV05TQXJyYXlaaWRlbnRpZmllcldjdXJyZW50gBWAFl8QG0ZvdW5kYXRpb25Fc3NlbnRpYWxzLkxvY2FsZYAYgBlfEB1Gb3VuZGF0aW9uRXNzZW50aWFscy5UaW1lWm9uZVVzdGFydFhkdXJhdGlvboAbgBwjQKwgAAAAAABfECFGb3VuZGF0aW9uRXNzZW50aWFscy5EYXRlSW50ZXJ2YWxXTlMudGltZYAdI8HNJ+RAAAAAVk5TRGF0ZVV2YWx1ZVR1bml0gB8jQAQAAAAAAACAIF8QLUZvdW5kYXRpb24uTWVhc3VyZW1lbnQ8Rm91bmRhdGlvbi5Vbml0TGVuZ3RoPldOUy5rZXlzgCFcTlNEaWN0aW9uYXJ5WE5TT2JqZWN0gAyADYAOgA+AEIARgBKAE4AigCOAJIApgCWAJoAngCjUAQIDBAUGBwjRCQqvECsLDA0ODxAREhMUFRYXGBgYGBgYGBkaGxwdHh8gISIjJCUmJygpKissLS4v2jAxMjM0NTY3ODk6Ozw9Pj9AQUJD0kRFRkfTMEhJSktM0kRFTU7WME84UFFSU1RVVldY0kRFWVrSMFtcXdJERV5f0zBgYWJjGNJERWRl0jBgZmfSREVoadMwamtsbW7SREVvcNIwcXJz0kRFdHXTMHZ3eHl60kRFe3zTMH1bfn+A0kRFgYLTMH1bfoOEokaFok2FolmFqIaHiImKi4yNol6FomSFomiFom+FonSFonuFoo6PopCRooGFopKTopSVAxEACAARABsAIAApAC4DGgMdAEAARQBHA0sDYABNA2UDbABSAFcDcQN+A4MDiABgAGIDjQOUAGQDmQOeAGoDowOqA68DtAO5A8ADxQPMAHcAgQPRAIgAlACdAKYArwCxALUAvADBAMoAzwDVANwA5QDsAPMA9wD5APsA/QD/AQEBAwEFAQcBCQELARYBHwPYAS0BMwE4AToBPAE/A9sBagFzAX4BiAGRAZMBnAGeAZ8BoAGiA94BwQHMA+EBzgPqAdYB4QHpAesB7QPtAgsCDQIPA/ACLwI1Aj4CQAJCAksD8wJvAncCeQKCA/YCiQKPApQClgKfAqED+QLRAtkD/AP/AtsEAgQFBAgC6ALxAvMC9QL3AvkC+wL9Av8DAQMDAwUDBwMJAwsDDQMPAAAAAAAAAgEAAAAAAAAAlgAAAAAAAAAAAAAAAAAABAs=") ?? Data()
+let bookshelfV1Archive = Data(base64Encoded: """
+    YnBsaXN0MDBYJHZlcnNpb25ZJGFyY2hpdmVyVCR0b3BYJG9iamVjdHMSAAGGoF8QD05TS2V5ZWRBcmNoaXZlclRyb290gAFVJG51bGxUSGFsbFRE
+    dW5lWG1hZ2F6aW5lEH0QAFVmcl9GUlxFdXJvcGUvUGFyaXNZY29udmVydGVyVnN5bWJvbFtjb2VmZmljaWVudFhjb25zdGFudCM/8AAAAAAAACMA
+    AAAAAAAAAFFtUzU1NVYkY2xhc3NUbmFtZVhmZWF0dXJlZFRraW5kVXByaWNlVmxvY2FsZVh0aW1lWm9uZVZwZXJpb2RWbGVuZ3RoU2ZheIACgAOA
+    BIAHgAiAFIAXgBqAHoAqWiRjbGFzc25hbWVYJGNsYXNzZXNdQXBwLkJvb2tzaGVsZlV0aXRsZVR5ZWFygAWABhEHrV8QKEtleWVkQXJjaGl2ZVRl
+    c3RzLkJvb2tzaGVsZlB1YmxpY2F0aW9uVjFYZXhwb25lbnRaaXNOZWdhdGl2ZVlpc0NvbXBhY3RYbWFudGlzc2GACRP//////////xABCAmACl8Q
+    HEZvdW5kYXRpb25Fc3NlbnRpYWxzLkRlY2ltYWxaTlMub2JqZWN0c4ALV05TQXJyYXlaaWRlbnRpZmllcldjdXJyZW50gBWAFl8QG0ZvdW5kYXRp
+    b25Fc3NlbnRpYWxzLkxvY2FsZYAYgBlfEB1Gb3VuZGF0aW9uRXNzZW50aWFscy5UaW1lWm9uZVVzdGFydFhkdXJhdGlvboAbgBwjQKwgAAAAAABf
+    ECFGb3VuZGF0aW9uRXNzZW50aWFscy5EYXRlSW50ZXJ2YWxXTlMudGltZYAdI8HNJ+RAAAAAVk5TRGF0ZVV2YWx1ZVR1bml0gB8jQAQAAAAAAACA
+    IF8QLUZvdW5kYXRpb24uTWVhc3VyZW1lbnQ8Rm91bmRhdGlvbi5Vbml0TGVuZ3RoPldOUy5rZXlzgCFcTlNEaWN0aW9uYXJ5WE5TT2JqZWN0gAyA
+    DYAOgA+AEIARgBKAE4AigCOAJIApgCWAJoAngCjUAQIDBAUGBwjRCQqvECsLDA0ODxAREhMUFRYXGBgYGBgYGBkaGxwdHh8gISIjJCUmJygpKiss
+    LS4v2jAxMjM0NTY3ODk6Ozw9Pj9AQUJD0kRFRkfTMEhJSktM0kRFTU7WME84UFFSU1RVVldY0kRFWVrSMFtcXdJERV5f0zBgYWJjGNJERWRl0jBg
+    ZmfSREVoadMwamtsbW7SREVvcNIwcXJz0kRFdHXTMHZ3eHl60kRFe3zTMH1bfn+A0kRFgYLTMH1bfoOEokaFok2FolmFqIaHiImKi4yNol6FomSF
+    omiFom+FonSFonuFoo6PopCRooGFopKTopSVAxEACAARABsAIAApAC4DGgMdAEAARQBHA0sDYABNA2UDbABSAFcDcQN+A4MDiABgAGIDjQOUAGQD
+    mQOeAGoDowOqA68DtAO5A8ADxQPMAHcAgQPRAIgAlACdAKYArwCxALUAvADBAMoAzwDVANwA5QDsAPMA9wD5APsA/QD/AQEBAwEFAQcBCQELARYB
+    HwPYAS0BMwE4AToBPAE/A9sBagFzAX4BiAGRAZMBnAGeAZ8BoAGiA94BwQHMA+EBzgPqAdYB4QHpAesB7QPtAgsCDQIPA/ACLwI1Aj4CQAJCAksD
+    8wJvAncCeQKCA/YCiQKPApQClgKfAqED+QLRAtkD/AP/AtsEAgQFBAgC6ALxAvMC9QL3AvkC+wL9Av8DAQMDAwUDBwMJAwsDDQMPAAAAAAAAAgEA
+    AAAAAAAAlgAAAAAAAAAAAAAAAAAABAs=
+    """.filter { !$0.isWhitespace }) ?? Data()
 
 /// The bookshelf now: moved from module `App` to this one, its publication renamed `BookshelfArticle`, the
 /// `magazine` kind removed, `fax` removed, `shelfMark` added.
@@ -225,6 +243,38 @@ struct BookshelfLookalike: ArchivableCodable {
         #expect(error.code == .dataCorrupted)
         #expect(error.className == "NSDecimalNumber")
         #expect(error.description.contains("NS.mantissa"), "\(error)")
+    }
+
+    /// A decimal length above 8 would stop the process inside `Decimal` (its `_length` setter calls
+    /// `fatalError`): both forms refuse it first, naming the field.
+    @Test(arguments: [("NS.length", true), ("length", false)])
+    func aDecimalLengthAboveEightIsRefusedBeforeDecimalSeesIt(key: String, foundationForm: Bool) throws {
+        let data = foundationForm ? try KeyedArchiver.archivedData(withRootObject: Decimal(7)) : bookshelfV1Archive
+        let tree = try PropertyListValue(propertyListData: data)
+        guard case .dictionary(var root) = tree, case .array(var objects)? = root["$objects"],
+              let index = objects.firstIndex(where: { object in
+                  guard case .dictionary(let d) = object else { return false }
+                  return d[key] != nil && (d["mantissa"] ?? d["NS.mantissa"]) != nil
+              }),
+              case .dictionary(var fields) = objects[index] else {
+            Issue.record("no object with \(key)")
+            return
+        }
+        fields[key] = .integer(9)
+        objects[index] = .dictionary(fields)
+        root["$objects"] = .array(objects)
+        let damaged = try PropertyListValue.dictionary(root).propertyListData(format: .binary)
+        var unarchiver = KeyedUnarchiver()
+        unarchiver.mapModule("App", to: "KeyedArchiveTests")
+        let description: String
+        if foundationForm {
+            let error = try #require(throws: KeyedArchiveError.self) { try unarchiver.decode(Decimal.self, from: damaged) }
+            #expect(error.code == .dataCorrupted)
+            description = error.description
+        } else {
+            description = "\(try #require(throws: DecodingError.self) { try unarchiver.decode(Bookshelf.self, from: damaged) })"
+        }
+        #expect(description.contains(key) && description.contains("length 9 is above 8"), "\(description)")
     }
 
     /// Foundation on Linux as the oracle where it works: it reads our NSLocale, NSTimeZone and NSDateInterval
