@@ -191,14 +191,21 @@ struct BookshelfLookalike: ArchivableCodable {
     }
 
     @Test func foundationValueTypesWithoutAFoundationFormUseOneNameOnEveryPlatform() throws {
-        let holder = CalendarHolder(calendar: Calendar(identifier: .gregorian))
+        let components = DateComponents(year: 2024, month: 2, day: 29)
+        let url = URLComponents(string: "https://example.com/a?b=c")
+        let holder = CalendarHolder(calendar: Calendar(identifier: .gregorian), components: components, url: url)
         let data = try KeyedArchiver.archivedData(withRootObject: holder)
         let counts = try ArchivedObjectGraph(data: data).instanceCounts()
         #expect(counts["Foundation.Calendar"] == 1, "\(counts)")
+        #expect(counts["Foundation.DateComponents"] == 1, "\(counts)")
+        #expect(counts["Foundation.URLComponents"] == 1, "\(counts)")
         #expect(!counts.keys.contains { $0.hasPrefix("FoundationEssentials.") }, "\(counts)")
         // The Linux spelling earlier versions wrote is read too.
         let old = try renaming(data, "Foundation.Calendar", to: "FoundationEssentials.Calendar")
-        #expect(try KeyedUnarchiver.unarchivedObject(ofClass: CalendarHolder.self, from: old).calendar.identifier == .gregorian)
+        let back = try KeyedUnarchiver.unarchivedObject(ofClass: CalendarHolder.self, from: old)
+        #expect(back.calendar.identifier == .gregorian)
+        #expect(back.components == components)
+        #expect(back.url == url)
     }
 
     @Test func aDecimalIsAnNSDecimalNumberWithCorelibsLayout() throws {
@@ -338,4 +345,6 @@ struct BookshelfViaRegistry: ArchivableCodable {
 
 struct CalendarHolder: ArchivableCodable {
     var calendar: Calendar
+    var components: DateComponents
+    var url: URLComponents?
 }
