@@ -98,7 +98,8 @@ struct DecimalNumberObject: KeyedArchivable {
                                           "the mantissa is \(bytes.count) bytes, not 16")
             }
             guard length >= 0 else {
-                throw foundationTypeError(decoder, className: Self.archivedClassName, key: "NS.length", "length \(length) is negative")
+                throw foundationTypeError(decoder, className: Self.archivedClassName, key: "NS.length",
+                                          "length \(length) is negative")
             }
             let words = Array(bytes)
             func word(_ i: Int) -> UInt16 {

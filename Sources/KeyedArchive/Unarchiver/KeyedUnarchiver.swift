@@ -16,9 +16,11 @@ import Foundation
 ///   Arrays, sets and dictionaries are only read where the call asks for one, with its element types.
 /// - **Before instantiation.** The archive's claimed `$classname` is compared with the allowed types'
 ///   ``KeyedArchivable/archivedClassName`` and ``KeyedArchivable/legacyClassNames`` (and names registered
-///   with ``setClass(_:forClassName:)-(KeyedArchivable.Type,_)``) *before* any initializer runs. The `$classes` chain is never
-///   consulted: an archive cannot widen what is allowed by claiming an allowed superclass.
-/// - **Subclasses** of an allowed class are accepted only when registered with ``setClass(_:forClassName:)-(KeyedArchivable.Type,_)``.
+///   with ``setClass(_:forClassName:)-(KeyedArchivable.Type,_)``, or moved with ``mapModule(_:to:)``)
+///   *before* any initializer runs. The `$classes` chain is never consulted: an archive cannot widen what is
+///   allowed by claiming an allowed superclass.
+/// - **Subclasses** of an allowed class are accepted only when registered with
+///   ``setClass(_:forClassName:)-(KeyedArchivable.Type,_)``.
 ///   Nothing is ever looked up by name at run time (there is no `NSClassFromString`).
 /// - **Shared objects** met again through a second reference are checked against the second field's
 ///   allowed types too (Foundation only checks the first time).
@@ -100,6 +102,9 @@ public struct KeyedUnarchiver {
     /// The corresponding Foundation API is `NSKeyedUnarchiver.setClass(_:forClassName:)`. The name is accepted
     /// only where the model asks for a value of `type`; a type can declare the same names itself with
     /// ``ArchiveNamed/legacyClassNames``.
+    /// - Parameters:
+    ///   - type: the type to read such objects as.
+    ///   - name: the `$classname` found in archives (an old or moved name).
     public mutating func setClass<T: Decodable>(_ type: T.Type, forClassName name: String) {
         if let model = type as? any KeyedArchivable.Type {
             registry[name] = model
@@ -113,9 +118,9 @@ public struct KeyedUnarchiver {
     /// `_TtCC6Models5Outer5Inner`, `App.Box<App.Item>` as `Models.Box<Models.Item>`).
     ///
     /// An archived name is first compared as written, then with its module moved, with the names of the types
-    /// allowed at that point (and ``setClass(_:forClassName:)-(T.Type,_)`` registrations) and nothing else, before any
-    /// initializer runs: a move never admits a type the caller did not ask for. Foundation has no corresponding
-    /// API (`NSKeyedUnarchiver.setClass(_:forClassName:)` maps one name at a time).
+    /// allowed at that point (and ``setClass(_:forClassName:)-(T.Type,_)`` registrations) and nothing else,
+    /// before any initializer runs: a move never admits a type the caller did not ask for. Foundation has no
+    /// corresponding API (`NSKeyedUnarchiver.setClass(_:forClassName:)` maps one name at a time).
     /// - Parameters:
     ///   - oldModule: the module name found in old archives (`"App"`).
     ///   - newModule: the module the types live in now (`"Models"`).

@@ -348,3 +348,25 @@ struct CalendarHolder: ArchivableCodable {
     var components: DateComponents
     var url: URLComponents?
 }
+
+private typealias D = GNUstepOracle.Description
+
+/// GNUstep base reads neither Apple form: its library holds neither `NS.mantissa` nor `NS.startDate`; it stops
+/// on a signal unarchiving our NSDecimalNumber and decodes our NSDateInterval as nil (recorded as known issues,
+/// as the other GNUstep deviations are).
+@Suite(.enabled(if: GNUstepOracle.isAvailable, "GNUstep not installed (apt-get install gobjc libgnustep-base-dev gnustep-base-runtime)"))
+struct ModelChangeGNUstepTests {
+    @Test func gnustepCannotReadAppleDecimalNumbersOrDateIntervals() throws {
+        let decimal = try KeyedArchiver.archivedData(withRootObject: Decimal(string: "12.5") ?? 0)
+        withKnownIssue("GNUstep's NSDecimalNumber has no keyed NS.mantissa form") {
+            let line = try GNUstepOracle.decode(decimal)
+            #expect(line == D.double(12.5))
+        }
+        let interval = try KeyedArchiver.archivedData(withRootObject: DateInterval(start: Date(timeIntervalSinceReferenceDate: 0),
+                                                                                   duration: 60))
+        withKnownIssue("GNUstep's NSDateInterval has no keyed NS.startDate/NS.endDate form") {
+            let line = try GNUstepOracle.decode(interval)
+            #expect(line != "null", "GNUstep decodes nil")
+        }
+    }
+}
