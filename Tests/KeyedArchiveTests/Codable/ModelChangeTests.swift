@@ -190,6 +190,21 @@ struct BookshelfLookalike: ArchivableCodable {
         #expect(throws: DecodingError.self) { try plain.decode(BookshelfViaRegistry.self, from: bookshelfV1Archive) }
     }
 
+    @Test func aPlainCodableValueIsWrittenUnderANameSetOnTheArchiver() throws {
+        let shelf = BookshelfViaRegistry(name: "Hall", featured: RenamedByRegistry(title: "Dune", year: 1965))
+        let archiver = KeyedArchiver()
+        archiver.setClassName("App.Publication", for: RenamedByRegistry.self)
+        archiver.setClassName("App.Bookshelf", for: BookshelfViaRegistry.self)
+        try archiver.encode(shelf, forKey: "root")
+        let data = try archiver.encodedData()
+        let counts = try ArchivedObjectGraph(data: data).instanceCounts()
+        #expect(counts == ["App.Bookshelf": 1, "App.Publication": 1], "\(counts)")
+        var unarchiver = KeyedUnarchiver()
+        unarchiver.mapModule("App", to: "KeyedArchiveTests")
+        unarchiver.setClass(RenamedByRegistry.self, forClassName: "App.Publication")
+        #expect(try unarchiver.decode(BookshelfViaRegistry.self, from: data).featured.title == "Dune")
+    }
+
     @Test func foundationValueTypesWithoutAFoundationFormUseOneNameOnEveryPlatform() throws {
         let components = DateComponents(year: 2024, month: 2, day: 29)
         let url = URLComponents(string: "https://example.com/a?b=c")
