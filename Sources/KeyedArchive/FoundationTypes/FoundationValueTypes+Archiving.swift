@@ -17,8 +17,6 @@ import Foundation
 protocol FoundationBridgedValue: Decodable {
     /// The keyed-archive form: a model whose class is the Foundation class.
     associatedtype Archived: KeyedArchivable
-    /// The type's name without a module (`"Decimal"`), for the names earlier versions wrote.
-    static var swiftTypeName: String { get }
     /// A key only the Foundation class's form holds (`"NS.mantissa"`), telling it apart from the Codable form.
     static var foundationKey: String { get }
     init(archived: Archived, decoder: any ArchiveDecoder) throws
@@ -37,8 +35,12 @@ extension FoundationBridgedValue {
 struct FoundationBridgedObject<Value: FoundationBridgedValue>: KeyedArchivable {
     static var archivedClassName: String { Value.Archived.archivedClassName }
     static var archivedClassChain: [String] { Value.Archived.archivedClassChain }
-    /// The names earlier versions wrote on Linux and on Apple platforms.
-    static var legacyClassNames: [String] { ["FoundationEssentials." + Value.swiftTypeName, "Foundation." + Value.swiftTypeName] }
+    /// The names earlier versions wrote on Linux and on Apple platforms: the type's name (`Decimal`) in
+    /// either module.
+    static var legacyClassNames: [String] {
+        let name = String(describing: Value.self)
+        return ["FoundationEssentials." + name, "Foundation." + name]
+    }
 
     let value: Value
 
@@ -175,7 +177,6 @@ struct DecimalFields: Codable {
 }
 
 extension Decimal: FoundationBridgedValue {
-    static var swiftTypeName: String { "Decimal" }
     static var foundationKey: String { "NS.mantissa" }
     init(archived: DecimalNumberObject, decoder: any ArchiveDecoder) { self = archived.decimal }
     var archived: DecimalNumberObject { DecimalNumberObject(self) }
@@ -198,7 +199,6 @@ extension Decimal: ArchiveValue {
 // MARK: - Locale, TimeZone
 
 extension Locale: FoundationBridgedValue {
-    static var swiftTypeName: String { "Locale" }
     static var foundationKey: String { "NS.identifier" }
     init(archived: ArchivedLocale, decoder: any ArchiveDecoder) { self = archived.locale }
     var archived: ArchivedLocale { ArchivedLocale(self) }
@@ -214,7 +214,6 @@ extension Locale: ArchiveValue {
 }
 
 extension TimeZone: FoundationBridgedValue {
-    static var swiftTypeName: String { "TimeZone" }
     static var foundationKey: String { "NS.name" }
     init(archived: ArchivedTimeZone, decoder: any ArchiveDecoder) throws {
         guard let timeZone = archived.timeZone else {
@@ -264,7 +263,6 @@ struct DateIntervalObject: KeyedArchivable {
 }
 
 extension DateInterval: FoundationBridgedValue {
-    static var swiftTypeName: String { "DateInterval" }
     static var foundationKey: String { "NS.startDate" }
     init(archived: DateIntervalObject, decoder: any ArchiveDecoder) { self = archived.interval }
     var archived: DateIntervalObject { DateIntervalObject(self) }
