@@ -403,3 +403,183 @@ private extension PropertyListValue {
         return .dictionary(root)
     }
 }
+
+// MARK: - ChangingYourModels
+
+enum ChangingYourModelsExample {
+    /// Version 1 of `Contact`, as it was shipped: no `isFavorite`, and a `fax` field later removed.
+    struct ContactV1: ArchivableCodable {
+        static var archivedClassName: String { "Contact" }
+        var name: String
+        var fax: String
+    }
+
+    // ChangingYourModels 1: begin
+    struct Contact: ArchivableCodable {
+        static var archivedClassName: String { "Contact" }
+        var name: String
+        var isFavorite: Bool  // added in version 2; `fax` was removed
+
+        init(name: String, isFavorite: Bool) {
+            self.name = name
+            self.isFavorite = isFavorite
+        }
+
+        init(from decoder: any Decoder) throws {
+            let fields = try decoder.container(keyedBy: CodingKeys.self)
+            name = try fields.decode(String.self, forKey: .name)
+            isFavorite = try fields.decodeIfPresent(Bool.self, forKey: .isFavorite) ?? false
+        }
+    }
+    // ChangingYourModels 1: end
+
+    /// Version 1 of `Note`: a title only.
+    final class NoteV1: KeyedArchivable {
+        static var archivedClassName: String { "Note" }
+        var title: String
+        init(title: String) { self.title = title }
+        init(from decoder: any ArchiveDecoder) throws { title = try decoder.decode(String.self, forKey: "title") }
+        func encode(to encoder: any ArchiveEncoder) throws { try encoder.encode(title, forKey: "title") }
+    }
+
+    // ChangingYourModels 2: begin
+    final class Note: KeyedArchivable {
+        static var archivedClassName: String { "Note" }
+        var title: String
+        var pinned: Bool  // added in version 2
+
+        init(title: String, pinned: Bool) {
+            self.title = title
+            self.pinned = pinned
+        }
+
+        init(from decoder: any ArchiveDecoder) throws {
+            title = try decoder.decode(String.self, forKey: "title")
+            pinned = try decoder.decodeIfPresent(Bool.self, forKey: "pinned") ?? false
+        }
+
+        func encode(to encoder: any ArchiveEncoder) throws {
+            try encoder.encode(title, forKey: "title")
+            try encoder.encode(pinned, forKey: "pinned")
+        }
+    }
+    // ChangingYourModels 2: end
+
+    /// Version 1 of the book: `name` instead of `title`, a `Publication` in module `Library`, a format
+    /// that has since been removed.
+    struct PublicationV1: ArchivableCodable {
+        static var archivedClassName: String { "Library.Publication" }
+        var headline: String
+    }
+
+    struct BookV1: ArchivableCodable {
+        static var archivedClassName: String { "App.Book" }
+        var name: String
+        var format: String
+        var review: PublicationV1
+    }
+
+    // ChangingYourModels 3: begin
+    struct Book: ArchivableCodable {
+        static var archivedClassName: String { "Models.Book" }  // the default name in module Models
+        var title: String
+        var format: Format
+        var review: Article
+
+        enum CodingKeys: String, CodingKey {
+            case title = "name"  // the key version 1 wrote
+            case format, review
+        }
+    }
+    // ChangingYourModels 3: end
+
+    // ChangingYourModels 4: begin
+    struct Article: Codable, ArchiveNamed {
+        static var legacyClassNames: [String] { ["Library.Publication"] }
+        var headline: String
+    }
+    // ChangingYourModels 4: end
+
+    // ChangingYourModels 6: begin
+    enum Format: String, Codable {
+        case hardcover, paperback  // `audiobook` was removed
+
+        init(from decoder: any Decoder) throws {
+            let stored = try decoder.singleValueContainer().decode(String.self)
+            self = Format(rawValue: stored) ?? .paperback
+        }
+    }
+    // ChangingYourModels 6: end
+
+    // ChangingYourModels 7: begin
+    struct Invoice: ArchivableCodable {
+        var total: Decimal        // NSDecimalNumber
+        var locale: Locale        // NSLocale
+        var timeZone: TimeZone    // NSTimeZone
+        var period: DateInterval  // NSDateInterval
+    }
+    // ChangingYourModels 7: end
+}
+
+@Suite struct ChangingYourModelsExampleTests {
+    typealias Example = ChangingYourModelsExample
+
+    @Test func addedFieldsGetTheirDefaultAndRemovedFieldsAreIgnored() throws {
+        let v1 = try KeyedArchiver.archivedData(withRootObject: Example.ContactV1(name: "Ada", fax: "555"))
+        let contact = try KeyedUnarchiver.unarchivedObject(ofClass: Example.Contact.self, from: v1)
+        #expect(contact.name == "Ada")
+        #expect(contact.isFavorite == false)
+        let v2 = try KeyedArchiver.archivedData(withRootObject: Example.Contact(name: "Ada", isFavorite: true))
+        #expect(try KeyedUnarchiver.unarchivedObject(ofClass: Example.Contact.self, from: v2).isFavorite)
+
+        let note = try KeyedUnarchiver.unarchivedObject(
+            ofClass: Example.Note.self, from: KeyedArchiver.archivedData(withRootObject: Example.NoteV1(title: "Milk")))
+        #expect(note.title == "Milk")
+        #expect(note.pinned == false)
+    }
+
+    @Test func renamedFieldsTypesModulesAndRemovedCasesRead() throws {
+        let v1 = Example.BookV1(name: "Dune", format: "audiobook", review: .init(headline: "A classic"))
+        let data = try KeyedArchiver.archivedData(withRootObject: v1)
+        // Without the module move, `App.Book` is not `Models.Book`.
+        #expect(throws: KeyedArchiveError.self) { try KeyedUnarchiver().decode(Example.Book.self, from: data) }
+        // ChangingYourModels 5: begin
+        var unarchiver = KeyedUnarchiver()
+        unarchiver.mapModule("App", to: "Models")  // App.Book is read as Models.Book
+        let book = try unarchiver.decode(Book.self, from: data)
+        // ChangingYourModels 5: end
+        #expect(book.title == "Dune")
+        #expect(book.format == .paperback)
+        #expect(book.review.headline == "A classic")
+
+        // The same old name, mapped on the unarchiver instead of declared on the type.
+        struct Review: Codable { var headline: String }
+        struct ShelfV2: ArchivableCodable {
+            static var archivedClassName: String { "Models.Book" }
+            var name: String
+            var review: Review
+        }
+        var mapping = KeyedUnarchiver()
+        mapping.mapModule("App", to: "Models")
+        #expect(throws: DecodingError.self) { try mapping.decode(ShelfV2.self, from: data) }
+        mapping.setClass(Review.self, forClassName: "Library.Publication")
+        #expect(try mapping.decode(ShelfV2.self, from: data).review.headline == "A classic")
+    }
+
+    typealias Book = Example.Book
+
+    @Test func foundationValuesAreArchivedAsTheirFoundationClasses() throws {
+        let invoice = Example.Invoice(total: Decimal(string: "19.99") ?? 0, locale: Locale(identifier: "de_DE"),
+                                      timeZone: TimeZone(identifier: "Europe/Berlin") ?? .gmt,
+                                      period: DateInterval(start: Date(timeIntervalSince1970: 0), duration: 86_400))
+        let data = try KeyedArchiver.archivedData(withRootObject: invoice)
+        let counts = try ArchivedObjectGraph(data: data).instanceCounts()
+        for name in ["NSDecimalNumber", "NSLocale", "NSTimeZone", "NSDateInterval"] { #expect(counts[name] == 1, "\(name): \(counts)") }
+        #expect(!counts.keys.contains { $0.hasPrefix("FoundationEssentials.") || $0.hasPrefix("Foundation.") }, "\(counts)")
+        let back = try KeyedUnarchiver.unarchivedObject(ofClass: Example.Invoice.self, from: data)
+        #expect(back.total == invoice.total)
+        #expect(back.locale.identifier == "de_DE")
+        #expect(back.timeZone.identifier == "Europe/Berlin")
+        #expect(back.period == invoice.period)
+    }
+}

@@ -69,6 +69,43 @@ import Testing
         #expect(report.isFaithful, "\(report)")
     }
 
+    static let kitFixture = SampleRunner.packageRoot
+        .appendingPathComponent("Samples/SchemaMigration/Fixtures/address-book-kit-ledger.archive")
+
+    @Test func ledgerWrittenInTheOldModuleReadsAfterTheMove() throws {
+        let shipped = try Data(contentsOf: Self.kitFixture)
+        #expect(try AddressBookArchive.kitLedgerArchive() == shipped)
+        let counts = try ArchivedObjectGraph(data: shipped).instanceCounts()
+        #expect(counts["AddressBookKit.Ledger"] == 1 && counts["AddressBookKit.LedgerEntry"] == 2 && counts["NSDecimalNumber"] == 2,
+                "\(counts)")
+        let book = try AddressBookArchive.read(shipped)
+        #expect(book.ledger?.entries == [LedgerEntry(person: "Ada Lovelace", amount: Decimal(string: "19.99") ?? 0),
+                                         LedgerEntry(person: "Alan Turing", amount: Decimal(string: "-0.5") ?? 0)])
+        // Without the module move the old ledger is refused, before any initializer runs.
+        let error = try #require(throws: KeyedArchiveError.self) { try KeyedUnarchiver().decode(AddressBook.self, from: shipped) }
+        #expect(error.code == .classNotAllowed)
+        #expect(error.className == "AddressBookKit.Ledger")
+        // The version-1 book has no ledger; the current format writes it under this module's names.
+        #expect(try AddressBookArchive.read(Data(contentsOf: Self.fixture)).ledger == nil)
+        let upgraded = try AddressBookArchive.currentArchive(AddressBook(people: book.people, ledger: book.ledger))
+        let upgradedCounts = try ArchivedObjectGraph(data: upgraded).instanceCounts()
+        #expect(upgradedCounts["SchemaMigration.Ledger"] == 1 && upgradedCounts["SchemaMigration.LedgerEntry"] == 2, "\(upgradedCounts)")
+        #expect(try AddressBookArchive.read(upgraded).ledger == book.ledger)
+
+        let dir = try SampleRunner.temporaryDirectory("migration-kit")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let regenerated = dir.appendingPathComponent("kit.archive")
+        #expect(try SampleRunner.run("schema-migration", ["--write-kit", regenerated.path]).status == 0)
+        #expect(try Data(contentsOf: regenerated) == shipped)
+        let listed = try SampleRunner.run("schema-migration", [Self.kitFixture.path])
+        #expect(listed.stdout == """
+            \(Self.kitFixture.path): address book, format version 2, 0 people
+              owes: Ada Lovelace  19.99
+              owes: Alan Turing  -0.5
+
+            """)
+    }
+
     @Test func newerFormatIsRefusedWithAClearError() throws {
         let archive = try KeyedArchiver.archivedData(withRootObject: FutureBook())
         let error = try #require(throws: KeyedArchiveError.self) { try AddressBookArchive.read(archive) }

@@ -148,7 +148,23 @@ public final class KeyedArchiver: ArchiveEncoder {
         configuration.setClassName(name, for: type)
     }
 
-    /// The class name set with ``setClassName(_:for:)`` for `type`, if any.
+    /// Writes values of `type` with the class name `name`: a model (an ``ArchivableCodable`` type is the model it
+    /// is) or a plain `Codable` value stored inside an ``ArchivableCodable`` model, which is otherwise written
+    /// under its ``ArchiveNamed/archivedClassName`` (its type's name).
+    ///
+    /// The corresponding Foundation API is `NSKeyedArchiver.setClassName(_:for:)`.
+    /// - Parameters:
+    ///   - name: the `$classname` to write (an older name, for readers that know only that one).
+    ///   - type: the type whose values are written under it.
+    public func setClassName<T: Encodable>(_ name: String, for type: T.Type) {
+        if let model = type as? any KeyedArchivable.Type {
+            classNames[ObjectIdentifier(model)] = name
+        } else {
+            classNames[ObjectIdentifier(CodableEncodedObject<T>.self)] = name
+        }
+    }
+
+    /// The class name set with ``setClassName(_:for:)-(_,KeyedArchivable.Type)`` for `type`, if any.
     public func className(for type: any KeyedArchivable.Type) -> String? {
         configuration.className(for: type)
     }

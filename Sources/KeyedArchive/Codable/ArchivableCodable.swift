@@ -33,8 +33,12 @@ import Foundation
 ///   archived set or dictionary that holds two strings only canonical equivalence makes equal ("\u{E9}" and
 ///   "e\u{301}", distinct NSStrings) throws naming both (``KeyedArchiveError/Code/equivalentKeys``, or
 ///   `DecodingError.dataCorrupted` for a keyed container);
+/// - `Decimal`, `Locale`, `TimeZone` and `DateInterval` as NSDecimalNumber, NSLocale, NSTimeZone and
+///   NSDateInterval, as Apple's archiver writes them (see <doc:ChangingYourModels>);
 /// - any other Codable value (a struct, an enum with associated values) as a nested object whose class name
-///   is `String(reflecting:)` of its type, holding its keyed fields; a value that encodes itself with a
+///   is `String(reflecting:)` of its type (with `FoundationEssentials.` spelled `Foundation.`, the same on
+///   every platform) or, for a type that adopts ``ArchiveNamed``, its ``ArchiveNamed/archivedClassName``
+///   (also read from its ``ArchiveNamed/legacyClassNames``), holding its keyed fields; a value that encodes itself with a
 ///   single-value container (an enum with a raw value, a wrapper) as that value itself, with no object; one
 ///   that uses an unkeyed container as an NSArray;
 /// - nested keyed containers (enum associated values, `superEncoder`) as NSDictionary with string keys,

@@ -138,7 +138,8 @@ extension CodableArchiving {
     ///
     /// Only `T`'s own structure decides what may be instantiated: ``ArchiveValue`` types through the
     /// hand-written coding (models by their archived class names), other Codable values as objects whose
-    /// class name must be `String(reflecting: T.self)`, checked before `T.init(from:)` runs.
+    /// class name must be one of `T`'s names (`String(reflecting: T.self)` or its ``ArchiveNamed`` names, or a
+    /// name the unarchiver maps to `T`), checked before `T.init(from:)` runs.
     static func decode<T: Decodable>(_ type: T.Type, from archive: any ArchiveDecoder, forKey key: String,
                                      codingPath: @autoclosure () -> [any CodingKey]) throws -> T {
         // The plain values a model's fields hold most, by a metadata compare (no cache look-up).
@@ -190,7 +191,7 @@ extension CodableArchiving {
         // A nested Codable value written as an object carries its type's name; any other object here is what
         // a single-value container wrote (a wrapper around a model), read through the field role, where a
         // keyed container refuses it (see `ArchiveCodableDecoder.container(keyedBy:)`).
-        if case .object(let name) = kind, name == CodableDecodedObject<T>.archivedClassName {
+        if case .object(let name) = kind, ArchiveAllowList.isNestedObject(named: name, of: CodableDecodedObject<T>.self, in: archive) {
             do {
                 return try archive.decodeObject(of: CodableDecodedObject<T>.self, forKey: key).value
             } catch {

@@ -6,10 +6,34 @@ import Foundation
 
 // MARK: - Nested Codable values as objects
 
+/// The `$classname` of a nested Codable value of type `type`: its ``ArchiveNamed/archivedClassName`` when it
+/// adopts ``ArchiveNamed``, else its type's name (`String(reflecting:)`) with the module `FoundationEssentials`
+/// spelled `Foundation` (``platformModuleMoves``), so that Linux and Apple platforms write one name.
+func codableArchivedClassName(of type: Any.Type) -> String {
+    if let named = type as? any ArchiveNamed.Type { return named.archivedClassName }
+    let reflected = String(reflecting: type)
+    return ArchivedModuleMoves.movedName(reflected, moves: platformModuleMoves) ?? reflected
+}
+
+/// The other `$classname`s a nested Codable value of type `type` is read from: its
+/// ``ArchiveNamed/legacyClassNames``, or its `String(reflecting:)` when that differs from the name written
+/// (`FoundationEssentials.Calendar`, which earlier versions wrote on Linux).
+func codableLegacyClassNames(of type: Any.Type) -> [String] {
+    if let named = type as? any ArchiveNamed.Type { return named.legacyClassNames }
+    let reflected = String(reflecting: type)
+    return ArchivedModuleMoves.movedName(reflected, moves: platformModuleMoves) == nil ? [] : [reflected]
+}
+
+/// Foundation's value types live in `FoundationEssentials` on Linux (swift-foundation) and are re-exported
+/// by `Foundation`, the module Apple platforms name them after: a nested Codable value of such a type is
+/// written under the `Foundation` name on every platform.
+let platformModuleMoves = ["FoundationEssentials": "Foundation"]
+
 /// A nested Codable value that is neither an ``ArchiveValue`` nor a collection, being written: an object
-/// whose class name is its type's name (`String(reflecting:)`), holding the fields its keyed container wrote.
+/// whose class name is its type's name (`String(reflecting:)`, or its ``ArchiveNamed`` name), holding the
+/// fields its keyed container wrote.
 struct CodableEncodedObject<T: Encodable>: KeyedArchivable {
-    static var archivedClassName: String { String(reflecting: T.self) }
+    static var archivedClassName: String { codableArchivedClassName(of: T.self) }
     let fields: ArchiveCallRecorder
 
     init(fields: ArchiveCallRecorder) { self.fields = fields }
@@ -23,9 +47,12 @@ struct CodableEncodedObject<T: Encodable>: KeyedArchivable {
     }
 }
 
-/// A nested Codable value being read from an object whose class name must be its type's name.
+/// A nested Codable value being read from an object whose class name must be one of its type's names
+/// (``ArchiveNamed``), or one the unarchiver maps to it (``KeyedUnarchiver/setClass(_:forClassName:)-(T.Type,_)``,
+/// ``KeyedUnarchiver/mapModule(_:to:)``).
 struct CodableDecodedObject<T: Decodable>: KeyedArchivable {
-    static var archivedClassName: String { String(reflecting: T.self) }
+    static var archivedClassName: String { codableArchivedClassName(of: T.self) }
+    static var legacyClassNames: [String] { codableLegacyClassNames(of: T.self) }
     let value: T
 
     init(from decoder: any ArchiveDecoder) throws {

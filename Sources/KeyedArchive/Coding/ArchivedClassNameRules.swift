@@ -40,7 +40,7 @@ enum ArchivedClassNameRules {
     static func unstableNameError(name: String) -> KeyedArchiveError {
         KeyedArchiveError(.invalidValue, "the class name \"\(name)\" holds a memory address that changes on every launch "
                           + "(a private or local type): set the type's archivedClassName to a fixed name "
-                          + "(a Codable value: adopt ArchivableCodable and set it there)", className: name)
+                          + "(a Codable value: adopt ArchiveNamed and set it there)", className: name)
     }
 
     /// Every name `type` answers to when reading: its ``KeyedArchivable/archivedClassName``, its

@@ -31,7 +31,7 @@ import Foundation
 ///
 /// Class hierarchies: declare the static properties as `class var` in the base class so that subclasses
 /// can override them; the archiver asks the dynamic type of each instance.
-public protocol KeyedArchivable: ArchiveValue {
+public protocol KeyedArchivable: ArchiveValue, ArchiveNamed {
     /// The name written as `$classname`. Default: the name Apple's archiver gives a Swift class,
     /// `"Module.TypeName"` for a top-level type (`String(reflecting:)` of the type) and the Objective-C runtime
     /// name for a nested class (`"_TtCC6Module5Outer5Inner"`), which Apple's unarchiver looks up. A generic
@@ -59,9 +59,7 @@ public protocol KeyedArchivable: ArchiveValue {
 }
 
 extension KeyedArchivable {
-    public static var archivedClassName: String { ArchivedClassNameRules.defaultName(of: Self.self) }
     public static var archivedClassChain: [String] { [archivedClassName, "NSObject"] }
-    public static var legacyClassNames: [String] { [] }
 
     @inlinable
     public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws {
@@ -71,6 +69,45 @@ extension KeyedArchivable {
     public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> Self {
         try decoder.decodeObject(of: Self.self, forKey: key)
     }
+}
+
+// MARK: - Names
+
+/// A type that says which `$classname` it is archived under and which older names it is read from:
+/// every ``KeyedArchivable`` model (hand-written or ``ArchivableCodable``), and a plain `Codable` value
+/// stored inside an ``ArchivableCodable`` model, which adopts it to be renamed or moved without
+/// breaking the archives already written.
+///
+/// ```swift
+/// struct Article: Codable, ArchiveNamed {   // was `Publication`
+///     static var legacyClassNames: [String] { ["Models.Publication"] }
+///     var title: String
+/// }
+/// ```
+///
+/// The unarchiver accepts an object whose `$classname` is one of these names only where this type is
+/// asked for; ``KeyedUnarchiver/setClass(_:forClassName:)-(T.Type,_)`` and ``KeyedUnarchiver/mapModule(_:to:)`` add
+/// names from the reading side. The corresponding Foundation API is `NSKeyedUnarchiver.setClass(_:forClassName:)`
+/// and, for writing, `NSKeyedArchiver.setClassName(_:for:)`.
+public protocol ArchiveNamed {
+    /// The name written as `$classname`. Default: the name Apple's archiver gives a Swift class,
+    /// `"Module.TypeName"` for a top-level type (`String(reflecting:)` of the type) and the Objective-C runtime
+    /// name for a nested class (`"_TtCC6Module5Outer5Inner"`), which Apple's unarchiver looks up. A struct,
+    /// an enum or a generic type keeps `String(reflecting:)` (`"Module.Outer.Inner"`, `"Module.Box<Swift.Int>"`).
+    /// Override to match an Objective-C or older Swift name.
+    ///
+    /// A private, fileprivate or local type must override it: its reflected name holds a memory address
+    /// that changes on every launch, and ``KeyedArchiver`` refuses to write it
+    /// (``KeyedArchiveError/Code/invalidValue``).
+    static var archivedClassName: String { get }
+    /// Other `$classname`s this type is read from (renamed or moved types). Default: none. A nested class
+    /// is also read from its `"Module.Outer.Inner"` name, which earlier versions wrote by default.
+    static var legacyClassNames: [String] { get }
+}
+
+extension ArchiveNamed {
+    public static var archivedClassName: String { ArchivedClassNameRules.defaultName(of: Self.self) }
+    public static var legacyClassNames: [String] { [] }
 }
 
 // MARK: - Values

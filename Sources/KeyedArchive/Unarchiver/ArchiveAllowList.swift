@@ -3,8 +3,10 @@
 //
 // What it decides: whether the class an archive claims for an object (its `$classname`, attacker-controlled)
 // may become one of the types the caller allowed at that point, and which type is instantiated. Only the
-// allowed types, the names they answer to (`archivedClassName`, `legacyClassNames`) and the caller's registry
-// (`KeyedUnarchiver.setClass(_:forClassName:)`, which admits a registered subclass of an allowed type) are
+// allowed types, the names they answer to (`archivedClassName`, `legacyClassNames`), the caller's registry
+// (`KeyedUnarchiver.setClass(_:forClassName:)`, which admits a registered subclass of an allowed type) and the
+// caller's module moves (`KeyedUnarchiver.mapModule(_:to:)`: the archived name is also read with its module
+// replaced, `ArchivedModuleMoves`, and that name is compared with the same allowed types and registry) are
 // consulted. The `$classes` chain never is (an archive cannot widen what is allowed by claiming an allowed
 // superclass), and no type is ever looked up by name at run time.
 //
@@ -40,9 +42,20 @@ enum ArchiveAllowList {
     ///   - registry: the caller's class-name registrations; a registered type is taken only where it is
     ///     one of `allowed` or a subclass of one.
     ///   - names: ``names(of:)``, possibly cached.
+    ///   - moves: the caller's module moves (old module to new); `name` with its module moved is tried
+    ///     after `name` itself, against the same `allowed` types and `registry`.
     static func type(forClassName name: String, allowed: [any KeyedArchivable.Type],
-                     registry: [String: any KeyedArchivable.Type],
+                     registry: [String: any KeyedArchivable.Type], moves: [String: String] = [:],
                      names: (any KeyedArchivable.Type) -> [String]) -> (any KeyedArchivable.Type)? {
+        if let found = type(forExactName: name, allowed: allowed, registry: registry, names: names) { return found }
+        guard let moved = ArchivedModuleMoves.movedName(name, moves: moves) else { return nil }
+        return type(forExactName: moved, allowed: allowed, registry: registry, names: names)
+    }
+
+    /// ``type(forClassName:allowed:registry:moves:names:)`` for `name` as written.
+    private static func type(forExactName name: String, allowed: [any KeyedArchivable.Type],
+                             registry: [String: any KeyedArchivable.Type],
+                             names: (any KeyedArchivable.Type) -> [String]) -> (any KeyedArchivable.Type)? {
         for type in allowed where names(type).contains(name) { return type }
         if let registered = registry[name] {
             for type in allowed where isType(registered, subtypeOf: type) { return registered }
@@ -51,14 +64,27 @@ enum ArchiveAllowList {
     }
 
     /// The class names an object may claim to be read as `type` where a value of one of several types
-    /// is asked for (`decodeValue(ofAnyOf:)`): the type's own names, and the names the caller registered
-    /// for it or for a subclass of it.
+    /// is asked for (`decodeValue(ofAnyOf:)`): the type's own names, the names the caller registered
+    /// for it or for a subclass of it, and each of these spelled with the module it moved from (`moves`).
     static func acceptedNames(of type: any KeyedArchivable.Type, registry: [String: any KeyedArchivable.Type],
-                              names: (any KeyedArchivable.Type) -> [String]) -> [String] {
+                              moves: [String: String] = [:], names: (any KeyedArchivable.Type) -> [String]) -> [String] {
         func registered<A: KeyedArchivable>(_ allowed: A.Type) -> [String] {
             registry.compactMap { $0.value is A.Type ? $0.key : nil }
         }
-        return names(type) + registered(type)
+        let accepted = names(type) + registered(type)
+        return accepted + ArchivedModuleMoves.namesBeforeMoves(accepted, moves: moves)
+    }
+
+    /// Whether an object of class `name` is a nested Codable value of `type` (a ``CodableDecodedObject``):
+    /// one of its names, or a name the unarchiver's registry or module moves map to it. Decided before the
+    /// value's initializer runs; `archive` is not the unarchiver's decoder only in tests of the adapter.
+    static func isNestedObject(named name: String, of type: any KeyedArchivable.Type, in archive: any ArchiveDecoder) -> Bool {
+        guard let decoder = archive as? ArchiveObjectDecoder else {
+            return ArchivedClassNameRules.acceptedNames(of: type).contains(name)
+        }
+        let session = decoder.session
+        return self.type(forClassName: name, allowed: [type], registry: session.registry, moves: session.moduleMoves,
+                         names: session.names(of:)) != nil
     }
 
     /// Whether `candidate` is `allowed` or one of its subclasses (a static check, no name lookup).

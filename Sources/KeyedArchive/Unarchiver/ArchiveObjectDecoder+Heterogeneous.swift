@@ -44,7 +44,8 @@ extension ArchiveObjectDecoder {
 
     func decodeValue(ofAnyOf types: [any ArchiveValue.Type], forKey key: String) throws -> any ArchiveValue {
         try heterogeneousValue(ofAnyOf: types, forKey: key) { [session] type in
-            ArchiveAllowList.acceptedNames(of: type, registry: session.registry, names: session.names(of:))
+            ArchiveAllowList.acceptedNames(of: type, registry: session.registry, moves: session.moduleMoves,
+                                           names: session.names(of:))
         }
     }
 

@@ -16,9 +16,11 @@ import Foundation
 ///   Arrays, sets and dictionaries are only read where the call asks for one, with its element types.
 /// - **Before instantiation.** The archive's claimed `$classname` is compared with the allowed types'
 ///   ``KeyedArchivable/archivedClassName`` and ``KeyedArchivable/legacyClassNames`` (and names registered
-///   with ``setClass(_:forClassName:)``) *before* any initializer runs. The `$classes` chain is never
-///   consulted: an archive cannot widen what is allowed by claiming an allowed superclass.
-/// - **Subclasses** of an allowed class are accepted only when registered with ``setClass(_:forClassName:)``.
+///   with ``setClass(_:forClassName:)-(KeyedArchivable.Type,_)``, or moved with ``mapModule(_:to:)``)
+///   *before* any initializer runs. The `$classes` chain is never consulted: an archive cannot widen what is
+///   allowed by claiming an allowed superclass.
+/// - **Subclasses** of an allowed class are accepted only when registered with
+///   ``setClass(_:forClassName:)-(KeyedArchivable.Type,_)``.
 ///   Nothing is ever looked up by name at run time (there is no `NSClassFromString`).
 /// - **Shared objects** met again through a second reference are checked against the second field's
 ///   allowed types too (Foundation only checks the first time).
@@ -82,6 +84,8 @@ public struct KeyedUnarchiver: Sendable {
     static let defaultStackBytesPerLevel = 16 << 10
 
     var registry: [String: any KeyedArchivable.Type] = [:]
+    /// Old module name to new (``mapModule(_:to:)``).
+    var moduleMoves: [String: String] = [:]
 
     /// Creates an unarchiver with the default limits and an empty registry.
     public init() {}
@@ -94,6 +98,39 @@ public struct KeyedUnarchiver: Sendable {
     /// or one of its superclasses.
     public mutating func setClass(_ type: any KeyedArchivable.Type, forClassName name: String) {
         registry[name] = type
+    }
+
+    /// Decodes objects whose archived class is `name` as `type`: a model (an ``ArchivableCodable`` type is
+    /// registered as the model it is) or a plain `Codable` value stored inside an ``ArchivableCodable`` model
+    /// (a nested struct or enum, whose archived class is its type's name, see ``ArchiveNamed``).
+    ///
+    /// The corresponding Foundation API is `NSKeyedUnarchiver.setClass(_:forClassName:)`. The name is accepted
+    /// only where the model asks for a value of `type`; a type can declare the same names itself with
+    /// ``ArchiveNamed/legacyClassNames``.
+    /// - Parameters:
+    ///   - type: the type to read such objects as.
+    ///   - name: the `$classname` found in archives (an old or moved name).
+    public mutating func setClass<T: Decodable>(_ type: T.Type, forClassName name: String) {
+        if let model = type as? any KeyedArchivable.Type {
+            registry[name] = model
+        } else {
+            registry[name] = CodableDecodedObject<T>.self
+        }
+    }
+
+    /// Reads class names of the module `oldModule` as names of `newModule`: for types that moved from one
+    /// module to another (`App.Note` read as `Models.Note`, a nested class's `_TtCC3App5Outer5Inner` as
+    /// `_TtCC6Models5Outer5Inner`, `App.Box<App.Item>` as `Models.Box<Models.Item>`).
+    ///
+    /// An archived name is first compared as written, then with its module moved, with the names of the types
+    /// allowed at that point (and ``setClass(_:forClassName:)-(T.Type,_)`` registrations) and nothing else,
+    /// before any initializer runs: a move never admits a type the caller did not ask for. Foundation has no
+    /// corresponding API (`NSKeyedUnarchiver.setClass(_:forClassName:)` maps one name at a time).
+    /// - Parameters:
+    ///   - oldModule: the module name found in old archives (`"App"`).
+    ///   - newModule: the module the types live in now (`"Models"`).
+    public mutating func mapModule(_ oldModule: String, to newModule: String) {
+        moduleMoves[oldModule] = newModule
     }
 
     /// The type registered for `name`, if any.
@@ -185,7 +222,7 @@ public struct KeyedUnarchiver: Sendable {
     /// continue on a thread with a bigger stack, UnarchivingSession+Depth.swift), or, where the caller's
     /// stack cannot be measured, on a thread with a stack sized for the archive's possible depth.
     private func run<R>(_ storage: ArchiveStorage, _ body: (any ArchiveDecoder) throws -> R) throws -> R {
-        let session = UnarchivingSession(storage: storage, registry: registry, limits: limits,
+        let session = UnarchivingSession(storage: storage, registry: registry, moduleMoves: moduleMoves, limits: limits,
                                          stackBytesPerLevel: stackBytesPerLevel)
         var outcome: Result<R, any Error>?
         try withoutActuallyEscaping(body) { body in

@@ -15,6 +15,8 @@ import Foundation
 final class UnarchivingSession {
     let storage: ArchiveStorage
     let registry: [String: any KeyedArchivable.Type]
+    /// The caller's module moves, old module to new (``KeyedUnarchiver/mapModule(_:to:)``).
+    let moduleMoves: [String: String]
     let limits: KeyedUnarchiver.Limits
     /// The number of entries in `$objects`.
     let objectCount: Int
@@ -124,10 +126,11 @@ final class UnarchivingSession {
         var type: ObjectIdentifier
     }
 
-    init(storage: ArchiveStorage, registry: [String: any KeyedArchivable.Type], limits: KeyedUnarchiver.Limits,
-         stackBytesPerLevel: Int = 16 << 10) {
+    init(storage: ArchiveStorage, registry: [String: any KeyedArchivable.Type], moduleMoves: [String: String] = [:],
+         limits: KeyedUnarchiver.Limits, stackBytesPerLevel: Int = 16 << 10) {
         self.storage = storage
         self.registry = registry
+        self.moduleMoves = moduleMoves
         self.limits = limits
         self.stackBytesPerLevel = stackBytesPerLevel
         self.objectCount = storage.objectCount
@@ -413,14 +416,14 @@ final class UnarchivingSession {
                 found = known
             } else {
                 found = ArchiveAllowList.type(forClassName: classTable[classIndex].name, allowed: allowed, registry: registry,
-                                              names: names(of:))
+                                              moves: moduleMoves, names: names(of:))
                 resolutions[key] = found
             }
             lastResolution = (key, found)
             return found
         }
         return ArchiveAllowList.type(forClassName: classTable[classIndex].name, allowed: allowed, registry: registry,
-                                     names: names(of:))
+                                     moves: moduleMoves, names: names(of:))
     }
 
     /// The already decoded class instance `value` refers to, when its class is exactly `type` and `type`

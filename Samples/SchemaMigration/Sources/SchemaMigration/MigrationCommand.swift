@@ -10,7 +10,7 @@ import KeyedArchive
 /// Exit statuses as `archive-dump`: 0 success, 1 runtime failure, 64 usage error.
 public enum MigrationCommand {
     /// The one-line usage.
-    public static let usage = "schema-migration (--write-v1 <file> | [--upgrade <out>] <file>)"
+    public static let usage = "schema-migration (--write-v1 <file> | --write-kit <file> | [--upgrade <out>] <file>)"
 
     /// The `--help` text.
     public static let help = """
@@ -18,7 +18,8 @@ public enum MigrationCommand {
 
         Version 1 archived `Contact` objects (name, email, fax, created) under the key `contacts`.
         Version 2 renamed the class to `Person` (with `Contact` as a legacy class name), added
-        `isFavorite` (false when absent), dropped `fax`, and stores the list under `people`.
+        `isFavorite` (false when absent), dropped `fax`, and stores the list under `people`. It may hold a
+        ledger (Decimal amounts) whose types moved from the module `AddressBookKit`.
 
         USAGE: \(usage)
 
@@ -27,6 +28,7 @@ public enum MigrationCommand {
 
         OPTIONS:
           --write-v1 <file>       Write the version-1 sample address book (how the fixture is made).
+          --write-kit <file>      Write the sample address book with an AddressBookKit ledger.
           --upgrade <out>         Also write what was read to <out> in the current format (version 2).
           -h, --help              Show help information.
 
@@ -55,7 +57,7 @@ public enum MigrationCommand {
             Outcome(status: 64, output: "",
                     errors: "Error: \(message)\nUsage: \(usage)\n  See 'schema-migration --help' for more information.\n")
         }
-        var writeV1: String?, upgrade: String?, input: String?
+        var writeV1: String?, writeKit: String?, upgrade: String?, input: String?
         var i = 0
         while i < arguments.count {
             let argument = arguments[i]
@@ -63,11 +65,15 @@ public enum MigrationCommand {
             switch argument {
             case "-h", "--help":
                 return Outcome(status: 0, output: help, errors: "")
-            case "--write-v1", "--upgrade":
+            case "--write-v1", "--write-kit", "--upgrade":
                 guard i < arguments.count, !arguments[i].isEmpty else {
                     return usageError("Missing value for '\(argument) <\(argument == "--upgrade" ? "out" : "file")>'")
                 }
-                if argument == "--write-v1" { writeV1 = arguments[i] } else { upgrade = arguments[i] }
+                switch argument {
+                case "--write-v1": writeV1 = arguments[i]
+                case "--write-kit": writeKit = arguments[i]
+                default: upgrade = arguments[i]
+                }
                 i += 1
             default:
                 if argument.hasPrefix("-") && argument != "-" { return usageError("Unknown option '\(argument)'") }
@@ -75,12 +81,17 @@ public enum MigrationCommand {
                 input = argument
             }
         }
-        if let writeV1 {
-            guard input == nil, upgrade == nil else { return usageError("'--write-v1' cannot be used with other arguments") }
+        for (option, path, what, archive) in [("--write-v1", writeV1, "version-1 address book", AddressBookArchive.version1Archive),
+                                              ("--write-kit", writeKit, "address book with an AddressBookKit ledger",
+                                               AddressBookArchive.kitLedgerArchive)] {
+            guard let path else { continue }
+            guard input == nil, upgrade == nil, writeV1 == nil || writeKit == nil else {
+                return usageError("'\(option)' cannot be used with other arguments")
+            }
             do {
-                let data = try AddressBookArchive.version1Archive()
-                try AtomicFileWriter().write(data, toPath: writeV1)
-                return Outcome(status: 0, output: "Wrote the version-1 address book (\(data.count) bytes) to \(writeV1)\n", errors: "")
+                let data = try archive()
+                try AtomicFileWriter().write(data, toPath: path)
+                return Outcome(status: 0, output: "Wrote the \(what) (\(data.count) bytes) to \(path)\n", errors: "")
             } catch {
                 return Outcome(status: 1, output: "", errors: "Error: \(error)\n")
             }
@@ -98,9 +109,12 @@ public enum MigrationCommand {
             output += "  \(person.name)  <\(person.email.isEmpty ? "no e-mail" : person.email)>"
                 + "  created \(person.created.formatted(.iso8601))  favorite: \(person.isFavorite)\n"
         }
+        for entry in book.ledger?.entries ?? [] {
+            output += "  owes: \(entry.person)  \(entry.amount)\n"
+        }
         if let upgrade {
             do {
-                let data = try AddressBookArchive.currentArchive(AddressBook(people: book.people))
+                let data = try AddressBookArchive.currentArchive(AddressBook(people: book.people, ledger: book.ledger))
                 try AtomicFileWriter().write(data, toPath: upgrade)
                 output += "Wrote it in format version \(AddressBook.currentFormatVersion) to \(upgrade)\n"
             } catch {

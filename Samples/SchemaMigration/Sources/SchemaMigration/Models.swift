@@ -51,7 +51,35 @@ public final class Person: KeyedArchivable, Sendable {
     }
 }
 
-/// The address book (version 2): its people, under the key `people` (version 1 used `contacts`).
+/// Money lent to people, kept beside the address book: a Codable model.
+///
+/// These types lived in a module `AddressBookKit` before they moved into this one; archives written then
+/// name them `AddressBookKit.Ledger` and `AddressBookKit.LedgerEntry`, which
+/// ``AddressBookArchive/unarchiver`` reads as this module's with `mapModule("AddressBookKit", to: "SchemaMigration")`.
+public struct Ledger: ArchivableCodable, Sendable, Equatable {
+    /// The entries, in stored order.
+    public var entries: [LedgerEntry]
+
+    /// Creates a ledger.
+    public init(entries: [LedgerEntry]) { self.entries = entries }
+}
+
+/// One loan: a plain Codable struct stored inside ``Ledger`` as an object named after its type.
+public struct LedgerEntry: Codable, Sendable, Equatable {
+    /// Who owes it.
+    public var person: String
+    /// How much: a `Decimal`, archived as an `NSDecimalNumber`.
+    public var amount: Decimal
+
+    /// Creates an entry.
+    public init(person: String, amount: Decimal) {
+        self.person = person
+        self.amount = amount
+    }
+}
+
+/// The address book (version 2): its people, under the key `people` (version 1 used `contacts`), and an
+/// optional ``Ledger`` (absent in older archives).
 public final class AddressBook: KeyedArchivable, Sendable {
     public static var archivedClassName: String { "AddressBook" }
     /// The version this code writes.
@@ -61,10 +89,13 @@ public final class AddressBook: KeyedArchivable, Sendable {
     public let people: [Person]
     /// The format version the archive was written with (1 when the archive does not say).
     public let formatVersion: Int
+    /// The loans, when the book keeps any (nil when the archive has no `ledger`).
+    public let ledger: Ledger?
 
     /// Creates an address book in the current format.
-    public init(people: [Person]) {
+    public init(people: [Person], ledger: Ledger? = nil) {
         self.people = people
+        self.ledger = ledger
         self.formatVersion = Self.currentFormatVersion
     }
 
@@ -76,11 +107,14 @@ public final class AddressBook: KeyedArchivable, Sendable {
         }
         // Renamed key: version 1 stored the list under "contacts".
         people = try decoder.decode([Person].self, forKey: formatVersion >= 2 ? "people" : "contacts")
+        // Added field: older archives do not have it.
+        ledger = try decoder.decodeIfPresent(Ledger.self, forKey: "ledger")
     }
 
     public func encode(to encoder: any ArchiveEncoder) throws {
         try encoder.encode(Self.currentFormatVersion, forKey: "formatVersion")
         try encoder.encode(people, forKey: "people")
+        if let ledger { try encoder.encode(ledger, forKey: "ledger") }
     }
 }
 
@@ -142,4 +176,53 @@ public enum V1 {
         Contact(name: "Alan Turing", email: "", fax: "",
                 created: Date(timeIntervalSinceReferenceDate: 86_400 * 365.25 * 10)),  // 2011-01-01T12:00:00Z
     ])
+}
+
+// MARK: - The ledger in module AddressBookKit (kept only to write fixtures)
+
+/// The ledger as the `AddressBookKit` module archived it, before its types moved into this module: the
+/// same fields under the names that module gave them by default. Kept so that the sample generates the
+/// fixture itself (`schema-migration --write-kit <file>`).
+public enum AddressBookKit {
+    /// `AddressBookKit.Ledger`.
+    public struct Ledger: ArchivableCodable, Sendable {
+        public static var archivedClassName: String { "AddressBookKit.Ledger" }
+        public var entries: [LedgerEntry]
+    }
+
+    /// `AddressBookKit.LedgerEntry`.
+    public struct LedgerEntry: Codable, ArchiveNamed, Sendable {
+        public static var archivedClassName: String { "AddressBookKit.LedgerEntry" }
+        public var person: String
+        public var amount: Decimal
+    }
+
+    /// A version-2 address book holding a ledger of that module.
+    public struct AddressBook: KeyedArchivable, Sendable {
+        public static var archivedClassName: String { "AddressBook" }
+        public var people: [V1.Contact]
+        public var ledger: Ledger
+
+        public init(people: [V1.Contact], ledger: Ledger) {
+            self.people = people
+            self.ledger = ledger
+        }
+
+        public init(from decoder: any ArchiveDecoder) throws {
+            people = try decoder.decode([V1.Contact].self, forKey: "people")
+            ledger = try decoder.decode(Ledger.self, forKey: "ledger")
+        }
+
+        public func encode(to encoder: any ArchiveEncoder) throws {
+            try encoder.encode(2, forKey: "formatVersion")
+            try encoder.encode(people, forKey: "people")
+            try encoder.encode(ledger, forKey: "ledger")
+        }
+    }
+
+    /// The content of the shipped fixture: no people, two loans with exact decimal amounts.
+    public static let sampleBook = AddressBook(people: [], ledger: Ledger(entries: [
+        LedgerEntry(person: "Ada Lovelace", amount: Decimal(sign: .plus, exponent: -2, significand: 1_999)),  // 19.99
+        LedgerEntry(person: "Alan Turing", amount: Decimal(sign: .minus, exponent: -1, significand: 5)),      // -0.5
+    ]))
 }

@@ -1,0 +1,278 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+// Foundation value types a model can hold, archived as the Foundation class Apple's archiver writes for the
+// bridged object (`encode(_:forKey:)` of a `Decimal`, a `Locale`... stores an NSDecimalNumber, an NSLocale...),
+// never under the Swift type's module-qualified name (`FoundationEssentials.Decimal` on Linux,
+// `Foundation.Decimal` on Apple platforms), which differs between platforms.
+//
+// Each also reads the form earlier versions of this package wrote for such a field of an `ArchivableCodable`
+// model: an object named after the Swift type (`FoundationEssentials.Decimal` or `Foundation.Decimal`) holding
+// the type's own Codable fields, read back through its Codable initializer.
+
+/// A Foundation value type stored as the object of a Foundation class (``FoundationBridgedObject``).
+protocol FoundationBridgedValue: Decodable {
+    /// The keyed-archive form: a model whose class is the Foundation class.
+    associatedtype Archived: KeyedArchivable
+    /// A key only the Foundation class's form holds (`"NS.mantissa"`), telling it apart from the Codable form.
+    static var foundationKey: String { get }
+    init(archived: Archived, decoder: any ArchiveDecoder) throws
+    var archived: Archived { get throws }
+    /// Reads the Codable form earlier versions wrote, through `adapter` over `decoder`'s object.
+    static func decodeCodableForm(_ adapter: ArchiveCodableDecoder, decoder: any ArchiveDecoder) throws -> Self
+}
+
+extension FoundationBridgedValue {
+    static func decodeCodableForm(_ adapter: ArchiveCodableDecoder, decoder: any ArchiveDecoder) throws -> Self {
+        try Self(from: adapter)
+    }
+}
+
+/// The object a ``FoundationBridgedValue`` is archived as: the Foundation class's name, chain and fields.
+struct FoundationBridgedObject<Value: FoundationBridgedValue>: KeyedArchivable {
+    static var archivedClassName: String { Value.Archived.archivedClassName }
+    static var archivedClassChain: [String] { Value.Archived.archivedClassChain }
+    /// The names earlier versions wrote on Linux and on Apple platforms: the type's name (`Decimal`) in
+    /// either module.
+    static var legacyClassNames: [String] {
+        let name = String(describing: Value.self)
+        return ["FoundationEssentials." + name, "Foundation." + name]
+    }
+
+    let value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    init(from decoder: any ArchiveDecoder) throws {
+        if decoder.containsValue(forKey: Value.foundationKey) {
+            value = try Value(archived: Value.Archived(from: decoder), decoder: decoder)
+        } else {
+            let adapter = ArchiveCodableDecoder(object: decoder, codingPath: [])
+            defer { adapter.close() }
+            value = try Value.decodeCodableForm(adapter, decoder: decoder)
+        }
+    }
+
+    func encode(to encoder: any ArchiveEncoder) throws {
+        try value.archived.encode(to: encoder)
+    }
+}
+
+extension FoundationBridgedValue {
+    func encodeBridged(to encoder: any ArchiveEncoder, forKey key: String) throws {
+        try encoder.encodeObject(FoundationBridgedObject(self), forKey: key)
+    }
+
+    static func decodeBridged(from decoder: any ArchiveDecoder, forKey key: String) throws -> Self {
+        try decoder.decodeObject(of: FoundationBridgedObject<Self>.self, forKey: key).value
+    }
+}
+
+// MARK: - Decimal
+
+/// `NSDecimalNumber`'s keyed form, as swift-corelibs-foundation's `NSDecimalNumber.encode(with:)` writes it:
+/// `NS.exponent` and `NS.length` (32-bit integers), `NS.negative` and `NS.compact` (booleans), `NS.bo` (1 when
+/// the mantissa is little-endian) and `NS.mantissa`, the eight 16-bit words of the mantissa as 16 bytes of data.
+/// `$classes` is `[NSDecimalNumber, NSNumber, NSValue, NSObject]`.
+struct DecimalNumberObject: KeyedArchivable {
+    static var archivedClassName: String { "NSDecimalNumber" }
+    static var archivedClassChain: [String] { ["NSDecimalNumber", "NSNumber", "NSValue", "NSObject"] }
+
+    let decimal: Decimal
+
+    init(_ decimal: Decimal) { self.decimal = decimal }
+
+    /// Reads the fields; the mantissa must be 16 bytes (swift-corelibs-foundation refuses any other size as
+    /// corrupt), and the length and exponent what `Decimal` holds (``DecimalFields/decimal(_:keyPrefix:)``).
+    init(from decoder: any ArchiveDecoder) throws {
+        decimal = try namingClass(Self.archivedClassName) {
+            let exponent = try decoder.decodeInteger(Int32.self, forKey: "NS.exponent")
+            let length = try decoder.decodeInteger(Int32.self, forKey: "NS.length")
+            let negative = try decoder.decode(Bool.self, forKey: "NS.negative")
+            let compact = try decoder.decode(Bool.self, forKey: "NS.compact")
+            let byteOrder = try decoder.decodeIfPresent(Int32.self, forKey: "NS.bo") ?? 1
+            let bytes = try decoder.decode(Data.self, forKey: "NS.mantissa")
+            guard bytes.count == 16 else {
+                throw foundationTypeError(decoder, className: Self.archivedClassName, key: "NS.mantissa",
+                                          "the mantissa is \(bytes.count) bytes, not 16")
+            }
+            guard length >= 0 else {
+                throw foundationTypeError(decoder, className: Self.archivedClassName, key: "NS.length",
+                                          "length \(length) is negative")
+            }
+            let words = Array(bytes)
+            func word(_ i: Int) -> UInt16 {
+                let first = UInt16(words[2 * i]), second = UInt16(words[2 * i + 1])
+                return byteOrder == 0 ? first << 8 | second : second << 8 | first
+            }
+            let fields = DecimalFields(exponent: exponent, length: UInt32(length), isNegative: negative, isCompact: compact,
+                                       mantissa: (0 ..< 8).map(word))
+            return try fields.decimal(decoder, keyPrefix: "NS.")
+        }
+    }
+
+    func encode(to encoder: any ArchiveEncoder) throws {
+        let fields = try DecimalFields(decimal)
+        try encoder.encode(fields.exponent, forKey: "NS.exponent")
+        try encoder.encode(Int32(fields.length), forKey: "NS.length")
+        try encoder.encode(fields.isNegative, forKey: "NS.negative")
+        try encoder.encode(fields.isCompact, forKey: "NS.compact")
+        try encoder.encode(Int32(1), forKey: "NS.bo")
+        var bytes = Data(capacity: 16)
+        for index in 0 ..< 8 {
+            let word = index < fields.mantissa.count ? fields.mantissa[index] : 0
+            bytes.append(UInt8(truncatingIfNeeded: word))
+            bytes.append(UInt8(truncatingIfNeeded: word >> 8))
+        }
+        try encoder.encode(bytes, forKey: "NS.mantissa")
+    }
+}
+
+/// The stored fields of a `Decimal`, which FoundationEssentials does not make public: taken from and given
+/// to `Decimal`'s own Codable form, whose keys are these on Linux and on Apple platforms.
+struct DecimalFields: Codable {
+    var exponent: Int32
+    var length: UInt32
+    var isNegative: Bool
+    var isCompact: Bool
+    var mantissa: [UInt16]
+
+    init(exponent: Int32, length: UInt32, isNegative: Bool, isCompact: Bool, mantissa: [UInt16]) {
+        self.exponent = exponent
+        self.length = length
+        self.isNegative = isNegative
+        self.isCompact = isCompact
+        self.mantissa = mantissa
+    }
+
+    init(_ decimal: Decimal) throws {
+        let data = try PropertyListEncoder().encode([decimal])
+        guard let fields = try PropertyListDecoder().decode([DecimalFields].self, from: data).first else {
+            throw KeyedArchiveError(.invalidValue, "Decimal \(decimal) encoded no fields", className: "NSDecimalNumber")
+        }
+        self = fields
+    }
+
+    /// The decimal these fields describe, checked first: `Decimal` stops the process on a length above 8
+    /// (its `_length` setter calls `fatalError`, swift-foundation Decimal.swift) and keeps the exponent in a
+    /// signed byte; the mantissa has 8 words, as `Decimal.encode(to:)` writes it.
+    /// - Throws: ``KeyedArchiveError/Code/dataCorrupted`` naming the field (`NS.length`, or `length` in the
+    ///   Codable form, `keyPrefix` being `"NS."` or `""`).
+    func decimal(_ decoder: any ArchiveDecoder, keyPrefix: String) throws -> Decimal {
+        func corrupt(_ key: String, _ message: String) -> KeyedArchiveError {
+            foundationTypeError(decoder, className: DecimalNumberObject.archivedClassName, key: keyPrefix + key, message)
+        }
+        guard length <= 8 else { throw corrupt("length", "length \(length) is above 8") }
+        guard (-128 ... 127).contains(exponent) else { throw corrupt("exponent", "exponent \(exponent) is outside -128...127") }
+        guard mantissa.count == 8 else { throw corrupt("mantissa", "the mantissa has \(mantissa.count) words, not 8") }
+        let data = try PropertyListEncoder().encode([self])
+        guard let decimal = try PropertyListDecoder().decode([Decimal].self, from: data).first else {
+            throw corrupt("mantissa", "no Decimal was made")
+        }
+        return decimal
+    }
+}
+
+extension Decimal: FoundationBridgedValue {
+    static var foundationKey: String { "NS.mantissa" }
+    init(archived: DecimalNumberObject, decoder: any ArchiveDecoder) { self = archived.decimal }
+    var archived: DecimalNumberObject { DecimalNumberObject(self) }
+
+    /// The Codable fields, checked before `Decimal` sees them (``DecimalFields/decimal(_:keyPrefix:)``).
+    static func decodeCodableForm(_ adapter: ArchiveCodableDecoder, decoder: any ArchiveDecoder) throws -> Decimal {
+        try DecimalFields(from: adapter).decimal(decoder, keyPrefix: "")
+    }
+}
+
+/// A `Decimal` is archived as an `NSDecimalNumber`, as Apple's archiver stores it; the
+/// `FoundationEssentials.Decimal`/`Foundation.Decimal` objects earlier versions wrote are read too.
+extension Decimal: ArchiveValue {
+    public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws { try encodeBridged(to: encoder, forKey: key) }
+    public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> Decimal {
+        try decodeBridged(from: decoder, forKey: key)
+    }
+}
+
+// MARK: - Locale, TimeZone
+
+extension Locale: FoundationBridgedValue {
+    static var foundationKey: String { "NS.identifier" }
+    init(archived: ArchivedLocale, decoder: any ArchiveDecoder) { self = archived.locale }
+    var archived: ArchivedLocale { ArchivedLocale(self) }
+}
+
+/// A `Locale` is archived as an `NSLocale` (``ArchivedLocale``, its identifier); the
+/// `FoundationEssentials.Locale`/`Foundation.Locale` objects earlier versions wrote are read too.
+extension Locale: ArchiveValue {
+    public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws { try encodeBridged(to: encoder, forKey: key) }
+    public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> Locale {
+        try decodeBridged(from: decoder, forKey: key)
+    }
+}
+
+extension TimeZone: FoundationBridgedValue {
+    static var foundationKey: String { "NS.name" }
+    init(archived: ArchivedTimeZone, decoder: any ArchiveDecoder) throws {
+        guard let timeZone = archived.timeZone else {
+            throw foundationTypeError(decoder, className: ArchivedTimeZone.archivedClassName, key: "NS.name",
+                                      "no time zone is named \"\(archived.identifier)\"")
+        }
+        self = timeZone
+    }
+    var archived: ArchivedTimeZone { ArchivedTimeZone(self) }
+}
+
+/// A `TimeZone` is archived as an `NSTimeZone` (``ArchivedTimeZone``, its identifier); the
+/// `FoundationEssentials.TimeZone`/`Foundation.TimeZone` objects earlier versions wrote are read too.
+/// - Throws: on reading, ``KeyedArchiveError/Code/dataCorrupted`` for an identifier this system knows no time zone by.
+extension TimeZone: ArchiveValue {
+    public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws { try encodeBridged(to: encoder, forKey: key) }
+    public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> TimeZone {
+        try decodeBridged(from: decoder, forKey: key)
+    }
+}
+
+// MARK: - DateInterval
+
+/// `NSDateInterval`'s keyed form, as swift-corelibs-foundation's `NSDateInterval.encode(with:)` writes it:
+/// `NS.startDate` and `NS.endDate`, NSDate objects. `$classes` is `[NSDateInterval, NSObject]`.
+struct DateIntervalObject: KeyedArchivable {
+    static var archivedClassName: String { "NSDateInterval" }
+    let interval: DateInterval
+
+    init(_ interval: DateInterval) { self.interval = interval }
+
+    /// Reads both dates; the end may not come before the start (`DateInterval` requires it).
+    init(from decoder: any ArchiveDecoder) throws {
+        let start = try decoder.decode(Date.self, forKey: "NS.startDate")
+        let end = try decoder.decode(Date.self, forKey: "NS.endDate")
+        guard end >= start else {
+            throw foundationTypeError(decoder, className: Self.archivedClassName, key: "NS.endDate",
+                                      "the end \(end) comes before the start \(start)")
+        }
+        interval = DateInterval(start: start, end: end)
+    }
+
+    func encode(to encoder: any ArchiveEncoder) throws {
+        try encoder.encode(interval.start, forKey: "NS.startDate")
+        try encoder.encode(interval.end, forKey: "NS.endDate")
+    }
+}
+
+extension DateInterval: FoundationBridgedValue {
+    static var foundationKey: String { "NS.startDate" }
+    init(archived: DateIntervalObject, decoder: any ArchiveDecoder) { self = archived.interval }
+    var archived: DateIntervalObject { DateIntervalObject(self) }
+}
+
+/// A `DateInterval` is archived as an `NSDateInterval`; the `FoundationEssentials.DateInterval`/
+/// `Foundation.DateInterval` objects earlier versions wrote are read too.
+extension DateInterval: ArchiveValue {
+    public func encode(to encoder: any ArchiveEncoder, forKey key: String) throws { try encodeBridged(to: encoder, forKey: key) }
+    public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> DateInterval {
+        try decodeBridged(from: decoder, forKey: key)
+    }
+}
