@@ -158,9 +158,9 @@ public final class KeyedArchiver: ArchiveEncoder {
     ///   - type: the type whose values are written under it.
     public func setClassName<T: Encodable>(_ name: String, for type: T.Type) {
         if let model = type as? any KeyedArchivable.Type {
-            classNames[ObjectIdentifier(model)] = name
+            configuration.classNames[ObjectIdentifier(model)] = name
         } else {
-            classNames[ObjectIdentifier(CodableEncodedObject<T>.self)] = name
+            configuration.classNames[ObjectIdentifier(CodableEncodedObject<T>.self)] = name
         }
     }
 
