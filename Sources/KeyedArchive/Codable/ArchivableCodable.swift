@@ -56,9 +56,13 @@ import Foundation
 /// their archived names (as ``KeyedUnarchiver`` checks every model), nested Codable values by their type
 /// names, all checked before any initializer runs; ``KeyedUnarchiver/Limits`` apply.
 ///
-/// **Errors** are `EncodingError`/`DecodingError` with the Codable `codingPath`; their `debugDescription`
-/// gives the archive's location (key path, object UID, class) and `underlyingError` is the
-/// ``KeyedArchiveError``.
+/// **Errors** are `EncodingError`/`DecodingError`, as from `JSONDecoder`, at every depth: decoding an
+/// `ArchivableCodable` type with ``KeyedUnarchiver`` throws `DecodingError` also for a wrong class at the root
+/// or a damaged archive. The `codingPath` starts at the decoded value and has array elements as integer keys
+/// (`books`, `0`, `title`); the element's position is given for a dictionary's entry too. `debugDescription`
+/// is a short summary, and `underlyingError` is the ``KeyedArchiveError`` that says what was wrong and where in
+/// the archive (key path `root.books[0].title`, object UID, class). The expected type is the type as written
+/// (`CPoint`, not its coding keys).
 ///
 /// A type that implements ``KeyedArchivable/init(from:)`` and ``KeyedArchivable/encode(to:)`` itself keeps
 /// its hand-written coding.
@@ -69,7 +73,7 @@ extension ArchivableCodable {
     public init(from decoder: any ArchiveDecoder) throws {
         let adapter = ArchiveCodableDecoder(object: decoder, codingPath: [])
         defer { adapter.close() }
-        try self.init(from: adapter)
+        self = try CodableArchiving.decodingObject(decoder) { try Self(from: adapter) }
     }
 
     /// Writes this value's Codable representation as the fields of one archived object.
