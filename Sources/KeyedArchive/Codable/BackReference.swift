@@ -1,0 +1,133 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A property of an ``ArchivableCodable`` class that refers back up its object graph (a parent, an owner, the
+/// next object of a ring), read once the whole graph is built.
+///
+/// ```swift
+/// final class Folder: ArchivableCodable {
+///     var name: String
+///     var children: [Folder] = []
+///     @BackReference var parent: Folder?          // or @WeakBackReference for a weak reference
+/// }
+/// ```
+///
+/// A Codable initializer must return a value for every property before it finishes, but the parent is still
+/// being decoded when its child is: a plain `var parent: Folder?` that closes a cycle cannot be read (the
+/// unarchiver throws ``KeyedArchiveError/Code/cycle``). A back-reference is read as
+/// ``ArchiveDecoder/decodeObjectReference(of:forKey:assign:)`` reads it for a hand-written model: the property
+/// is nil while the graph is being decoded and holds the object (the same instance) once
+/// ``KeyedUnarchiver`` returns; if the unarchive fails, it never does.
+///
+/// In the archive, the property is written as a plain reference to the object (`$null` for nil): the bytes
+/// are those of `var parent: Folder?`. Only a keyed archive can hold a graph with back-references: any other
+/// `Encoder` or `Decoder` (JSON, property lists) throws.
+@propertyWrapper
+public struct BackReference<Object: ArchivableCodable & AnyObject>: Codable {
+    private var box: ReferenceBox<Object>
+
+    /// The referenced object, or nil.
+    public var wrappedValue: Object? {
+        get { box.object }
+        set { box = ReferenceBox(newValue) }
+    }
+
+    /// Refers to `wrappedValue`.
+    public init(wrappedValue: Object?) {
+        box = ReferenceBox(wrappedValue)
+    }
+
+    /// Reads the reference, delivered once the whole graph is decoded.
+    /// - Throws: `DecodingError` when `decoder` is not a keyed archive's, or the stored object is not an `Object`.
+    public init(from decoder: any Decoder) throws {
+        let box = ReferenceBox<Object>(nil)
+        try CodableArchiving.decodeBackReference(Object.self, from: decoder) { box.object = $0 }
+        self.box = box
+    }
+
+    /// Writes a reference to the object (`$null` for nil).
+    /// - Throws: `EncodingError` when `encoder` is not a keyed archive's.
+    public func encode(to encoder: any Encoder) throws {
+        try CodableArchiving.encodeBackReference(box.object, to: encoder)
+    }
+}
+
+/// A weak ``BackReference``: a property of an ``ArchivableCodable`` class that refers back up its graph without
+/// keeping the object alive (a `weak var parent`), read once the whole graph is built.
+@propertyWrapper
+public struct WeakBackReference<Object: ArchivableCodable & AnyObject>: Codable {
+    private var box: WeakReferenceBox<Object>
+
+    /// The referenced object, or nil (also once nothing else keeps it alive).
+    public var wrappedValue: Object? {
+        get { box.object }
+        set { box = WeakReferenceBox(newValue) }
+    }
+
+    /// Refers to `wrappedValue` without keeping it alive.
+    public init(wrappedValue: Object?) {
+        box = WeakReferenceBox(wrappedValue)
+    }
+
+    /// Reads the reference, delivered once the whole graph is decoded.
+    /// - Throws: `DecodingError` when `decoder` is not a keyed archive's, or the stored object is not an `Object`.
+    public init(from decoder: any Decoder) throws {
+        let box = WeakReferenceBox<Object>(nil)
+        try CodableArchiving.decodeBackReference(Object.self, from: decoder) { box.object = $0 }
+        self.box = box
+    }
+
+    /// Writes a reference to the object (`$null` for nil).
+    /// - Throws: `EncodingError` when `encoder` is not a keyed archive's.
+    public func encode(to encoder: any Encoder) throws {
+        try CodableArchiving.encodeBackReference(box.object, to: encoder)
+    }
+}
+
+/// The storage of a ``BackReference``: a reference type, so that the unarchiver can fill it in after the
+/// model that holds the property has been initialized. A new value gets a new box, so a copy of the
+/// property never changes with the original.
+private final class ReferenceBox<Object: AnyObject> {
+    var object: Object?
+    init(_ object: Object?) { self.object = object }
+}
+
+/// The storage of a ``WeakBackReference``.
+private final class WeakReferenceBox<Object: AnyObject> {
+    weak var object: Object?
+    init(_ object: Object?) { self.object = object }
+}
+
+extension CodableArchiving {
+    /// Reads the object reference that `decoder` (the field role of a keyed archive's Codable decoder) stands
+    /// for, handing it to `assign` once the whole graph is built.
+    static func decodeBackReference<Object: ArchivableCodable & AnyObject>(
+        _ type: Object.Type, from decoder: any Decoder, assign: @escaping (Object?) -> Void) throws {
+        guard let adapter = decoder as? ArchiveCodableDecoder, let key = adapter.key else {
+            throw DecodingError.typeMismatch(Object.self, .init(codingPath: decoder.codingPath, debugDescription:
+                "a back-reference to \(Object.self) is read only from a keyed archive (KeyedUnarchiver)"))
+        }
+        do {
+            if let objectDecoder = adapter.archive as? ArchiveObjectDecoder {
+                try objectDecoder.decodeObjectReference(of: Object.self, forKey: key, decodingLater: true, assign: assign)
+            } else {
+                try adapter.archive.decodeObjectReference(of: Object.self, forKey: key, assign: assign)
+            }
+        } catch {
+            throw decodingError(error, type: Object.self, key: nil, codingPath: adapter.codingPath)
+        }
+    }
+
+    /// Writes `object` as a plain object reference through a keyed archive's Codable encoder.
+    static func encodeBackReference<Object: ArchivableCodable & AnyObject>(_ object: Object?, to encoder: any Encoder) throws {
+        guard encoder is ArchiveCodableEncoder else {
+            throw EncodingError.invalidValue(object as Any, .init(codingPath: encoder.codingPath, debugDescription:
+                "a back-reference to \(Object.self) is written only to a keyed archive (KeyedArchiver)"))
+        }
+        var container = encoder.singleValueContainer()
+        try container.encode(object)
+    }
+}
