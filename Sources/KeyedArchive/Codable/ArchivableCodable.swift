@@ -78,6 +78,7 @@ extension ArchivableCodable {
 
     /// Writes this value's Codable representation as the fields of one archived object.
     public func encode(to encoder: any ArchiveEncoder) throws {
+        (encoder as? KeyedArchiver)?.markCodableObject()
         let adapter = ArchiveCodableEncoder(object: encoder, codingPath: [])
         try self.encode(to: adapter)
         try adapter.finishObject()

@@ -128,6 +128,16 @@ extension CodableArchiving {
                 "a back-reference to \(Object.self) is written only to a keyed archive (KeyedArchiver)"))
         }
         var container = encoder.singleValueContainer()
+        // In a field, the write is recorded and made later on the archiver: mark it there as a back-reference,
+        // which the check for cycles of plain references leaves out.
+        if let single = container as? ArchiveSingleValueEncodingContainer, let recorder = single.sink as? ArchiveCallRecorder,
+           let object {
+            recorder.record(single.key) { sink, key, _ in
+                guard let archiver = sink as? KeyedArchiver else { return try sink.encodeObject(object, forKey: key) }
+                try archiver.writingBackReference { try archiver.encodeObject(object, forKey: key) }
+            }
+            return
+        }
         try container.encode(object)
     }
 }

@@ -19,6 +19,7 @@ struct CodableEncodedObject<T: Encodable>: KeyedArchivable {
     }
 
     func encode(to encoder: any ArchiveEncoder) throws {
+        (encoder as? KeyedArchiver)?.markCodableObject()
         try fields.replayFields(to: encoder)
     }
 }

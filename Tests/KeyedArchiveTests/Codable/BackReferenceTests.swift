@@ -31,6 +31,22 @@ final class BRingNode: ArchivableCodable {
     init(_ name: String) { self.name = name }
 }
 
+/// BFolder with a plain parent pointer.
+final class BPlainParent: ArchivableCodable {
+    var name: String
+    var children: [BPlainParent] = []
+    var parent: BPlainParent?
+    init(_ name: String) { self.name = name }
+}
+
+/// A class that holds a nested Codable struct that holds a class: a cycle through a struct object.
+final class BHolder: ArchivableCodable {
+    var name: String
+    var box: BBox?
+    init(_ name: String) { self.name = name }
+}
+struct BBox: Codable { var item: BHolder }
+
 @Suite struct BackReferenceTests {
     @Test func parentAndChildrenRoundTripWithIdentity() throws {
         let root = BFolder("root"), a = BFolder("a"), b = BFolder("b"), a1 = BFolder("a1")
@@ -104,14 +120,49 @@ final class BRingNode: ArchivableCodable {
             var parent: Plain?
             init(_ name: String) { self.name = name }
         }
-        let root = BFolder("root"), child = BFolder("child")
-        root.add(child)
+        // A child whose parent does not list it: no cycle, so the plain model archives too.
+        let parent = BFolder("parent"), child = BFolder("child")
+        child.parent = parent
+        let plainParent = Plain("parent"), plainChild = Plain("child")
+        plainChild.parent = plainParent
+        #expect(try KeyedArchiver.archivedData(withRootObject: child) == KeyedArchiver.archivedData(withRootObject: plainChild))
+    }
+
+    @Test func plainParentPointerIsRefusedWhenArchivedAndNamesTheWrapper() throws {
+        let root = BPlainParent("root"), child = BPlainParent("child")
+        root.children = [child]
+        child.parent = root
         defer { root.children = [] }
-        let plainRoot = Plain("root"), plainChild = Plain("child")
-        plainRoot.children = [plainChild]
-        plainChild.parent = plainRoot
-        defer { plainRoot.children = [] }
-        #expect(try KeyedArchiver.archivedData(withRootObject: root) == KeyedArchiver.archivedData(withRootObject: plainRoot))
+        let error = #expect(throws: EncodingError.self) { try KeyedArchiver.archivedData(withRootObject: root) }
+        guard case .invalidValue(_, let context)? = error else {
+            Issue.record("expected invalidValue, got \(String(describing: error))")
+            return
+        }
+        #expect(context.codingPath.map(\.stringValue) == ["parent"])
+        #expect(context.debugDescription.contains("BPlainParent.parent) @BackReference or @WeakBackReference"), "\(context.debugDescription)")
+        // The same tree without the cycle archives and reads back.
+        child.parent = nil
+        let back = try KeyedUnarchiver.unarchivedObject(ofClass: BPlainParent.self, from: KeyedArchiver.archivedData(withRootObject: root))
+        #expect(back.children.map(\.name) == ["child"])
+    }
+
+    @Test func cycleThroughANestedStructIsRefusedToo() throws {
+        let a = BHolder("a"), b = BHolder("b")
+        a.box = BBox(item: b)
+        b.box = BBox(item: a)
+        defer { a.box = nil }
+        #expect(throws: EncodingError.self) { try KeyedArchiver.archivedData(withRootObject: a) }
+    }
+
+    @Test func sharedObjectWithoutACycleIsNotRefused() throws {
+        let shared = BFolder("shared")
+        let holder = BHolder("h")
+        holder.box = BBox(item: BHolder("x"))
+        let pair = [shared, shared]
+        let data = try KeyedArchiver.archivedData(withRootObject: pair)
+        let back = try KeyedUnarchiver.unarchivedObject(ofClass: [BFolder].self, from: data)
+        #expect(back[0] === back[1])
+        #expect(try KeyedUnarchiver.unarchivedObject(ofClass: BHolder.self, from: KeyedArchiver.archivedData(withRootObject: holder)).box?.item.name == "x")
     }
 
     @Test func otherEncodersAndDecodersRefuseABackReference() throws {
