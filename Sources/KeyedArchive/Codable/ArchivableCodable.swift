@@ -13,7 +13,7 @@ import Foundation
 ///     var title: String
 ///     var tags: [String]
 ///     var created: Date
-///     var parent: Note?          // a class instance referenced twice is archived once
+///     @BackReference var parent: Note?   // a reference back up the graph, delivered once it is built
 /// }
 /// let data = try KeyedArchiver.archivedData(withRootObject: note)
 /// let back = try KeyedUnarchiver.unarchivedObject(ofClass: Note.self, from: data)
@@ -47,9 +47,13 @@ import Foundation
 /// **Classes.** A class instance is archived once however often it is referenced and comes back as one
 /// instance. A class used inside a Codable value must itself adopt `ArchivableCodable` (a plain `Codable`
 /// class there throws `EncodingError.invalidValue` / `DecodingError.typeMismatch`): that is what gives it an
-/// identity. Cycles through classes decode as a ``KeyedArchiveError/Code/cycle`` error (wrapped in a
-/// `DecodingError`), since a Codable initializer cannot receive a back-reference before it finishes; write
-/// such a back-pointer by hand with ``ArchiveDecoder/decodeObjectReference(of:forKey:assign:)``.
+/// identity. A Codable initializer cannot receive an object that is still being decoded, so a reference back
+/// up the graph (a parent, an owner, a ring) is declared ``BackReference`` (or ``WeakBackReference``): the
+/// unarchiver delivers it once the graph is built, keeping identity. Archiving refuses, with an
+/// `EncodingError` naming the property, a graph whose plain references between Codable objects form a cycle,
+/// since it could not be decoded (hand-written models between them are not checked: they may read their
+/// references with ``ArchiveDecoder/decodeObjectReference(of:forKey:assign:)``). A field added in a later
+/// version reads old archives with ``DefaultWhenMissing`` or ``DefaultFrom``.
 /// For a non-final class, declare `required init(from decoder: any Decoder)` as usual.
 ///
 /// **Security.** Decoding instantiates only the types the requested type's own structure names: models by
