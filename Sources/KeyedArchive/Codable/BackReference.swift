@@ -16,34 +16,57 @@ import Foundation
 /// ```
 ///
 /// A Codable initializer must return a value for every property before it finishes, but the parent is still
-/// being decoded when its child is: a plain `var parent: Folder?` that closes a cycle cannot be read (the
-/// unarchiver throws ``KeyedArchiveError/Code/cycle``). A back-reference is read as
+/// being decoded when its child is: a plain `var parent: Folder?` that closes a cycle cannot be read, and
+/// ``KeyedArchiver`` refuses to archive it. A back-reference is read as
 /// ``ArchiveDecoder/decodeObjectReference(of:forKey:assign:)`` reads it for a hand-written model: the property
 /// is nil while the graph is being decoded and holds the object (the same instance) once
-/// ``KeyedUnarchiver`` returns; if the unarchive fails, it never does.
+/// ``KeyedUnarchiver`` returns; if the unarchive fails, it never does. An object that only a back-reference
+/// reaches and that is not decoded yet is decoded after the rest of the graph.
 ///
 /// In the archive, the property is written as a plain reference to the object (`$null` for nil): the bytes
 /// are those of `var parent: Folder?`. Only a keyed archive can hold a graph with back-references: any other
 /// `Encoder` or `Decoder` (JSON, property lists) throws.
+public typealias BackReference<Object: ArchivableCodable & AnyObject> = ArchivedBackReference<Object, StrongReferenceHolding>
+
+/// A ``BackReference`` that does not keep the object alive (a `weak var parent`).
+public typealias WeakBackReference<Object: ArchivableCodable & AnyObject> = ArchivedBackReference<Object, WeakReferenceHolding>
+
+/// How an ``ArchivedBackReference`` holds its object: ``StrongReferenceHolding`` or ``WeakReferenceHolding``.
+public protocol BackReferenceHolding {
+    /// Whether the object is held weakly.
+    static var isWeak: Bool { get }
+}
+
+/// Holds the object of a ``BackReference``, keeping it alive.
+public enum StrongReferenceHolding: BackReferenceHolding {
+    public static var isWeak: Bool { false }
+}
+
+/// Holds the object of a ``WeakBackReference`` without keeping it alive.
+public enum WeakReferenceHolding: BackReferenceHolding {
+    public static var isWeak: Bool { true }
+}
+
+/// The property wrapper behind ``BackReference`` and ``WeakBackReference``: write those.
 @propertyWrapper
-public struct BackReference<Object: ArchivableCodable & AnyObject>: Codable {
+public struct ArchivedBackReference<Object: ArchivableCodable & AnyObject, Holding: BackReferenceHolding>: Codable {
     private var box: ReferenceBox<Object>
 
-    /// The referenced object, or nil.
+    /// The referenced object, or nil (for a weak reference, also once nothing else keeps it alive).
     public var wrappedValue: Object? {
         get { box.object }
-        set { box = ReferenceBox(newValue) }
+        set { box = ReferenceBox(newValue, weak: Holding.isWeak) }
     }
 
     /// Refers to `wrappedValue`.
     public init(wrappedValue: Object?) {
-        box = ReferenceBox(wrappedValue)
+        box = ReferenceBox(wrappedValue, weak: Holding.isWeak)
     }
 
     /// Reads the reference, delivered once the whole graph is decoded.
     /// - Throws: `DecodingError` when `decoder` is not a keyed archive's, or the stored object is not an `Object`.
     public init(from decoder: any Decoder) throws {
-        let box = ReferenceBox<Object>(nil)
+        let box = ReferenceBox<Object>(nil, weak: Holding.isWeak)
         try CodableArchiving.decodeBackReference(Object.self, from: decoder) { box.object = $0 }
         self.box = box
     }
@@ -55,50 +78,23 @@ public struct BackReference<Object: ArchivableCodable & AnyObject>: Codable {
     }
 }
 
-/// A weak ``BackReference``: a property of an ``ArchivableCodable`` class that refers back up its graph without
-/// keeping the object alive (a `weak var parent`), read once the whole graph is built.
-@propertyWrapper
-public struct WeakBackReference<Object: ArchivableCodable & AnyObject>: Codable {
-    private var box: WeakReferenceBox<Object>
-
-    /// The referenced object, or nil (also once nothing else keeps it alive).
-    public var wrappedValue: Object? {
-        get { box.object }
-        set { box = WeakReferenceBox(newValue) }
-    }
-
-    /// Refers to `wrappedValue` without keeping it alive.
-    public init(wrappedValue: Object?) {
-        box = WeakReferenceBox(wrappedValue)
-    }
-
-    /// Reads the reference, delivered once the whole graph is decoded.
-    /// - Throws: `DecodingError` when `decoder` is not a keyed archive's, or the stored object is not an `Object`.
-    public init(from decoder: any Decoder) throws {
-        let box = WeakReferenceBox<Object>(nil)
-        try CodableArchiving.decodeBackReference(Object.self, from: decoder) { box.object = $0 }
-        self.box = box
-    }
-
-    /// Writes a reference to the object (`$null` for nil).
-    /// - Throws: `EncodingError` when `encoder` is not a keyed archive's.
-    public func encode(to encoder: any Encoder) throws {
-        try CodableArchiving.encodeBackReference(box.object, to: encoder)
-    }
-}
-
-/// The storage of a ``BackReference``: a reference type, so that the unarchiver can fill it in after the
-/// model that holds the property has been initialized. A new value gets a new box, so a copy of the
+/// The storage of an ``ArchivedBackReference``: a reference type, so that the unarchiver can fill it in after
+/// the model that holds the property has been initialized. A new value gets a new box, so a copy of the
 /// property never changes with the original.
 private final class ReferenceBox<Object: AnyObject> {
-    var object: Object?
-    init(_ object: Object?) { self.object = object }
-}
+    private var strong: Object?
+    private weak var weak: Object?
+    private let isWeak: Bool
 
-/// The storage of a ``WeakBackReference``.
-private final class WeakReferenceBox<Object: AnyObject> {
-    weak var object: Object?
-    init(_ object: Object?) { self.object = object }
+    init(_ object: Object?, weak isWeak: Bool) {
+        self.isWeak = isWeak
+        self.object = object
+    }
+
+    var object: Object? {
+        get { isWeak ? weak : strong }
+        set { if isWeak { weak = newValue } else { strong = newValue } }
+    }
 }
 
 extension CodableArchiving {

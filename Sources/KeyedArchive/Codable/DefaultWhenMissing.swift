@@ -98,20 +98,25 @@ extension KeyedDecodingContainer {
     }
 }
 
+extension ArchiveDefaultValue where Self: AdditiveArithmetic {
+    /// Zero.
+    public static var archiveDefault: Self { .zero }
+}
+
 extension Bool: ArchiveDefaultValue { public static var archiveDefault: Bool { false } }
 extension String: ArchiveDefaultValue { public static var archiveDefault: String { "" } }
-extension Int: ArchiveDefaultValue { public static var archiveDefault: Int { 0 } }
-extension Int8: ArchiveDefaultValue { public static var archiveDefault: Int8 { 0 } }
-extension Int16: ArchiveDefaultValue { public static var archiveDefault: Int16 { 0 } }
-extension Int32: ArchiveDefaultValue { public static var archiveDefault: Int32 { 0 } }
-extension Int64: ArchiveDefaultValue { public static var archiveDefault: Int64 { 0 } }
-extension UInt: ArchiveDefaultValue { public static var archiveDefault: UInt { 0 } }
-extension UInt8: ArchiveDefaultValue { public static var archiveDefault: UInt8 { 0 } }
-extension UInt16: ArchiveDefaultValue { public static var archiveDefault: UInt16 { 0 } }
-extension UInt32: ArchiveDefaultValue { public static var archiveDefault: UInt32 { 0 } }
-extension UInt64: ArchiveDefaultValue { public static var archiveDefault: UInt64 { 0 } }
-extension Double: ArchiveDefaultValue { public static var archiveDefault: Double { 0 } }
-extension Float: ArchiveDefaultValue { public static var archiveDefault: Float { 0 } }
+extension Int: ArchiveDefaultValue {}
+extension Int8: ArchiveDefaultValue {}
+extension Int16: ArchiveDefaultValue {}
+extension Int32: ArchiveDefaultValue {}
+extension Int64: ArchiveDefaultValue {}
+extension UInt: ArchiveDefaultValue {}
+extension UInt8: ArchiveDefaultValue {}
+extension UInt16: ArchiveDefaultValue {}
+extension UInt32: ArchiveDefaultValue {}
+extension UInt64: ArchiveDefaultValue {}
+extension Double: ArchiveDefaultValue {}
+extension Float: ArchiveDefaultValue {}
 extension Array: ArchiveDefaultValue where Element: Codable {
     public static var archiveDefault: [Element] { [] }
 }
