@@ -143,13 +143,14 @@ extension KeyedArchiver {
                 let (newUID, container) = s.emitter.appendContainerElement()
                 uid = newUID
                 s.identities.insert(address, uid: uid)
-                s.queue.append((container, object))
+                s.queue.append((container, uid, object))
             }
         } else {
             let (newUID, container) = s.emitter.appendContainerElement()
             uid = newUID
-            s.queue.append((container, object))
+            s.queue.append((container, uid, object))
         }
+        if s.drainedIsCodable { recordCodableReference(to: uid, forKey: key) }
         put(reference: uid, asElement: asElement, forKey: key)
         if s.currentContainer == nil && !asElement { try drain() }
     }

@@ -74,7 +74,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         /// `queueHead` on. Entries stay until the archive is finished: they keep the archived instances
         /// alive, so that no address in `identities` is reused for another object (one reference per
         /// instance, not a second array of them that would be retained and released again).
-        var queue: [(container: ArchiveContainerID, value: any KeyedArchivable)] = []
+        var queue: [(container: ArchiveContainerID, uid: ArchiveObjectID, value: any KeyedArchivable)] = []
         var queueHead = 0
         var classUIDsByType: [ObjectIdentifier: ArchiveObjectID] = [:]
         /// The last entry of `classUIDsByType` used (objects of one class usually follow each other in the queue).
@@ -93,6 +93,12 @@ public final class KeyedArchiver: ArchiveEncoder {
         var lastKind: (ObjectIdentifier, Bool)?
         /// Interned `NS.object.0`, `NS.object.1`, ... (an ordered set's member keys), grown on demand.
         var elementKeys: [Ref] = []
+        /// The object whose fields are being written, and whether it is a Codable one; the plain references
+        /// Codable objects make (see `KeyedArchiver+CodableCycles.swift`).
+        var drainedUID = ArchiveObjectID(0)
+        var drainedIsCodable = false
+        var writingBackReference = false
+        var codableReferences: [CodableReference] = []
     }
 
     let state: UnsafeMutablePointer<State>
@@ -515,9 +521,11 @@ public final class KeyedArchiver: ArchiveEncoder {
         let savedContainer = s.currentContainer
         defer { s.currentContainer = savedContainer }
         while s.queueHead < s.queue.count {
-            let (container, value) = s.queue[s.queueHead]
+            let (container, uid, value) = s.queue[s.queueHead]
             s.queueHead += 1
             s.currentContainer = container
+            s.drainedUID = uid
+            s.drainedIsCodable = false
             s.fields.removeAll(keepingCapacity: true)
             let classRef = KeyedArchiveEmitter.uid(try classUID(for: Swift.type(of: value)))
             s.fields.append(KeyedArchiveEmitter.Field(key: classKey, canonical: classKey, value: classRef))
@@ -525,6 +533,7 @@ public final class KeyedArchiver: ArchiveEncoder {
             try value.encode(to: self)
             s.emitter.completeDictionary(container, fields: s.fields)
         }
+        if !s.codableReferences.isEmpty { try checkCodableReferencesCloseNoCycle() }
     }
 
     /// Whether `type` is a class (cached: a dynamic cast per object is costly).

@@ -13,7 +13,7 @@ import Foundation
 ///     var title: String
 ///     var tags: [String]
 ///     var created: Date
-///     var parent: Note?          // a class instance referenced twice is archived once
+///     @BackReference var parent: Note?   // a reference back up the graph, delivered once it is built
 /// }
 /// let data = try KeyedArchiver.archivedData(withRootObject: note)
 /// let back = try KeyedUnarchiver.unarchivedObject(ofClass: Note.self, from: data)
@@ -51,18 +51,26 @@ import Foundation
 /// **Classes.** A class instance is archived once however often it is referenced and comes back as one
 /// instance. A class used inside a Codable value must itself adopt `ArchivableCodable` (a plain `Codable`
 /// class there throws `EncodingError.invalidValue` / `DecodingError.typeMismatch`): that is what gives it an
-/// identity. Cycles through classes decode as a ``KeyedArchiveError/Code/cycle`` error (wrapped in a
-/// `DecodingError`), since a Codable initializer cannot receive a back-reference before it finishes; write
-/// such a back-pointer by hand with ``ArchiveDecoder/decodeObjectReference(of:forKey:assign:)``.
+/// identity. A Codable initializer cannot receive an object that is still being decoded, so a reference back
+/// up the graph (a parent, an owner, a ring) is declared ``BackReference`` (or ``WeakBackReference``): the
+/// unarchiver delivers it once the graph is built, keeping identity. Archiving refuses, with an
+/// `EncodingError` naming the property, a graph whose plain references between Codable objects form a cycle,
+/// since it could not be decoded (hand-written models between them are not checked: they may read their
+/// references with ``ArchiveDecoder/decodeObjectReference(of:forKey:assign:)``). A field added in a later
+/// version reads old archives with ``DefaultWhenMissing`` or ``DefaultFrom``.
 /// For a non-final class, declare `required init(from decoder: any Decoder)` as usual.
 ///
 /// **Security.** Decoding instantiates only the types the requested type's own structure names: models by
 /// their archived names (as ``KeyedUnarchiver`` checks every model), nested Codable values by their type
 /// names, all checked before any initializer runs; ``KeyedUnarchiver/Limits`` apply.
 ///
-/// **Errors** are `EncodingError`/`DecodingError` with the Codable `codingPath`; their `debugDescription`
-/// gives the archive's location (key path, object UID, class) and `underlyingError` is the
-/// ``KeyedArchiveError``.
+/// **Errors** are `EncodingError`/`DecodingError`, as from `JSONDecoder`, at every depth: decoding an
+/// `ArchivableCodable` type with ``KeyedUnarchiver`` throws `DecodingError` also for a wrong class at the root
+/// or a damaged archive. The `codingPath` starts at the decoded value and has array elements as integer keys
+/// (`books`, `0`, `title`); the element's position is given for a dictionary's entry too. `debugDescription`
+/// is a short summary, and `underlyingError` is the ``KeyedArchiveError`` that says what was wrong and where in
+/// the archive (key path `root.books[0].title`, object UID, class). The expected type is the type as written
+/// (`CPoint`, not its coding keys).
 ///
 /// A type that implements ``KeyedArchivable/init(from:)`` and ``KeyedArchivable/encode(to:)`` itself keeps
 /// its hand-written coding.
@@ -73,11 +81,12 @@ extension ArchivableCodable {
     public init(from decoder: any ArchiveDecoder) throws {
         let adapter = ArchiveCodableDecoder(object: decoder, codingPath: [])
         defer { adapter.close() }
-        try self.init(from: adapter)
+        self = try CodableArchiving.decodingObject(decoder) { try Self(from: adapter) }
     }
 
     /// Writes this value's Codable representation as the fields of one archived object.
     public func encode(to encoder: any ArchiveEncoder) throws {
+        (encoder as? KeyedArchiver)?.markCodableObject()
         let adapter = ArchiveCodableEncoder(object: encoder, codingPath: [])
         try self.encode(to: adapter)
         try adapter.finishObject()

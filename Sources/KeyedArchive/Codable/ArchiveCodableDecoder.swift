@@ -22,8 +22,8 @@ final class ArchiveCodableDecoder: Decoder {
     /// The field read in the field role; nil in the object role.
     let key: String?
     private var cursors: [ArchiveCollectionCursor] = []
-    /// Field role: the class name a nested object of the value's type would have (for messages).
-    var expectedObject: (() -> String)?
+    /// Field role: the Codable type being read, whose name a nested object of it would have as its class.
+    var expectedType: Any.Type?
     private var children: [ArchiveCodableDecoder] = []
 
     init(object archive: any ArchiveDecoder, codingPath: [any CodingKey]) {
@@ -96,13 +96,13 @@ final class ArchiveCodableDecoder: Decoder {
         guard let key else {
             return KeyedDecodingContainer(ArchiveObjectKeyedDecodingContainer<Key>(owner: self))
         }
-        if let expectedObject, let objectDecoder = archive as? ArchiveObjectDecoder,
+        if let expectedType, let objectDecoder = archive as? ArchiveObjectDecoder,
            case .object(let name) = try storedKind(objectDecoder, key), !CodableArchiving.foundationClassNames.contains(name) {
             let path = archive.keyPath
-            let error = KeyedArchiveError(.classNotAllowed, "class \"\(name)\" is not allowed here; expected \(expectedObject())",
+            let error = KeyedArchiveError(.classNotAllowed,
+                                          "class \"\(name)\" is not allowed here; expected \(String(reflecting: expectedType))",
                                           keyPath: key.isEmpty ? path : (path.isEmpty ? key : path + "." + key), className: name)
-            throw DecodingError.typeMismatch(Key.self, .init(codingPath: codingPath, debugDescription: error.description,
-                                                             underlyingError: error))
+            throw CodableArchiving.decodingError(error, type: expectedType, key: nil, codingPath: codingPath)
         }
         let cursor = try open(archive, forKey: key, dictionary: true, codingPath: codingPath)
         return KeyedDecodingContainer(try ArchiveDictionaryKeyedDecodingContainer<Key>(cursor: cursor, owner: self, codingPath: codingPath))
@@ -199,7 +199,7 @@ extension CodableArchiving {
             }
         }
         let decoder = ArchiveCodableDecoder(field: archive, key: key, codingPath: codingPath)
-        decoder.expectedObject = { CodableDecodedObject<T>.archivedClassName }
+        decoder.expectedType = T.self
         defer { decoder.close() }
         return try T(from: decoder)
     }
@@ -229,29 +229,28 @@ extension CodableArchiving {
         }
         guard let archiveError = error as? KeyedArchiveError else { return error }
         let path = key.map { codingPath + [$0] } ?? codingPath
-        let context = DecodingError.Context(codingPath: path, debugDescription: archiveError.description, underlyingError: archiveError)
+        // The summary leaves the what and where to `underlyingError`, so that a printed error says them once.
+        func context(_ summary: String, _ path: [any CodingKey]) -> DecodingError.Context {
+            .init(codingPath: path, debugDescription: summary + " (see the underlying KeyedArchiveError)", underlyingError: archiveError)
+        }
         switch archiveError.code {
         case .keyNotFound:
-            return DecodingError.keyNotFound(key ?? ArchiveCodingKey(stringValue: ""), .init(
-                codingPath: codingPath, debugDescription: archiveError.description, underlyingError: archiveError))
-        case .valueNotFound: return DecodingError.valueNotFound(type, context)
-        case .typeMismatch, .classNotAllowed: return DecodingError.typeMismatch(type, context)
-        default: return DecodingError.dataCorrupted(context)
+            let key = key ?? ArchiveCodingKey(stringValue: "")
+            return DecodingError.keyNotFound(key, context("the archived object has no key \"\(key.stringValue)\"", codingPath))
+        case .valueNotFound:
+            return DecodingError.valueNotFound(type, context("the archive holds no value where a \(type) is expected", path))
+        case .typeMismatch, .classNotAllowed:
+            return DecodingError.typeMismatch(type, context("the archived value cannot be read as \(type)", path))
+        default:
+            return DecodingError.dataCorrupted(context("the archive cannot be read here (\(archiveError.code))", path))
         }
     }
 
+    /// `error` with `prefix` in front of its coding path, unless its path already starts at the archive's
+    /// top-level key (see ``anchored(_:at:)``).
     private static func prefixed(_ error: DecodingError, _ prefix: [any CodingKey]) -> DecodingError {
-        guard !prefix.isEmpty else { return error }
-        func context(_ c: DecodingError.Context) -> DecodingError.Context {
-            .init(codingPath: prefix + c.codingPath, debugDescription: c.debugDescription, underlyingError: c.underlyingError)
-        }
-        switch error {
-        case .typeMismatch(let t, let c): return .typeMismatch(t, context(c))
-        case .valueNotFound(let t, let c): return .valueNotFound(t, context(c))
-        case .keyNotFound(let k, let c): return .keyNotFound(k, context(c))
-        case .dataCorrupted(let c): return .dataCorrupted(context(c))
-        @unknown default: return error
-        }
+        guard !prefix.isEmpty, !isAnchored(error) else { return error }
+        return error.withCodingPath { prefix + $0 }
     }
 }
 

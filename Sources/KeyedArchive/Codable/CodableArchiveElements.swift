@@ -43,6 +43,7 @@ struct CodableEncodedObject<T: Encodable>: KeyedArchivable {
     }
 
     func encode(to encoder: any ArchiveEncoder) throws {
+        (encoder as? KeyedArchiver)?.markCodableObject()
         try fields.replayFields(to: encoder)
     }
 }
@@ -58,7 +59,7 @@ struct CodableDecodedObject<T: Decodable>: KeyedArchivable {
     init(from decoder: any ArchiveDecoder) throws {
         let adapter = ArchiveCodableDecoder(object: decoder, codingPath: [])
         defer { adapter.close() }
-        value = try T(from: adapter)
+        value = try CodableArchiving.decodingObject(decoder) { try T(from: adapter) }
     }
 
     func encode(to encoder: any ArchiveEncoder) throws {
@@ -153,7 +154,9 @@ struct CodableDecodedElement<T: Decodable>: ArchiveValue {
     }
 
     static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> CodableDecodedElement<T> {
-        CodableDecodedElement(value: try CodableArchiving.decode(T.self, from: decoder, forKey: key, codingPath: []))
+        CodableDecodedElement(value: try CodableArchiving.decodingObject(decoder) {
+            try CodableArchiving.decode(T.self, from: decoder, forKey: key, codingPath: [])
+        })
     }
 }
 

@@ -474,6 +474,15 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
 
     func decodeObjectReference<T: KeyedArchivable & AnyObject>(of type: T.Type, forKey key: String,
                                                                assign: @escaping (T?) -> Void) throws {
+        try decodeObjectReference(of: T.self, forKey: key, decodingLater: false, assign: assign)
+    }
+
+    /// Reads a back-reference as ``decodeObjectReference(of:forKey:assign:)`` does; with `decodingLater`, an
+    /// object nobody has started is decoded only once the rest of the graph is (among the deliveries), so
+    /// that the object it refers to is complete by then and the reference closes no cycle (a Codable
+    /// ``BackReference``).
+    func decodeObjectReference<T: KeyedArchivable & AnyObject>(of type: T.Type, forKey key: String, decodingLater: Bool,
+                                                               assign: @escaping (T?) -> Void) throws {
         try session.checkActive()
         let found: Int?
         if let fields { found = try stored(fields, key) } else { found = element }
@@ -486,13 +495,16 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
                                                              expected: UnarchivingSession.describe(allowed))
         _ = try session.allowedType(classAt: classIndex, uid: uid, allowed: allowed, key: pathKey(key),
                                     expected: UnarchivingSession.describe(allowed))
-        if session.state(uid) == 0 {
+        if session.state(uid) == 0 && !decodingLater {
             _ = try session.instance(value, allowed: allowed, key: pathKey(key), expected: UnarchivingSession.describe(allowed))
         }
         let path = session.path
         let fieldKey = pathKey(key)
         let className = session.classTable[classIndex].name
         session.deferAssignment { [session] in
+            if session.state(uid) == 0 {
+                _ = try session.instance(value, allowed: allowed, key: fieldKey, expected: UnarchivingSession.describe(allowed))
+            }
             guard let object = session.cached(uid) as? T else {
                 throw session.error(.typeMismatch, "object #\(uid.rawValue) is not a \(T.self)", path: path, key: fieldKey, uid: uid,
                                     className: className)

@@ -152,9 +152,14 @@ public struct KeyedUnarchiver: Sendable {
     ///   - type: the one type allowed at the top (a model, or a value such as `[Note]` or `String`).
     ///   - key: the `$top` key; `"root"` for archives made by `archivedData(withRootObject:)`.
     ///   - data: a binary or XML property list.
-    /// - Throws: ``KeyedArchiveError``, or an error thrown by a model's `init(from:)`.
+    /// - Throws: ``KeyedArchiveError``, or an error thrown by a model's `init(from:)`. When `T` is an
+    ///   ``ArchivableCodable`` type, every failure is a `DecodingError` (see ``ArchivableCodable``).
     public func decode<T: ArchiveValue>(_ type: T.Type, forKey key: String = "root", from data: Data) throws -> T {
-        try withTopLevelDecoder(data) { try $0.decode(T.self, forKey: key) }
+        do {
+            return try withTopLevelDecoder(data) { try $0.decode(T.self, forKey: key) }
+        } catch {
+            throw CodableArchiving.topLevelDecodingError(error, type: T.self)
+        }
     }
 
     /// Decodes the top-level value under `key` of an already parsed archive as `T`.
@@ -162,7 +167,11 @@ public struct KeyedUnarchiver: Sendable {
     /// Package-only: users read bytes (`decode(_:forKey:from:)` with `Data`); the package's tests, the raw model
     /// (``ArchivedObjectGraph``) and tools that already hold a tree use this to skip writing it out.
     package func decode<T: ArchiveValue>(_ type: T.Type, forKey key: String = "root", from archive: PropertyListValue) throws -> T {
-        try withTopLevelDecoder(archive) { try $0.decode(T.self, forKey: key) }
+        do {
+            return try withTopLevelDecoder(archive) { try $0.decode(T.self, forKey: key) }
+        } catch {
+            throw CodableArchiving.topLevelDecodingError(error, type: T.self)
+        }
     }
 
     /// Reads the archive and decodes the top-level object under `key`, which may be any of `types`.

@@ -1,0 +1,90 @@
+// The coding path of a `DecodingError` thrown by a Codable decode.
+//
+// Each Codable object (an `ArchivableCodable` model, a nested Codable value stored as an object, an element
+// of an archived collection of Codable values) decodes with a fresh `ArchiveCodableDecoder` whose coding path
+// starts empty; between two such objects the archive's own machinery (arrays, sets, dictionaries of models)
+// reads elements that have no Codable path. So a `DecodingError` leaving a Codable object gets, once, the
+// archive path of that object in front (array indices as integer keys), starting with `ArchiveTopCodingKey`;
+// errors that already start with it pass through every outer object unchanged, and `KeyedUnarchiver` removes
+// that first key, so that the path a user sees starts at the decoded top-level value. This work happens only
+// when a decode fails.
+
+/// The first key of a coding path that starts at the archive's top-level key (`root`).
+struct ArchiveTopCodingKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+extension CodableArchiving {
+    /// Runs the `init(from:)` of the Codable object `decoder` reads, giving a `DecodingError` it throws the
+    /// object's archive path in front of its coding path.
+    @inline(__always)
+    static func decodingObject<R>(_ decoder: any ArchiveDecoder, _ body: () throws -> R) throws -> R {
+        do { return try body() } catch let error as DecodingError {
+            throw anchored(error, at: decoder)
+        }
+    }
+
+    @inline(never)
+    static func anchored(_ error: DecodingError, at decoder: any ArchiveDecoder) -> DecodingError {
+        guard let objectDecoder = decoder as? ArchiveObjectDecoder, !isAnchored(error) else { return error }
+        let components = objectDecoder.session.path
+        guard case .key(let top)? = components.first else { return error }
+        var keys: [any CodingKey] = [ArchiveTopCodingKey(stringValue: top)]
+        for component in components.dropFirst() {
+            switch component {
+            case .key(let key): keys.append(ArchiveCodingKey(stringValue: key))
+            case .index(let i), .dictionaryKey(let i): keys.append(ArchiveCodingKey(intValue: i))
+            }
+        }
+        return error.withCodingPath { keys + $0 }
+    }
+
+    /// Whether `error`'s coding path starts at the archive's top-level key.
+    static func isAnchored(_ error: DecodingError) -> Bool {
+        error.context.codingPath.first is ArchiveTopCodingKey
+    }
+
+    /// `error` with its coding path relative to the top-level value: what ``KeyedUnarchiver`` throws.
+    static func relativeToTop(_ error: DecodingError) -> DecodingError {
+        isAnchored(error) ? error.withCodingPath { Array($0.dropFirst()) } : error
+    }
+}
+
+extension DecodingError {
+    /// The context of any case.
+    var context: Context {
+        switch self {
+        case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c), .dataCorrupted(let c): return c
+        @unknown default: return Context(codingPath: [], debugDescription: "\(self)")
+        }
+    }
+
+    /// The same error with its coding path changed by `transform`.
+    func withCodingPath(_ transform: ([any CodingKey]) -> [any CodingKey]) -> DecodingError {
+        func context(_ c: Context) -> Context {
+            .init(codingPath: transform(c.codingPath), debugDescription: c.debugDescription, underlyingError: c.underlyingError)
+        }
+        switch self {
+        case .typeMismatch(let t, let c): return .typeMismatch(t, context(c))
+        case .valueNotFound(let t, let c): return .valueNotFound(t, context(c))
+        case .keyNotFound(let k, let c): return .keyNotFound(k, context(c))
+        case .dataCorrupted(let c): return .dataCorrupted(context(c))
+        @unknown default: return self
+        }
+    }
+}
+
+extension CodableArchiving {
+    /// The error a top-level decode of `type` throws for `error`: a `DecodingError` with its path relative to
+    /// the top-level value, and, when `type` is ``ArchivableCodable``, a ``KeyedArchiveError`` (a wrong class
+    /// at the root, a damaged archive) as a `DecodingError` too, so that a Codable decode throws one type.
+    @inline(never)
+    static func topLevelDecodingError(_ error: any Error, type: Any.Type) -> any Error {
+        if let decodingError = error as? DecodingError { return relativeToTop(decodingError) }
+        guard type is any ArchivableCodable.Type else { return error }
+        return decodingError(error, type: type, key: nil, codingPath: [])
+    }
+}

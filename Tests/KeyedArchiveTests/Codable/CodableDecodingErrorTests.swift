@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import KeyedArchive
+
+/// A book, and a shelf of them; `CardShelf` has the shelf's archived name and holds cards instead, so that a
+/// shelf's archive read as a `CardShelf` has the wrong class one level down.
+struct EBook: ArchivableCodable { var title: String }
+struct EShelf: ArchivableCodable { var books: [EBook] }
+struct ECardShelf: ArchivableCodable {
+    var books: [CPersonCard]
+    static var archivedClassName: String { String(reflecting: EShelf.self) }
+}
+
+@Suite struct CodableDecodingErrorTests {
+    /// The coding path as `JSONDecoder` would print it: string keys by name, array indices as numbers.
+    private func path(_ context: DecodingError.Context) -> [String] {
+        context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+    }
+
+    @Test func wrongClassAtTheRootIsADecodingErrorWithTheArchiveErrorInside() throws {
+        let data = try KeyedArchiver.archivedData(withRootObject: EBook(title: "x"))
+        let error = #expect(throws: DecodingError.self) { try KeyedUnarchiver.unarchivedObject(ofClass: CPersonCard.self, from: data) }
+        guard case .typeMismatch(let type, let context)? = error else {
+            Issue.record("expected typeMismatch, got \(String(describing: error))")
+            return
+        }
+        #expect(ObjectIdentifier(type) == ObjectIdentifier(CPersonCard.self))
+        #expect(context.codingPath.isEmpty)
+        let underlying = try #require(context.underlyingError as? KeyedArchiveError)
+        #expect(underlying.code == .classNotAllowed)
+        #expect(underlying.keyPath == "root")
+    }
+
+    @Test func wrongClassOneLevelDownHasTheElementIndexInItsCodingPath() throws {
+        let data = try KeyedArchiver.archivedData(withRootObject: EShelf(books: [EBook(title: "x")]))
+        let error = #expect(throws: DecodingError.self) { try KeyedUnarchiver.unarchivedObject(ofClass: ECardShelf.self, from: data) }
+        guard case .typeMismatch(let type, let context)? = error else {
+            Issue.record("expected typeMismatch, got \(String(describing: error))")
+            return
+        }
+        #expect(ObjectIdentifier(type) == ObjectIdentifier(CPersonCard.self))
+        #expect(path(context) == ["books", "0"])
+        #expect(context.codingPath.last?.intValue == 0)
+        #expect((context.underlyingError as? KeyedArchiveError)?.keyPath == "root.books[0]")
+    }
+
+    @Test func missingFieldOfAnArrayElementHasTheFullCodingPath() throws {
+        let xml = String(decoding: try KeyedArchiver.archivedData(
+            withRootObject: EShelf(books: [EBook(title: "a"), EBook(title: "b")]), format: .xml), as: UTF8.self)
+        // Rename every "title" key: the first book read fails.
+        let data = Data(xml.replacingOccurrences(of: "<key>title</key>", with: "<key>titel</key>").utf8)
+        let error = #expect(throws: DecodingError.self) { try KeyedUnarchiver.unarchivedObject(ofClass: EShelf.self, from: data) }
+        guard case .keyNotFound(let key, let context)? = error else {
+            Issue.record("expected keyNotFound, got \(String(describing: error))")
+            return
+        }
+        #expect(key.stringValue == "title")
+        #expect(path(context) == ["books", "0"])
+        #expect((context.underlyingError as? KeyedArchiveError)?.keyPath == "root.books[0].title")
+    }
+
+    @Test func expectedTypeOfANestedStructIsItsOwnName() throws {
+        let data = try KeyedArchiver.archivedData(withRootObject: CHolderWithEvil(item: CEvilPoint(x: 1, y: 2)))
+        let error = #expect(throws: DecodingError.self) { try KeyedUnarchiver.unarchivedObject(ofClass: CHolderWithPoint.self, from: data) }
+        guard case .typeMismatch(let type, let context)? = error else {
+            Issue.record("expected typeMismatch, got \(String(describing: error))")
+            return
+        }
+        #expect(ObjectIdentifier(type) == ObjectIdentifier(CPoint.self))
+        #expect(path(context) == ["item"])
+    }
+
+    @Test func printedErrorSaysTheArchivesMessageOnce() throws {
+        let data = try KeyedArchiver.archivedData(withRootObject: EShelf(books: [EBook(title: "x")]))
+        let error = #expect(throws: DecodingError.self) { try KeyedUnarchiver.unarchivedObject(ofClass: ECardShelf.self, from: data) }
+        let printed = String(describing: try #require(error))
+        let message = "is not allowed here"
+        #expect(printed.components(separatedBy: message).count == 2, "\(printed)")
+        #expect(printed.contains("root.books[0]"))
+    }
+
+    @Test func handWrittenTopLevelTypesStillThrowKeyedArchiveError() throws {
+        let data = try KeyedArchiver.archivedData(withRootObject: EBook(title: "x"))
+        #expect(throws: KeyedArchiveError.self) { try KeyedUnarchiver.unarchivedObject(ofClass: CHandWritten.self, from: data) }
+    }
+}
