@@ -14,18 +14,6 @@ private func objects(_ data: Data, className: String) throws -> [PropertyListDic
     }
 }
 
-/// The KeyedArchiveError under a Codable error.
-private func archiveError(_ error: any Error) -> KeyedArchiveError? {
-    if let e = error as? KeyedArchiveError { return e }
-    switch error as? DecodingError {
-    case .typeMismatch(_, let c)?, .valueNotFound(_, let c)?, .keyNotFound(_, let c)?, .dataCorrupted(let c)?:
-        return c.underlyingError.flatMap(archiveError)
-    default: break
-    }
-    if case .invalidValue(_, let c)? = error as? EncodingError { return c.underlyingError.flatMap(archiveError) }
-    return nil
-}
-
 @Suite struct CodableRoundTripTests {
     @Test func everyFieldTypeAndContainerKindRoundTrips() throws {
         let original = CAllFields()

@@ -15,3 +15,16 @@ func keyedArchiveError<T: ArchiveValue>(decoding type: T.Type, from archive: Pro
         return nil
     }
 }
+
+/// The ``KeyedArchiveError`` an error carries: the error itself, or the one under a Codable `DecodingError`
+/// or `EncodingError` (its context's `underlyingError`, at any depth). Nil for any other error.
+func archiveError(_ error: any Error) -> KeyedArchiveError? {
+    if let e = error as? KeyedArchiveError { return e }
+    switch error as? DecodingError {
+    case .typeMismatch(_, let c)?, .valueNotFound(_, let c)?, .keyNotFound(_, let c)?, .dataCorrupted(let c)?:
+        return c.underlyingError.flatMap(archiveError)
+    default: break
+    }
+    if case .invalidValue(_, let c)? = error as? EncodingError { return c.underlyingError.flatMap(archiveError) }
+    return nil
+}
