@@ -108,7 +108,8 @@ public final class KeyedArchiver: ArchiveEncoder {
         @inline(__always) unsafeAddress { UnsafePointer(state) }
         @inline(__always) unsafeMutableAddress { state }
     }
-    /// The output format and class names chosen up front (``Configuration``); ``setClassName(_:for:)`` adds to it.
+    /// The output format and class names chosen up front (``Configuration``);
+    /// ``setClassName(_:for:)-(_,KeyedArchivable.Type)`` and ``setClassName(_:for:)-(_,T.Type)`` add to it.
     public private(set) var configuration: Configuration
     var finishedData: Data?
     var finishedTree: PropertyListValue?
