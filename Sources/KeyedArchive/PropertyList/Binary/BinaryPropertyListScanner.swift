@@ -159,6 +159,8 @@ struct BinaryPropertyListScanner {
         // CF __CFBinaryPlistGetTopLevelInfo: sizes of at least 1. Above 8 CF and Foundation on Linux keep
         // an entry's low 8 bytes, and plistlib reads it whole: no writer writes such sizes (CF's writer
         // picks 1, 2, 4 or 8), and refusing them keeps every load of the tuned paths a single 8-byte load.
+        // (BinaryPropertyListReader, when lenient, reads an offset size above 8 through a copy with 8-byte
+        // entries, BinaryPropertyListWideOffsetTable, before it makes a scanner.)
         guard (1...8).contains(offsetSize) else {
             throw PropertyListError(.invalidTrailer, "bplist: trailer offset size \(offsetSize) is not 1...8",
                                     at: .init(byteOffset: t + 6))
