@@ -37,33 +37,10 @@ enum BinaryPropertyListWideOffsetTable {
         let count = low8(t + 8, 8)
         let top = low8(t + 16, 8)
         let table = low8(t + 24, 8)
-        // The scanner's trailer rules that lenient reading keeps (CF __CFBinaryPlistGetTopLevelInfo), here so
-        // that their errors name the input's offsets; the scanner checks them again on the rewrite.
-        guard count >= 1 else {
-            throw PropertyListError(.invalidTrailer, "bplist: trailer object count is 0", at: .init(byteOffset: t + 8))
-        }
-        guard count <= UInt64(max(0, options.maximumObjectCount)) else {
-            throw PropertyListError(.limitExceeded,
-                                    "bplist: trailer object count \(count) exceeds the limit \(options.maximumObjectCount)",
-                                    at: .init(byteOffset: t + 8))
-        }
-        guard top < count else {
-            throw PropertyListError(.invalidTrailer, "bplist: trailer top object \(top) is not below the object count \(count)",
-                                    at: .init(byteOffset: t + 16))
-        }
-        guard table >= UInt64(headerSize + 1), table <= UInt64(t) else {
-            throw PropertyListError(.invalidTrailer,
-                                    "bplist: trailer offset-table offset \(table) is outside the file's object area 9...\(t)",
-                                    at: .init(byteOffset: t + 24))
-        }
-        // Overflow-checked: the table (count x offset size) ends before the trailer, so count < size / 9.
-        let (tableBytes, o1) = Int(count).multipliedReportingOverflow(by: offsetSize)
-        let (tableEnd, o2) = Int(table).addingReportingOverflow(tableBytes)
-        guard !o1, !o2, tableEnd <= t else {
-            throw PropertyListError(.invalidTrailer,
-                                    "bplist: offset table of \(count) entries x \(offsetSize) bytes at \(table) runs past the trailer at \(t)",
-                                    at: .init(byteOffset: t + 8))
-        }
+        // The scanner's trailer rules that lenient reading keeps, here so that their errors name the input's
+        // offsets; the table then ends before the trailer, so count < size / 9.
+        _ = try BinaryPropertyListScanner.checkedTableEnd(count: count, top: top, table: table, offsetSize: offsetSize,
+                                                          trailer: t, options: options)
         let tableOffset = Int(table)
         var out = [UInt8]()
         out.reserveCapacity(tableOffset + Int(count) * 8 + trailerSize)
