@@ -127,8 +127,9 @@ struct BinaryPropertyListAssembly {
         trailerRule("bplist: offset size 0",
                     "__CFBinaryPlistGetTopLevelInfo: offset int size >= 1", foundation: .rejects) { $0.offsetSize = 0 },
         trailerRule("bplist: offset size above 8",
-                    "none beyond its writers (CF's picks 1, 2, 4 or 8): CF and Foundation keep the low 8 bytes, "
-                        + "plistlib reads it; kept for the scanner's single 8-byte loads", foundation: .accepts, plistlib: .accepts) { $0.offsetSize = 9 },
+                    "none beyond its writers (CF's picks 1, 2, 4 or 8): CF and Foundation keep the low 8 bytes (so does "
+                        + "lenient), plistlib reads it; kept for the scanner's single 8-byte loads",
+                    foundation: .accepts, plistlib: .accepts, lenientAccepts: true) { $0.offsetSize = 9 },
         trailerRule("bplist: reference size 0",
                     "__CFBinaryPlistGetTopLevelInfo: object ref size >= 1", foundation: .rejects) { $0.refSize = 0 },
         trailerRule("bplist: reference size above 8",

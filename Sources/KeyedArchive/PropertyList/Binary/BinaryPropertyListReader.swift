@@ -34,8 +34,10 @@ import Foundation
 /// Decisions where the format, CoreFoundation (CF) and Python's `plistlib` differ:
 /// - **Header**: `bplist0` followed by any byte is accepted, as CF does (`bplist00`, `bplist01`).
 /// - **Sizes above 8**: CF, Foundation on Linux and `plistlib` accept offset and reference sizes above 8
-///   (CF keeps the low 8 bytes); this reader rejects them, lenient or not: no writer writes them, and every
-///   load of its tuned paths is one 8-byte load. It also rejects an offset-table entry below 8 even when no
+///   (CF keeps the low 8 bytes); this reader rejects them (no writer writes them, and every load of its
+///   tuned paths is one 8-byte load). Lenient reads an offset size above 8 as CF does, keeping each entry's
+///   low 8 bytes, through a copy of the file with 8-byte entries; a reference size above 8 is rejected
+///   lenient or not. It also rejects an offset-table entry below 8 even when no
 ///   reference reaches it (CF checks such an entry when it follows it), so that no read after the up-front
 ///   check needs one. 16-byte UIDs whose upper 8 bytes are not zero are rejected (lenient: the low 8 bytes).
 /// - **Null (`0x00`) and fill (`0x0F`)** are rejected with ``PropertyListError/Code/invalidObject``:
@@ -90,7 +92,12 @@ public struct BinaryPropertyListReader: Sendable {
     /// - Throws: ``PropertyListError`` with the code of the fault and its location (object number, byte
     ///   offset, key path from the root).
     public func read(_ data: Data) throws -> PropertyListValue {
-        try data.withUnsafeBytes { raw in
+        // Lenient: an offset table of entries wider than 8 bytes is read through a copy with 8-byte entries
+        // (the object area at the same offsets), which the scanner reads; its data values slice the copy.
+        if options.isLenient, let narrowed = try BinaryPropertyListWideOffsetTable.narrowed(data, options: options) {
+            return try read(narrowed)
+        }
+        return try data.withUnsafeBytes { raw in
             // The offset table is checked while the references are counted: one pass over it.
             var scanner = try BinaryPropertyListScanner(raw, options: options, checkingOffsets: false)
             scanner.source = data

@@ -159,6 +159,8 @@ struct BinaryPropertyListScanner {
         // CF __CFBinaryPlistGetTopLevelInfo: sizes of at least 1. Above 8 CF and Foundation on Linux keep
         // an entry's low 8 bytes, and plistlib reads it whole: no writer writes such sizes (CF's writer
         // picks 1, 2, 4 or 8), and refusing them keeps every load of the tuned paths a single 8-byte load.
+        // (BinaryPropertyListReader, when lenient, reads an offset size above 8 through a copy with 8-byte
+        // entries, BinaryPropertyListWideOffsetTable, before it makes a scanner.)
         guard (1...8).contains(offsetSize) else {
             throw PropertyListError(.invalidTrailer, "bplist: trailer offset size \(offsetSize) is not 1...8",
                                     at: .init(byteOffset: t + 6))
@@ -167,35 +169,8 @@ struct BinaryPropertyListScanner {
             throw PropertyListError(.invalidTrailer, "bplist: trailer object-reference size \(refSize) is not 1...8",
                                     at: .init(byteOffset: t + 7))
         }
-        // CF __CFBinaryPlistGetTopLevelInfo: at least one object.
-        guard count >= 1 else {
-            throw PropertyListError(.invalidTrailer, "bplist: trailer object count is 0", at: .init(byteOffset: t + 8))
-        }
-        // The caller's resource limit (PropertyListReadingOptions.maximumObjectCount), not a format rule.
-        guard count <= UInt64(max(0, options.maximumObjectCount)) else {
-            throw PropertyListError(.limitExceeded,
-                                    "bplist: trailer object count \(count) exceeds the limit \(options.maximumObjectCount)",
-                                    at: .init(byteOffset: t + 8))
-        }
-        // CF __CFBinaryPlistGetTopLevelInfo: the top object is below the object count.
-        guard top < count else {
-            throw PropertyListError(.invalidTrailer, "bplist: trailer top object \(top) is not below the object count \(count)",
-                                    at: .init(byteOffset: t + 16))
-        }
-        // CF __CFBinaryPlistGetTopLevelInfo: the table starts at byte 9 or later and before the trailer.
-        guard table >= UInt64(Self.headerSize + 1), table <= UInt64(t) else {
-            throw PropertyListError(.invalidTrailer,
-                                    "bplist: trailer offset-table offset \(table) is outside the file's object area 9...\(t)",
-                                    at: .init(byteOffset: t + 24))
-        }
-        // CF __CFBinaryPlistGetTopLevelInfo: count x offset size, overflow-checked, fits before the trailer.
-        let (tableBytes, o1) = Int(count).multipliedReportingOverflow(by: offsetSize)
-        let (tableEnd, o2) = Int(table).addingReportingOverflow(tableBytes)
-        guard !o1, !o2, tableEnd <= t else {
-            throw PropertyListError(.invalidTrailer,
-                                    "bplist: offset table of \(count) entries x \(offsetSize) bytes at \(table) runs past the trailer at \(t)",
-                                    at: .init(byteOffset: t + 8))
-        }
+        let tableEnd = try Self.checkedTableEnd(count: count, top: top, table: table, offsetSize: offsetSize,
+                                                trailer: t, options: options)
         if !options.isLenient {
             // CF __CFBinaryPlistGetTopLevelInfo: 8 + object area + offset table + trailer is the whole file,
             // no byte more or less (Foundation on Linux agrees).
@@ -230,6 +205,45 @@ struct BinaryPropertyListScanner {
         // 8 that no reference reaches, which CF and Foundation on Linux accept, is refused too (no writer
         // writes one).
         for n in 0..<(checkingOffsets ? objectCount : 0) { _ = try checkedOffset(of: n) }
+    }
+
+    /// The trailer's rules on the object count, the top object and the offset table's place, which
+    /// lenient reading keeps; `t` is the trailer's byte offset.
+    ///
+    /// - Returns: where the offset table of `count` entries of `offsetSize` bytes ends (at most `t`).
+    /// - Throws: ``PropertyListError`` naming the trailer field.
+    static func checkedTableEnd(count: UInt64, top: UInt64, table: UInt64, offsetSize: Int, trailer t: Int,
+                                options: PropertyListReadingOptions) throws -> Int {
+        // CF __CFBinaryPlistGetTopLevelInfo: at least one object.
+        guard count >= 1 else {
+            throw PropertyListError(.invalidTrailer, "bplist: trailer object count is 0", at: .init(byteOffset: t + 8))
+        }
+        // The caller's resource limit (PropertyListReadingOptions.maximumObjectCount), not a format rule.
+        guard count <= UInt64(max(0, options.maximumObjectCount)) else {
+            throw PropertyListError(.limitExceeded,
+                                    "bplist: trailer object count \(count) exceeds the limit \(options.maximumObjectCount)",
+                                    at: .init(byteOffset: t + 8))
+        }
+        // CF __CFBinaryPlistGetTopLevelInfo: the top object is below the object count.
+        guard top < count else {
+            throw PropertyListError(.invalidTrailer, "bplist: trailer top object \(top) is not below the object count \(count)",
+                                    at: .init(byteOffset: t + 16))
+        }
+        // CF __CFBinaryPlistGetTopLevelInfo: the table starts at byte 9 or later and before the trailer.
+        guard table >= UInt64(Self.headerSize + 1), table <= UInt64(t) else {
+            throw PropertyListError(.invalidTrailer,
+                                    "bplist: trailer offset-table offset \(table) is outside the file's object area 9...\(t)",
+                                    at: .init(byteOffset: t + 24))
+        }
+        // CF __CFBinaryPlistGetTopLevelInfo: count x offset size, overflow-checked, fits before the trailer.
+        let (tableBytes, o1) = Int(count).multipliedReportingOverflow(by: offsetSize)
+        let (tableEnd, o2) = Int(table).addingReportingOverflow(tableBytes)
+        guard !o1, !o2, tableEnd <= t else {
+            throw PropertyListError(.invalidTrailer,
+                                    "bplist: offset table of \(count) entries x \(offsetSize) bytes at \(table) runs past the trailer at \(t)",
+                                    at: .init(byteOffset: t + 8))
+        }
+        return tableEnd
     }
 
     /// The byte offset of object `n` (below ``objectCount``), checked to lie in the object area.

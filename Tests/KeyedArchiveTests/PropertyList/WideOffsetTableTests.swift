@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+@testable import KeyedArchive
+
+/// Offset-table entries wider than 8 bytes: refused by the strict reader (no writer writes them), read
+/// when lenient as CoreFoundation reads them (each entry's low 8 bytes), which Foundation on Linux's
+/// `PropertyListSerialization` shows by reading the same files.
+@Suite struct WideOffsetTableTests {
+    static var lenient: PropertyListReadingOptions {
+        var options = PropertyListReadingOptions()
+        options.isLenient = true
+        return options
+    }
+
+    /// A Foundation-written file with a few kinds of objects, shared ones and a data value among them.
+    static func foundationFile() throws -> Data {
+        let shared = "shared"
+        let object: [String: Any] = ["a": [1, 2.5, shared, Data([1, 2, 3])], "b": shared, "c": ["x": true, "y": "é"]]
+        return try PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0)
+    }
+
+    /// `file` with its offset table rewritten to `width`-byte entries, the bytes above the low 8 set to
+    /// `high`, and the trailer's offset size set to `width`.
+    static func widened(_ file: Data, to width: Int, high: UInt8 = 0) -> Data {
+        let bytes = [UInt8](file)
+        let t = bytes.count - 32
+        let offsetSize = Int(bytes[t + 6])
+        let count = bytes[(t + 8) ..< (t + 16)].reduce(0) { $0 << 8 | Int($1) }
+        let table = bytes[(t + 24) ..< (t + 32)].reduce(0) { $0 << 8 | Int($1) }
+        var out = Array(bytes[0 ..< table])
+        for n in 0 ..< count {
+            let entry = bytes[(table + n * offsetSize) ..< (table + (n + 1) * offsetSize)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            out += Array(repeating: high, count: max(0, width - 8)) + BinaryPropertyListScanner.bigEndianBytes(entry).suffix(min(width, 8))
+        }
+        out += bytes[t ..< (t + 6)] + [UInt8(width)] + bytes[(t + 7)...]
+        return Data(out)
+    }
+
+    static func foundationReads(_ data: Data) throws -> NSObject? {
+        try PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? NSObject
+    }
+
+    @Test(arguments: [(9, UInt8(0)), (16, UInt8(0)), (16, UInt8(0xFF)), (255, UInt8(0x7F))])
+    func lenientReadsWideOffsetsAsFoundationDoes(width: Int, high: UInt8) throws {
+        let file = try Self.foundationFile()
+        let wide = Self.widened(file, to: width, high: high)
+        // Strict: the same refusal as before, at the trailer's offset-size byte.
+        let error = try #require(throws: PropertyListError.self) { try BinaryPropertyListReader().read(wide) }
+        #expect(error.code == .invalidTrailer)
+        #expect(error.location.byteOffset == wide.count - 32 + 6)
+        #expect(error.message.contains("offset size \(width) is not 1...8"), "\(error)")
+        // Lenient: the value of the file Foundation wrote.
+        let expected = try BinaryPropertyListReader().read(file)
+        #expect(try BinaryPropertyListReader(options: Self.lenient).read(wide) == expected)
+        #expect(try PropertyListValue(propertyListData: wide, options: Self.lenient) == expected)
+        // The evidence: Foundation on Linux reads the widened file (the low 8 bytes of each entry) to the same value.
+        let theirs = try #require(try Self.foundationReads(wide))
+        #expect(theirs.isEqual(try Self.foundationReads(file)))
+    }
+
+    /// An error in the object area names the same byte offset as in the file before widening: the rewrite
+    /// keeps the object area where it was.
+    @Test func errorInAnObjectNamesTheInputsOffset() throws {
+        let bad = Data(BinaryPropertyListAssembly(objects: [[0xA2, 0x01, 0x07], [0x10, 0x05]]).bytes)  // reference 7 of 2 objects
+        let narrowError = try #require(throws: PropertyListError.self) { try BinaryPropertyListReader(options: Self.lenient).read(bad) }
+        let wideError = try #require(throws: PropertyListError.self) {
+            try BinaryPropertyListReader(options: Self.lenient).read(Self.widened(bad, to: 12))
+        }
+        #expect(wideError.code == narrowError.code)
+        #expect(wideError.location == narrowError.location)
+    }
+
+    /// An entry whose low 8 bytes lie outside the object area is refused, naming the entry in the input.
+    @Test func entryOutsideTheObjectAreaNamesItsEntry() throws {
+        var a = BinaryPropertyListAssembly(objects: [[0x10, 0x05], [0x10, 0x06]])
+        a.offsetSize = 10
+        a.offsets = [1: 3]  // inside the header
+        let bytes = a.bytes
+        let error = try #require(throws: PropertyListError.self) {
+            try BinaryPropertyListReader(options: Self.lenient).read(Data(bytes))
+        }
+        #expect(error.code == .invalidReference)
+        #expect(error.location.byteOffset == 8 + 4 + 10)  // the table follows the two 2-byte objects; entry 1
+        #expect(error.location.objectNumber == 1)
+    }
+
+    /// Hostile trailers with wide entries throw before anything the size of the count is allocated.
+    @Test func hugeCountWithWideEntriesThrows() throws {
+        var overLimit = BinaryPropertyListAssembly(objects: [[0x10, 0x05]])
+        overLimit.offsetSize = 255
+        overLimit.count = UInt64.max
+        let limitError = try #require(throws: PropertyListError.self) {
+            try BinaryPropertyListReader(options: Self.lenient).read(Data(overLimit.bytes))
+        }
+        #expect(limitError.code == .limitExceeded)
+
+        var pastTrailer = BinaryPropertyListAssembly(objects: [[0x10, 0x05]])
+        pastTrailer.offsetSize = 255
+        pastTrailer.count = 1 << 24  // the default limit: 16,777,216 entries x 255 bytes in a file of 300 bytes
+        let bytes = pastTrailer.bytes
+        let tableError = try #require(throws: PropertyListError.self) {
+            try BinaryPropertyListReader(options: Self.lenient).read(Data(bytes))
+        }
+        #expect(tableError.code == .invalidTrailer)
+        #expect(tableError.location.byteOffset == bytes.count - 32 + 8)
+    }
+
+    /// Without a trailer's room the file is left to the scanner, which names what is wrong.
+    @Test func shortFileIsTheScannersToRefuse() throws {
+        let error = try #require(throws: PropertyListError.self) {
+            try BinaryPropertyListReader(options: Self.lenient).read(Data("bplist00".utf8) + Data(count: 20))
+        }
+        #expect(error.code == .truncated)
+    }
+}
