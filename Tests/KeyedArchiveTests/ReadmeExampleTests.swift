@@ -38,15 +38,24 @@ enum ReadmeHandWrittenExample {
 @Suite struct ReadmeExampleTests {
     @Test func readmeExampleRunsAndRoundTrips() throws {
         typealias Note = ReadmeExample.Note
+        let directory = ScratchDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let path = directory.file("note.archive")
         let before = Date.now
         // README 1: begin
         let data = try KeyedArchiver.archivedData(withRootObject: Note(title: "Hi", tags: ["home"], created: .now))
         let note = try KeyedUnarchiver.unarchivedObject(ofClass: Note.self, from: data)
+
+        try KeyedArchiver.archiveRootObject(note, toFile: path)                          // atomic write
+        let saved = try KeyedUnarchiver.unarchivedObject(ofClass: Note.self, fromFile: path)
         // README 1: end
         let after = Date.now
         #expect(note.title == "Hi")
         #expect(note.tags == ["home"])
         #expect(before <= note.created && note.created <= after, "\(note.created) not in \(before)...\(after)")
+        #expect(saved.title == note.title)
+        #expect(saved.tags == note.tags)
+        #expect(saved.created == note.created)
     }
 
     @Test func readmeModelsRoundTripEveryField() throws {
