@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// A type that supplies the value a ``DefaultFrom`` property takes when its key is missing.
 ///
 /// The default must be known where the synthesized `init(from:)` runs, with no instance at hand, so it is a
@@ -52,6 +58,11 @@ public typealias DefaultWhenMissing<Value: ArchiveDefaultValue> = DefaultFrom<Ty
 /// archive, `JSONDecoder`, `PropertyListDecoder`): the missing-key rule is an overload of
 /// `KeyedDecodingContainer.decode(_:forKey:)` that the synthesized code calls. A value present but of the
 /// wrong type still throws.
+///
+/// The default for a missing key is the provider's, never the property's initial value: with
+/// `@DefaultWhenMissing var isFavorite: Bool = true`, an archive without `isFavorite` reads `false` (the
+/// initial value only applies to values you create in code). For any other default, name a provider:
+/// `@DefaultFrom<FavoriteByDefault> var isFavorite: Bool`.
 ///
 /// The value is written as the value itself (the wrapper adds nothing to the archive), so the bytes equal
 /// those of the same model without the wrapper.
@@ -117,6 +128,7 @@ extension UInt32: ArchiveDefaultValue {}
 extension UInt64: ArchiveDefaultValue {}
 extension Double: ArchiveDefaultValue {}
 extension Float: ArchiveDefaultValue {}
+extension Decimal: ArchiveDefaultValue {}
 extension Array: ArchiveDefaultValue where Element: Codable {
     public static var archiveDefault: [Element] { [] }
 }

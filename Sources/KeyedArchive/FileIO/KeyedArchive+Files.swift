@@ -90,4 +90,23 @@ extension KeyedUnarchiver {
         let data = try FileReader(options: fileOptions).read(atPath: path)
         return try unarchivedObject(ofClasses: types, from: data)
     }
+    /// Reads the keyed archive in the file at `path` and decodes the value under `key` as `type`, with this
+    /// unarchiver's allow-list additions, class-name mappings, module moves and limits.
+    ///
+    /// The corresponding Foundation API is `NSKeyedUnarchiver(forReadingFrom:)` on `Data(contentsOf:)`, then
+    /// `decodeObject(of:forKey:)`. Large files are memory-mapped; see ``FileReader`` for the caveat about files
+    /// that shrink while mapped.
+    /// - Parameters:
+    ///   - type: the type expected under `key`.
+    ///   - key: the `$top` key; `"root"` for archives written with `archivedData(withRootObject:)`.
+    ///   - path: the archive file; symbolic links are followed.
+    ///   - fileOptions: how to read the file (mapping, size limit).
+    /// - Returns: the decoded value.
+    /// - Throws: ``FileIOError`` when the file cannot be read (naming the path and the reason), or
+    ///   ``KeyedArchiveError`` (`DecodingError` for a Codable type) when its contents are not an archive of `type`.
+    public func decode<T: ArchiveValue>(_ type: T.Type, forKey key: String = "root", fromFile path: String,
+                                        fileOptions: FileReader.Options = .init()) throws -> T {
+        let data = try FileReader(options: fileOptions).read(atPath: path)
+        return try decode(type, forKey: key, from: data)
+    }
 }

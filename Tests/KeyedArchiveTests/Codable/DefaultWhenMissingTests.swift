@@ -103,3 +103,25 @@ extension DNoteV2 {
         self.fontSize = fontSize
     }
 }
+
+/// A ledger entry before and after a `Decimal` amount was added.
+struct DLedgerEntryV1: ArchivableCodable { static var archivedClassName: String { "DLedgerEntry" }; var memo: String }
+struct DLedgerEntryV2: ArchivableCodable {
+    static var archivedClassName: String { "DLedgerEntry" }
+    var memo: String
+    @DefaultWhenMissing var amount: Decimal = 0
+}
+
+@Suite struct DefaultWhenMissingDecimalTests {
+    @Test func anAddedDecimalFieldReadsZeroFromAnOldArchiveAndKeepsItsValueOtherwise() throws {
+        let old = try KeyedArchiver.archivedData(withRootObject: DLedgerEntryV1(memo: "coffee"))
+        let read = try KeyedUnarchiver.unarchivedObject(ofClass: DLedgerEntryV2.self, from: old)
+        #expect(read.memo == "coffee")
+        #expect(read.amount == 0)
+        let amount = try #require(Decimal(string: "12.34"))
+        let new = try KeyedArchiver.archivedData(withRootObject: DLedgerEntryV2(memo: "tea", amount: amount))
+        let back = try KeyedUnarchiver.unarchivedObject(ofClass: DLedgerEntryV2.self, from: new)
+        #expect(back.memo == "tea")
+        #expect(back.amount == amount)
+    }
+}
