@@ -92,12 +92,20 @@ public struct BinaryPropertyListReader: Sendable {
     /// - Throws: ``PropertyListError`` with the code of the fault and its location (object number, byte
     ///   offset, key path from the root).
     public func read(_ data: Data) throws -> PropertyListValue {
-        // Lenient: an offset table of entries wider than 8 bytes is read through a copy with 8-byte entries
-        // (the object area at the same offsets), which the scanner reads; its data values slice the copy.
-        if options.isLenient, let narrowed = try BinaryPropertyListWideOffsetTable.narrowed(data, options: options) {
-            return try read(narrowed)
+        do {
+            return try scan(data)
+        } catch let error as PropertyListError where options.isLenient && (error.code == .invalidTrailer || error.code == .invalidReference) {
+            // Lenient: offset or reference sizes above 8, or an offset-table entry below 8 that no reference
+            // follows, which CF reads and the scanner refuses, are read through a copy the scanner reads to
+            // the same value (its data values slice the copy); its errors name the input's bytes.
+            guard let copy = try BinaryPropertyListCanonicalCopy(data, options: options) else { throw error }
+            return try copy.read(scan)
         }
-        return try data.withUnsafeBytes { raw in
+    }
+
+    /// Reads `data` with the scanner.
+    private func scan(_ data: Data) throws -> PropertyListValue {
+        try data.withUnsafeBytes { raw in
             // The offset table is checked while the references are counted: one pass over it.
             var scanner = try BinaryPropertyListScanner(raw, options: options, checkingOffsets: false)
             scanner.source = data
