@@ -27,18 +27,25 @@ import Testing
     func lenientReadsWideOffsetsAsFoundationDoes(width: Int, high: UInt8) throws {
         let file = try Self.foundationFile()
         let wide = BinaryPropertyListRewrite.widened(file, offsetSize: width, high: high)
-        // Strict: the same refusal as before, at the trailer's offset-size byte.
-        let error = try #require(throws: PropertyListError.self) { try BinaryPropertyListReader().read(wide) }
-        #expect(error.code == .invalidTrailer)
-        #expect(error.location.byteOffset == wide.count - 32 + 6)
-        #expect(error.message.contains("offset size \(width) is not 1...8"), "\(error)")
-        // Lenient: the value of the file Foundation wrote.
+        try Self.checkLenientReadsAsFoundation(file, wide, refusedAt: wide.count - 32 + 6, "offset size \(width) is not 1...8")
+    }
+
+    /// `wide`, `file` rewritten with a trailer size above 8: the strict reader refuses it as before, with
+    /// `message` at the trailer's byte `refusedAt`; the lenient reader reads the value of `file`, and so does
+    /// Foundation on Linux (the evidence: it keeps the low 8 bytes of each entry or reference).
+    static func checkLenientReadsAsFoundation(_ file: Data, _ wide: Data, refusedAt: Int, _ message: String,
+                                              sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let error = try #require(throws: PropertyListError.self, sourceLocation: sourceLocation) {
+            try BinaryPropertyListReader().read(wide)
+        }
+        #expect(error.code == .invalidTrailer, sourceLocation: sourceLocation)
+        #expect(error.location.byteOffset == refusedAt, sourceLocation: sourceLocation)
+        #expect(error.message.contains(message), "\(error)", sourceLocation: sourceLocation)
         let expected = try BinaryPropertyListReader().read(file)
-        #expect(try BinaryPropertyListReader(options: Self.lenient).read(wide) == expected)
-        #expect(try PropertyListValue(propertyListData: wide, options: Self.lenient) == expected)
-        // The evidence: Foundation on Linux reads the widened file (the low 8 bytes of each entry) to the same value.
-        let theirs = try #require(try Self.foundationReads(wide))
-        #expect(theirs.isEqual(try Self.foundationReads(file)))
+        #expect(try BinaryPropertyListReader(options: lenient).read(wide) == expected, sourceLocation: sourceLocation)
+        #expect(try PropertyListValue(propertyListData: wide, options: lenient) == expected, sourceLocation: sourceLocation)
+        let theirs = try #require(try foundationReads(wide), sourceLocation: sourceLocation)
+        #expect(theirs.isEqual(try foundationReads(file)), sourceLocation: sourceLocation)
     }
 
     /// An error in the object area names the same byte offset as in the file before widening: the rewrite
