@@ -65,12 +65,23 @@ import Testing
         #expect(try ReaderRuleEvidenceTests.plistlibVerdict(Array(extra)) == .accepts)
     }
 
+    /// `{"a": object 3}`, object 3's entry pointing into the header (byte 2).
+    static let referencedHeaderEntry: [UInt8] = {
+        var a = A(objects: [[0xD1, 0x01, 0x03], [0x51, 0x61], int1, int1])
+        a.offsets = [3: 2]
+        return a.bytes
+    }()
+
+    /// plistlib follows the entry into the header and reads its bytes as a value (a UTF-16 string from
+    /// "list00..."): CF's refusal, not plistlib's reading, is the behaviour to follow.
+    @Test(.requiresPlistlib) func plistlibReadsAReferencedHeaderEntryAsTheHeadersBytes() throws {
+        #expect(try ReaderRuleEvidenceTests.plistlibVerdict(Self.referencedHeaderEntry) == .accepts)
+    }
+
     /// A header entry that a reference leads to fails there, as in CF (and Foundation on Linux): the
     /// strict reader's error, with the key path where the read met it.
     @Test func referencedHeaderEntryFailsWhereItIsRead() throws {
-        var a = A(objects: [[0xD1, 0x01, 0x03], [0x51, 0x61], Self.int1, Self.int1])  // {"a": object 3}
-        a.offsets = [3: 2]
-        let bytes = Data(a.bytes)
+        let bytes = Data(Self.referencedHeaderEntry)
         let strict = try #require(throws: PropertyListError.self) { try BinaryPropertyListReader().read(bytes) }
         let lenient = try #require(throws: PropertyListError.self) {
             try BinaryPropertyListReader(options: Self.lenient).read(bytes)
@@ -164,6 +175,22 @@ import Testing
         }
         #expect(error.code == .limitExceeded, "\(error)")
         #expect(ReaderRuleEvidenceTests.foundationVerdict(bytes) == .rejects)
+    }
+
+    /// Every binary file of the corpus that the strict reader reads, rewritten with 9-byte references (their
+    /// upper byte set) and an unreferenced header entry, reads leniently to the same value: real files of
+    /// every shape (archives, nibs, settings) through the copy.
+    @Test(.requiresCorpus) func everyCorpusFileRewrittenReadsLenientlyToItsValue() throws {
+        var checked = 0
+        for file in Corpus.binaryFiles() {
+            let data = try Corpus.data(file)
+            guard let value = try? BinaryPropertyListReader().read(data) else { continue }
+            let rewritten = Rewrite.addingEntry(Rewrite.widened(data, referenceSize: 9, high: 0xA5), offset: 3)
+            #expect(throws: PropertyListError.self, "\(file)") { try BinaryPropertyListReader().read(rewritten) }
+            #expect(try BinaryPropertyListReader(options: Self.lenient).read(rewritten) == value, "\(file)")
+            checked += 1
+        }
+        #expect(checked > 100)
     }
 
     /// Foundation's keyed archive rewritten each way: `ArchivedObjectGraph(lenient:)` reads it as the
