@@ -27,9 +27,10 @@ public struct PropertyListReadingOptions: Sendable, Hashable {
     ///   table must still end before the trailer);
     /// - an object-reference size too small to address every object, or an offset size too small to reach
     ///   the offset table;
-    /// - an offset size above 8 (each entry's low 8 bytes, as CF reads it; an object-reference size above
-    ///   8 is still rejected), read through ``BinaryPropertyListReader/read(_:)`` or
-    ///   ``PropertyListValue/init(propertyListData:options:)``;
+    /// - offset and object-reference sizes above 8 (each entry's and reference's low 8 bytes, as CF reads
+    ///   them), and an offset-table entry inside the header (below 8) that no reference leads to (CF refuses
+    ///   it only where a reference leads to it), read through ``BinaryPropertyListReader/read(_:)`` or
+    ///   ``PropertyListValue/init(propertyListData:options:)`` (and so ``ArchivedObjectGraph/init(lenient:options:)``);
     /// - UTF-8 strings (marker `0x7n`) and ordered sets (`0xBn`, read as ``PropertyListValue/set(_:)-swift.enum.case``);
     /// - UIDs above `UInt32.max`, and 9-16-byte UIDs whose upper bytes are not zero (the low 8 bytes, as CF);
     /// - 16-byte integers outside `Int64.min ... UInt64.max`, and 16-byte extended counts (the low 8 bytes,

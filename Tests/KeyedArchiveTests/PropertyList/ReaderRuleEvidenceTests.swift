@@ -133,8 +133,9 @@ struct BinaryPropertyListAssembly {
         trailerRule("bplist: reference size 0",
                     "__CFBinaryPlistGetTopLevelInfo: object ref size >= 1", foundation: .rejects) { $0.refSize = 0 },
         trailerRule("bplist: reference size above 8",
-                    "none beyond its writers (CF's picks 1, 2, 4 or 8): CF and Foundation keep the low 8 bytes, "
-                        + "plistlib reads it; kept for the scanner's single 8-byte loads", foundation: .accepts, plistlib: .accepts) { $0.refSize = 9 },
+                    "none beyond its writers (CF's picks 1, 2, 4 or 8): CF and Foundation keep the low 8 bytes (so does "
+                        + "lenient), plistlib reads it whole; kept for the scanner's single 8-byte loads",
+                    foundation: .accepts, plistlib: .accepts, lenientAccepts: true) { $0.refSize = 9 },
         trailerRule("bplist: no objects",
                     "__CFBinaryPlistGetTopLevelInfo: object count >= 1", foundation: .rejects) { $0.count = 0 },
         trailerRule("bplist: top object past the count",
@@ -162,10 +163,10 @@ struct BinaryPropertyListAssembly {
                    accepted: written(1), rejected: { var a = A(objects: [int1]); a.offsets = [0: 10]; return a.bytes }(),
                    code: .invalidReference, foundation: .rejects),
         ReaderRule(name: "bplist: offset-table entry inside the header (unreferenced)",
-                   evidence: "none beyond its writers: CF checks an entry below 8 only when it follows it, so CF, Foundation and plistlib "
-                       + "read the file; kept so that reads after the up-front check need none",
+                   evidence: "none beyond its writers: CF checks an entry below 8 only when a reference leads to it (so does "
+                       + "lenient), so CF, Foundation and plistlib read the file; kept so that reads after the up-front check need none",
                    accepted: written(1), rejected: { var a = A(objects: [int1, int1]); a.offsets = [1: 2]; return a.bytes }(),
-                   code: .invalidReference, foundation: .accepts, plistlib: .accepts),
+                   code: .invalidReference, foundation: .accepts, plistlib: .accepts, lenientAccepts: true),
         ReaderRule(name: "bplist: reference past the object count",
                    evidence: "CFBinaryPList.c _getOffsetOfRefAt: reference < object count",
                    accepted: written([1]), rejected: A.single([0xA1, 0x05]),

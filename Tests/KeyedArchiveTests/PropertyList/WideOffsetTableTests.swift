@@ -19,23 +19,6 @@ import Testing
         return try PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0)
     }
 
-    /// `file` with its offset table rewritten to `width`-byte entries, the bytes above the low 8 set to
-    /// `high`, and the trailer's offset size set to `width`.
-    static func widened(_ file: Data, to width: Int, high: UInt8 = 0) -> Data {
-        let bytes = [UInt8](file)
-        let t = bytes.count - 32
-        let offsetSize = Int(bytes[t + 6])
-        let count = bytes[(t + 8) ..< (t + 16)].reduce(0) { $0 << 8 | Int($1) }
-        let table = bytes[(t + 24) ..< (t + 32)].reduce(0) { $0 << 8 | Int($1) }
-        var out = Array(bytes[0 ..< table])
-        for n in 0 ..< count {
-            let entry = bytes[(table + n * offsetSize) ..< (table + (n + 1) * offsetSize)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            out += Array(repeating: high, count: max(0, width - 8)) + BinaryPropertyListScanner.bigEndianBytes(entry).suffix(min(width, 8))
-        }
-        out += bytes[t ..< (t + 6)] + [UInt8(width)] + bytes[(t + 7)...]
-        return Data(out)
-    }
-
     static func foundationReads(_ data: Data) throws -> NSObject? {
         try PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? NSObject
     }
@@ -43,19 +26,26 @@ import Testing
     @Test(arguments: [(9, UInt8(0)), (16, UInt8(0)), (16, UInt8(0xFF)), (255, UInt8(0x7F))])
     func lenientReadsWideOffsetsAsFoundationDoes(width: Int, high: UInt8) throws {
         let file = try Self.foundationFile()
-        let wide = Self.widened(file, to: width, high: high)
-        // Strict: the same refusal as before, at the trailer's offset-size byte.
-        let error = try #require(throws: PropertyListError.self) { try BinaryPropertyListReader().read(wide) }
-        #expect(error.code == .invalidTrailer)
-        #expect(error.location.byteOffset == wide.count - 32 + 6)
-        #expect(error.message.contains("offset size \(width) is not 1...8"), "\(error)")
-        // Lenient: the value of the file Foundation wrote.
+        let wide = BinaryPropertyListRewrite.widened(file, offsetSize: width, high: high)
+        try Self.checkLenientReadsAsFoundation(file, wide, refusedAt: wide.count - 32 + 6, "offset size \(width) is not 1...8")
+    }
+
+    /// `wide`, `file` rewritten with a trailer size above 8: the strict reader refuses it as before, with
+    /// `message` at the trailer's byte `refusedAt`; the lenient reader reads the value of `file`, and so does
+    /// Foundation on Linux (the evidence: it keeps the low 8 bytes of each entry or reference).
+    static func checkLenientReadsAsFoundation(_ file: Data, _ wide: Data, refusedAt: Int, _ message: String,
+                                              sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let error = try #require(throws: PropertyListError.self, sourceLocation: sourceLocation) {
+            try BinaryPropertyListReader().read(wide)
+        }
+        #expect(error.code == .invalidTrailer, sourceLocation: sourceLocation)
+        #expect(error.location.byteOffset == refusedAt, sourceLocation: sourceLocation)
+        #expect(error.message.contains(message), "\(error)", sourceLocation: sourceLocation)
         let expected = try BinaryPropertyListReader().read(file)
-        #expect(try BinaryPropertyListReader(options: Self.lenient).read(wide) == expected)
-        #expect(try PropertyListValue(propertyListData: wide, options: Self.lenient) == expected)
-        // The evidence: Foundation on Linux reads the widened file (the low 8 bytes of each entry) to the same value.
-        let theirs = try #require(try Self.foundationReads(wide))
-        #expect(theirs.isEqual(try Self.foundationReads(file)))
+        #expect(try BinaryPropertyListReader(options: lenient).read(wide) == expected, sourceLocation: sourceLocation)
+        #expect(try PropertyListValue(propertyListData: wide, options: lenient) == expected, sourceLocation: sourceLocation)
+        let theirs = try #require(try foundationReads(wide), sourceLocation: sourceLocation)
+        #expect(theirs.isEqual(try foundationReads(file)), sourceLocation: sourceLocation)
     }
 
     /// An error in the object area names the same byte offset as in the file before widening: the rewrite
@@ -64,17 +54,18 @@ import Testing
         let bad = Data(BinaryPropertyListAssembly(objects: [[0xA2, 0x01, 0x07], [0x10, 0x05]]).bytes)  // reference 7 of 2 objects
         let narrowError = try #require(throws: PropertyListError.self) { try BinaryPropertyListReader(options: Self.lenient).read(bad) }
         let wideError = try #require(throws: PropertyListError.self) {
-            try BinaryPropertyListReader(options: Self.lenient).read(Self.widened(bad, to: 12))
+            try BinaryPropertyListReader(options: Self.lenient).read(BinaryPropertyListRewrite.widened(bad, offsetSize: 12))
         }
         #expect(wideError.code == narrowError.code)
         #expect(wideError.location == narrowError.location)
     }
 
-    /// An entry whose low 8 bytes lie outside the object area is refused, naming the entry in the input.
-    @Test func entryOutsideTheObjectAreaNamesItsEntry() throws {
+    /// An entry whose low 8 bytes lie at or past the offset table is refused (CF refuses it up front),
+    /// naming the entry in the input.
+    @Test func entryPastTheObjectAreaNamesItsEntry() throws {
         var a = BinaryPropertyListAssembly(objects: [[0x10, 0x05], [0x10, 0x06]])
         a.offsetSize = 10
-        a.offsets = [1: 3]  // inside the header
+        a.offsets = [1: 12]  // the offset table's own offset
         let bytes = a.bytes
         let error = try #require(throws: PropertyListError.self) {
             try BinaryPropertyListReader(options: Self.lenient).read(Data(bytes))

@@ -35,11 +35,12 @@ import Foundation
 /// - **Header**: `bplist0` followed by any byte is accepted, as CF does (`bplist00`, `bplist01`).
 /// - **Sizes above 8**: CF, Foundation on Linux and `plistlib` accept offset and reference sizes above 8
 ///   (CF keeps the low 8 bytes); this reader rejects them (no writer writes them, and every load of its
-///   tuned paths is one 8-byte load). Lenient reads an offset size above 8 as CF does, keeping each entry's
-///   low 8 bytes, through a copy of the file with 8-byte entries; a reference size above 8 is rejected
-///   lenient or not. It also rejects an offset-table entry below 8 even when no
+///   tuned paths is one 8-byte load). It also rejects an offset-table entry below 8 even when no
 ///   reference reaches it (CF checks such an entry when it follows it), so that no read after the up-front
-///   check needs one. 16-byte UIDs whose upper 8 bytes are not zero are rejected (lenient: the low 8 bytes).
+///   check needs one. Lenient reads all three as CF does, through a copy of the file with 8-byte offsets
+///   and references (each entry's and reference's low 8 bytes) in which an entry below 8 fails only where
+///   a reference leads to it; errors still name the input's bytes. 16-byte UIDs whose upper 8 bytes are not
+///   zero are rejected (lenient: the low 8 bytes).
 /// - **Null (`0x00`) and fill (`0x0F`)** are rejected with ``PropertyListError/Code/invalidObject``:
 ///   the value model has no null and no Apple writer writes one (CF, Foundation on Linux and `plistlib`
 ///   read it as null), and fill is padding, not a value (CF rejects it).
@@ -92,12 +93,20 @@ public struct BinaryPropertyListReader: Sendable {
     /// - Throws: ``PropertyListError`` with the code of the fault and its location (object number, byte
     ///   offset, key path from the root).
     public func read(_ data: Data) throws -> PropertyListValue {
-        // Lenient: an offset table of entries wider than 8 bytes is read through a copy with 8-byte entries
-        // (the object area at the same offsets), which the scanner reads; its data values slice the copy.
-        if options.isLenient, let narrowed = try BinaryPropertyListWideOffsetTable.narrowed(data, options: options) {
-            return try read(narrowed)
+        do {
+            return try scan(data)
+        } catch let error as PropertyListError where options.isLenient && (error.code == .invalidTrailer || error.code == .invalidReference) {
+            // Lenient: offset or reference sizes above 8, or an offset-table entry below 8 that no reference
+            // follows, which CF reads and the scanner refuses, are read through a copy the scanner reads to
+            // the same value (its data values slice the copy); its errors name the input's bytes.
+            guard let copy = try BinaryPropertyListCanonicalCopy(data, options: options) else { throw error }
+            return try copy.read(scan)
         }
-        return try data.withUnsafeBytes { raw in
+    }
+
+    /// Reads `data` with the scanner.
+    private func scan(_ data: Data) throws -> PropertyListValue {
+        try data.withUnsafeBytes { raw in
             // The offset table is checked while the references are counted: one pass over it.
             var scanner = try BinaryPropertyListScanner(raw, options: options, checkingOffsets: false)
             scanner.source = data

@@ -185,19 +185,29 @@ extension BinaryPropertyListScanner {
     @inline(__always)
     func open(_ n: Int, at offset: Int, marker: UInt8, kind: BinaryPropertyListMarker, depth: Int, _ tree: inout TreeState) throws -> Frame {
         if kind == .orderedSet, !isLenient { try unsupportedMarker(marker, offset, n) }
-        let (count, start) = try countAndStart(BinaryPropertyListMarker.nibble(marker), at: offset, object: n)
-        if kind == .dictionary {
-            let (twice, overflow) = count.multipliedReportingOverflow(by: 2)
-            try requireElements(overflow ? Int.max : twice, of: refSize, at: start, object: n, "dictionary reference")
-        } else {
-            try requireElements(count, of: refSize, at: start, object: n, kind == .array ? "array" : "set")
-        }
+        let (count, start) = try checkedContainer(marker, at: offset, object: n)
         guard depth < maximumDepth else { try tooDeep(n, offset) }
         tree.state[n] |= Self.onPath
         var frame = Frame(n: n, kind: kind, count: count, start: start)
         frame.elements.reserveCapacity(count)  // bounded: count * refSize bytes fit in the file
         if kind == .dictionary { frame.keys.reserveCapacity(count) }
         return frame
+    }
+
+    /// The entry count of container `n` (marker `marker` at `offset`) and where its references start, checked
+    /// as decoding it checks them (CF __CFBinaryPlistCreateObjectFiltered: the count, and every reference,
+    /// overflow-checked, inside the object area).
+    @inline(__always)
+    func checkedContainer(_ marker: UInt8, at offset: Int, object n: Int) throws -> (count: Int, start: Int) {
+        let (count, start) = try countAndStart(BinaryPropertyListMarker.nibble(marker), at: offset, object: n)
+        switch BinaryPropertyListMarker(byte: marker) {
+        case .dictionary?:
+            let (twice, overflow) = count.multipliedReportingOverflow(by: 2)
+            try requireElements(overflow ? Int.max : twice, of: refSize, at: start, object: n, "dictionary reference")
+        case .array?: try requireElements(count, of: refSize, at: start, object: n, "array")
+        default: try requireElements(count, of: refSize, at: start, object: n, "set")
+        }
+        return (count, start)
     }
 
     /// The value of a complete container; takes it off the current path and memoizes it when shared.

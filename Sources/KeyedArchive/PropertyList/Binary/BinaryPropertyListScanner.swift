@@ -159,8 +159,8 @@ struct BinaryPropertyListScanner {
         // CF __CFBinaryPlistGetTopLevelInfo: sizes of at least 1. Above 8 CF and Foundation on Linux keep
         // an entry's low 8 bytes, and plistlib reads it whole: no writer writes such sizes (CF's writer
         // picks 1, 2, 4 or 8), and refusing them keeps every load of the tuned paths a single 8-byte load.
-        // (BinaryPropertyListReader, when lenient, reads an offset size above 8 through a copy with 8-byte
-        // entries, BinaryPropertyListWideOffsetTable, before it makes a scanner.)
+        // (BinaryPropertyListReader, when lenient, reads sizes above 8 as CF does through a copy with 8-byte
+        // entries and references, BinaryPropertyListCanonicalCopy.)
         guard (1...8).contains(offsetSize) else {
             throw PropertyListError(.invalidTrailer, "bplist: trailer offset size \(offsetSize) is not 1...8",
                                     at: .init(byteOffset: t + 6))
@@ -203,7 +203,8 @@ struct BinaryPropertyListScanner {
         // object's against 8), and __CFBinaryPlistCreateObjectFiltered an entry below 8 when it follows it.
         // Here every entry lies in `8 ..< tableOffset` up front, so later reads need no check; an entry below
         // 8 that no reference reaches, which CF and Foundation on Linux accept, is refused too (no writer
-        // writes one).
+        // writes one; BinaryPropertyListReader, when lenient, reads it as CF does through
+        // BinaryPropertyListCanonicalCopy).
         for n in 0..<(checkingOffsets ? objectCount : 0) { _ = try checkedOffset(of: n) }
     }
 

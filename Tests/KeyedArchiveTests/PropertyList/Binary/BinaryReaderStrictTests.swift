@@ -136,6 +136,37 @@ import Testing
         #expect(try lenientValue(bytes) == 1)
     }
 
+    @Test func referenceSizeAboveEightIsRejectedUnlessLenient() throws {
+        let bytes: [UInt8] = Array("bplist00".utf8) + [  // bplist00
+            0xA1, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0x01,  // object 0 at 8: array of one 9-byte reference, to object 1
+            0x10, 0x07,  // object 1 at 18: int 7
+            8, 18,  // offset table at 20
+            0, 0, 0, 0, 0, 0, 1, 9,  // trailer: reference size 9 -- CORRUPTED (CF keeps the low 8 bytes; so does lenient)
+            0, 0, 0, 0, 0, 0, 0, 2,  // 2 objects
+            0, 0, 0, 0, 0, 0, 0, 0,  // top object 0
+            0, 0, 0, 0, 0, 0, 0, 20,  // offset table at 20
+        ]
+        let error = strictError(bytes)
+        #expect(error?.code == .invalidTrailer)
+        #expect(error?.location.byteOffset == 22 + 7)
+        #expect(try lenientValue(bytes) == [7])
+    }
+
+    @Test func unreferencedOffsetTableEntryInTheHeaderIsRejectedUnlessLenient() throws {
+        let bytes: [UInt8] = Array("bplist00".utf8) + [  // bplist00
+            0x10, 0x01,  // object 0 at 8: int 1
+            8, 3,  // offset table at 10: object 1 at 3 -- CORRUPTED (inside the header; no reference leads to it)
+            0, 0, 0, 0, 0, 0, 1, 1,  // trailer: offset size 1, reference size 1
+            0, 0, 0, 0, 0, 0, 0, 2,  // 2 objects
+            0, 0, 0, 0, 0, 0, 0, 0,  // top object 0
+            0, 0, 0, 0, 0, 0, 0, 10,  // offset table at 10
+        ]
+        let error = strictError(bytes)
+        #expect(error?.code == .invalidReference)
+        #expect(error?.location.byteOffset == 11)
+        #expect(try lenientValue(bytes) == 1)
+    }
+
     @Test func offsetTableEntryAtOrPastTheTableIsRejected() {
         let bytes: [UInt8] = Array("bplist00".utf8) + [  // bplist00
             0xA1, 0x01,  // object 0 at 8: array [object 1]
