@@ -82,23 +82,16 @@ final class ArchiveStorage {
     /// (it must have checked every offset-table entry: the default).
     init(scanner: BinaryPropertyListScanner) throws {
         // Rule 1 (``KeyedArchiveRules``), the first fault thrown.
-        let (top, objects) = try KeyedArchiveReader.wrapping {
-            let envelope = try KeyedArchiveRules.readEnvelope(ScannedArchiveRoot(scanner: scanner)) { throw $0 }
-            guard let top = try envelope.top.flatMap(scanner.archiveFields),
-                  let objects = try envelope.objects.flatMap(scanner.container) else {
-                throw KeyedArchiveError(.invalidArchive, "the envelope changed while it was checked")  // thrown above: unreachable
-            }
-            return (top, objects)
-        }
+        let envelope = try KeyedArchiveReader.wrapping { try KeyedArchiveRules.checkedEnvelope(ScannedArchiveRoot(scanner: scanner)) }
         self.scanner = scanner
         base = scanner.base
         plistObjectCount = scanner.objectCount
         objectAreaEnd = scanner.tableOffset
         words = scanner.objectWords()
         refSize = scanner.refSize
-        self.top = top
-        objectCount = objects.count
-        objectsStart = objects.start
+        top = envelope.top
+        objectCount = envelope.objects.count
+        objectsStart = envelope.objects.start
         classes = try KeyedArchiveValidation(self).classes
     }
 

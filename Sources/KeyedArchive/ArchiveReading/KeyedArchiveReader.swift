@@ -111,12 +111,9 @@ enum KeyedArchiveReader {
 
     /// The envelope of `root`, whose archive has been checked.
     private static func decoded(_ root: PropertyListValue, classes: [UInt64: ArchivedClass]) throws -> DecodedArchive {
-        let envelope = try KeyedArchiveRules.readEnvelope(DecodedArchiveRoot(root: root)) { throw $0 }
-        guard case .dictionary(let top)? = envelope.top, case .array(let objects)? = envelope.objects else {
-            throw KeyedArchiveError(.invalidArchive, "the envelope changed since it was checked")  // rule 1 holds: unreachable
-        }
-        return DecodedArchive(archiverName: envelope.archiverName, version: envelope.version, top: top,
-                              objects: objects.elements, classes: classes)
+        let envelope = try KeyedArchiveRules.checkedEnvelope(DecodedArchiveRoot(root: root))
+        return DecodedArchive(archiverName: envelope.archiverName, version: envelope.version, top: envelope.top,
+                              objects: envelope.objects.elements, classes: classes)
     }
 
     // MARK: Checked object by object

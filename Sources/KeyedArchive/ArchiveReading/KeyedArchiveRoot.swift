@@ -4,6 +4,10 @@
 protocol KeyedArchiveRoot {
     /// How a member of the root is held.
     associatedtype Member
+    /// How a member that is a dictionary is read.
+    associatedtype Dictionary
+    /// How a member that is an array is read.
+    associatedtype Array
     /// The root's kind ("array", "string"...) when it is not a dictionary; nil when it is one.
     func nonDictionaryKindName() throws -> String?
     /// The root's member stored under `key` (a repeated key's last value), or nil.
@@ -14,10 +18,12 @@ protocol KeyedArchiveRoot {
     func string(_ member: Member) throws -> String?
     /// `member`'s value when it is an integer.
     func integer(_ member: Member) throws -> PropertyListInteger?
-    /// Whether `member` is a dictionary.
-    func isDictionary(_ member: Member) throws -> Bool
-    /// `member`'s element count when it is an array.
-    func arrayCount(_ member: Member) throws -> Int?
+    /// `member` read as a dictionary, when it is one.
+    func dictionary(_ member: Member) throws -> Dictionary?
+    /// `member` read as an array, when it is one.
+    func array(_ member: Member) throws -> Array?
+    /// The number of elements of `array`.
+    func count(of array: Array) -> Int
 }
 
 /// A decoded root (the lenient graph reads its envelope so).
@@ -46,15 +52,17 @@ struct DecodedArchiveRoot: KeyedArchiveRoot {
         return nil
     }
 
-    func isDictionary(_ member: PropertyListValue) -> Bool {
-        if case .dictionary = member { return true }
-        return false
-    }
-
-    func arrayCount(_ member: PropertyListValue) -> Int? {
-        if case .array(let items) = member { return items.count }
+    func dictionary(_ member: PropertyListValue) -> PropertyListDictionary? {
+        if case .dictionary(let d) = member { return d }
         return nil
     }
+
+    func array(_ member: PropertyListValue) -> PropertyListArray? {
+        if case .array(let items) = member { return items }
+        return nil
+    }
+
+    func count(of array: PropertyListArray) -> Int { array.count }
 }
 
 /// The root of a binary property list, its members being object numbers, read through a scanner.
@@ -91,12 +99,15 @@ struct ScannedArchiveRoot: KeyedArchiveRoot {
         return nil
     }
 
-    func isDictionary(_ member: Int) throws -> Bool { try scanner.container(member)?.kind == .dictionary }
+    func dictionary(_ member: Int) throws -> ArchiveFields? { try scanner.archiveFields(member) }
 
-    func arrayCount(_ member: Int) throws -> Int? {
+    /// The array's element count and where its references start.
+    func array(_ member: Int) throws -> (count: Int, start: Int)? {
         guard let c = try scanner.container(member), c.kind == .array else { return nil }
-        return c.count
+        return (c.count, c.start)
     }
+
+    func count(of array: (count: Int, start: Int)) -> Int { array.count }
 
     /// `member`'s value when it is not a container.
     private func scalar(_ n: Int) throws -> PropertyListValue? {

@@ -66,68 +66,70 @@ enum KeyedArchiveRules {
 
     /// What rule 1 found in the envelope: the members that have the right type (nil for one that is
     /// missing or of another type, which `report` was told of).
-    struct Envelope<Member> {
+    struct Envelope<Root: KeyedArchiveRoot> {
         /// `$archiver`, or "" when it is missing or not a string.
         var archiverName = ""
         /// `$version`, or 0 when it is missing or not an integer.
         var version = PropertyListInteger(0)
         /// `$top`, when it is a dictionary.
-        var top: Member?
+        var top: Root.Dictionary?
         /// `$objects`, when it is an array (it may be empty: `report` was told so).
-        var objects: Member?
+        var objects: Root.Array?
+    }
+
+    /// Rule 1 on `root`, its first fault thrown: the envelope of an archive that keeps it.
+    static func checkedEnvelope<Root: KeyedArchiveRoot>(_ root: Root) throws
+        -> (archiverName: String, version: PropertyListInteger, top: Root.Dictionary, objects: Root.Array)
+    {
+        let envelope = try readEnvelope(root) { throw $0 }
+        guard let top = envelope.top, let objects = envelope.objects else {
+            // readEnvelope has thrown the fault of a missing or mistyped member.
+            throw KeyedArchiveError(.invalidArchive, "the envelope lacks $top or $objects")
+        }
+        return (envelope.archiverName, envelope.version, top, objects)
     }
 
     /// Checks rule 1 (and that `$objects` is not empty, for rule 2) on `root`, in a fixed order, handing
     /// each fault to `report`: a strict reader throws it (so the first fault is the error), the lenient
     /// graph records it and reads on.
     static func readEnvelope<Root: KeyedArchiveRoot>(_ root: Root, report: (KeyedArchiveError) throws -> Void)
-        throws -> Envelope<Root.Member>
+        throws -> Envelope<Root>
     {
-        var envelope = Envelope<Root.Member>()
+        var envelope = Envelope<Root>()
         if let kind = try root.nonDictionaryKindName() {
             try report(KeyedArchiveError(.invalidArchive, "the root of a keyed archive must be a dictionary, found \(kind)"))
             return envelope
         }
-        func fault(_ message: String) throws { try report(KeyedArchiveError(.invalidArchive, message)) }
+        /// The member under `key` and what `read` makes of it; nil, the fault reported, when it is missing
+        /// or `read` refuses it (it is not `kind`).
+        func member<Value>(_ key: String, _ kind: String, missing: String? = nil,
+                           _ read: (Root.Member) throws -> Value?) throws -> (Root.Member, Value)? {
+            guard let found = try root.member(key) else {
+                try report(KeyedArchiveError(.invalidArchive, missing ?? "\(key) is missing"))
+                return nil
+            }
+            guard let value = try read(found) else {
+                try report(KeyedArchiveError(.invalidArchive, "\(key) must be \(kind), found \(try root.kindName(found))"))
+                return nil
+            }
+            return (found, value)
+        }
 
-        if let archiver = try root.member("$archiver") {
-            if let name = try root.string(archiver) {
-                envelope.archiverName = name
-                do { try checkArchiver(name) } catch let error as KeyedArchiveError { try report(error) }
-            } else {
-                try fault("$archiver must be a string, found \(try root.kindName(archiver))")
-            }
-        } else {
-            try fault("$archiver is missing: this is a property list, not a keyed archive")
+        if let (_, name) = try member("$archiver", "a string", missing: "$archiver is missing: this is a property list, not a keyed archive",
+                                      root.string) {
+            envelope.archiverName = name
+            do { try checkArchiver(name) } catch let error as KeyedArchiveError { try report(error) }
         }
-        if let version = try root.member("$version") {
-            if let number = try root.integer(version) {
-                envelope.version = number
-                do { try checkVersion(number) } catch let error as KeyedArchiveError { try report(error) }
-            } else {
-                try fault("$version must be an integer, found \(try root.kindName(version))")
-            }
-        } else {
-            try fault("$version is missing")
+        if let (_, number) = try member("$version", "an integer", root.integer) {
+            envelope.version = number
+            do { try checkVersion(number) } catch let error as KeyedArchiveError { try report(error) }
         }
-        if let top = try root.member("$top") {
-            if try root.isDictionary(top) {
-                envelope.top = top
-            } else {
-                try fault("$top must be a dictionary, found \(try root.kindName(top))")
-            }
-        } else {
-            try fault("$top is missing")
+        if let (_, top) = try member("$top", "a dictionary", root.dictionary) {
+            envelope.top = top
         }
-        if let objects = try root.member("$objects") {
-            if let count = try root.arrayCount(objects) {
-                envelope.objects = objects
-                if count == 0 { try fault("$objects is empty: index 0 must hold \"$null\"") }
-            } else {
-                try fault("$objects must be an array, found \(try root.kindName(objects))")
-            }
-        } else {
-            try fault("$objects is missing")
+        if let (_, objects) = try member("$objects", "an array", root.array) {
+            envelope.objects = objects
+            if root.count(of: objects) == 0 { try report(KeyedArchiveError(.invalidArchive, "$objects is empty: index 0 must hold \"$null\"")) }
         }
         return envelope
     }

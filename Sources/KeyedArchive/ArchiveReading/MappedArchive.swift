@@ -51,13 +51,9 @@ final class MappedArchive: Sendable {
         let envelope = try KeyedArchiveReader.wrapping {
             try data.withUnsafeBytes { raw in
                 let scanner = try BinaryPropertyListScanner(checked: raw, layout: layout, source: data)
-                let envelope = try KeyedArchiveRules.readEnvelope(ScannedArchiveRoot(scanner: scanner)) { throw $0 }
-                guard let topObject = envelope.top, let objectsObject = envelope.objects,
-                      let objects = try scanner.container(objectsObject),
-                      case .dictionary(let top) = try scanner.subtree(topObject, depth: 1) else {
-                    throw KeyedArchiveError(.invalidArchive, "the envelope changed while it was checked")  // thrown above: unreachable
-                }
-                return (archiverName: envelope.archiverName, version: envelope.version, top: top, objects: objects)
+                let envelope = try KeyedArchiveRules.checkedEnvelope(ScannedArchiveRoot(scanner: scanner))
+                return (archiverName: envelope.archiverName, version: envelope.version, objects: envelope.objects,
+                        top: try scanner.subtree(envelope.top.object, depth: 1).dictionaryValue ?? [:])
             }
         }
         self.objectsStart = envelope.objects.start

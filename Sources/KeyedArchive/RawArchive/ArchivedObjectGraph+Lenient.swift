@@ -49,10 +49,8 @@ extension ArchivedObjectGraph {
         var damage: [KeyedArchiveError] = []
         let members = try KeyedArchiveRules.readEnvelope(DecodedArchiveRoot(root: root)) { damage.append($0) }
         let archiverName = members.archiverName, version = members.version
-        var top = PropertyListDictionary()
-        if case .dictionary(let found)? = members.top { top = found }
-        var objects: [PropertyListValue] = []
-        if case .array(let found)? = members.objects { objects = Array(found) }
+        let top = members.top ?? [:]
+        let objects = members.objects?.elements ?? []
         if let first = objects.first, let fault = KeyedArchiveRules.nullEntryFault(first) { damage.append(fault) }
 
         // Rules 3 and 4 in $top, then rules 4 and 5 for each entry.
