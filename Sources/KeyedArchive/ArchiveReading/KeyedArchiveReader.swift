@@ -113,7 +113,7 @@ enum KeyedArchiveReader {
     private static func decoded(_ root: PropertyListValue, classes: [UInt64: ArchivedClass]) throws -> DecodedArchive {
         let envelope = try KeyedArchiveRules.checkedEnvelope(DecodedArchiveRoot(root: root))
         return DecodedArchive(archiverName: envelope.archiverName, version: envelope.version, top: envelope.top,
-                              objects: envelope.objects.elements, classes: classes)
+                              objects: envelope.objects, classes: classes)
     }
 
     // MARK: Checked object by object

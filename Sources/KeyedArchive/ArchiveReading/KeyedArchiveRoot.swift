@@ -35,34 +35,14 @@ struct DecodedArchiveRoot: KeyedArchiveRoot {
         return root.kindName
     }
 
-    func member(_ key: String) -> PropertyListValue? {
-        if case .dictionary(let members) = root { return members[key] }
-        return nil
-    }
+    func member(_ key: String) -> PropertyListValue? { root.dictionaryValue?[key] }
 
     func kindName(_ member: PropertyListValue) -> String { member.kindName }
-
-    func string(_ member: PropertyListValue) -> String? {
-        if case .string(let s) = member { return s }
-        return nil
-    }
-
-    func integer(_ member: PropertyListValue) -> PropertyListInteger? {
-        if case .integer(let i) = member { return i }
-        return nil
-    }
-
-    func dictionary(_ member: PropertyListValue) -> PropertyListDictionary? {
-        if case .dictionary(let d) = member { return d }
-        return nil
-    }
-
-    func array(_ member: PropertyListValue) -> PropertyListArray? {
-        if case .array(let items) = member { return items }
-        return nil
-    }
-
-    func count(of array: PropertyListArray) -> Int { array.count }
+    func string(_ member: PropertyListValue) -> String? { member.stringValue }
+    func integer(_ member: PropertyListValue) -> PropertyListInteger? { member.integerValue }
+    func dictionary(_ member: PropertyListValue) -> PropertyListDictionary? { member.dictionaryValue }
+    func array(_ member: PropertyListValue) -> [PropertyListValue]? { member.arrayValue }
+    func count(of array: [PropertyListValue]) -> Int { array.count }
 }
 
 /// The root of a binary property list, its members being object numbers, read through a scanner.

@@ -50,7 +50,7 @@ extension ArchivedObjectGraph {
         let members = try KeyedArchiveRules.readEnvelope(DecodedArchiveRoot(root: root)) { damage.append($0) }
         let archiverName = members.archiverName, version = members.version
         let top = members.top ?? [:]
-        let objects = members.objects?.elements ?? []
+        let objects = members.objects ?? []
         if let first = objects.first, let fault = KeyedArchiveRules.nullEntryFault(first) { damage.append(fault) }
 
         // Rules 3 and 4 in $top, then rules 4 and 5 for each entry.
