@@ -51,6 +51,7 @@ final class MappedArchive: Sendable {
         let envelope = try KeyedArchiveReader.wrapping {
             try data.withUnsafeBytes { raw in
                 let scanner = try BinaryPropertyListScanner(checked: raw, layout: layout, source: data)
+                try Self.checkRootKeys(scanner)
                 let envelope = try KeyedArchiveRules.checkedEnvelope(ScannedArchiveRoot(scanner: scanner))
                 return (archiverName: envelope.archiverName, version: envelope.version, objects: envelope.objects,
                         top: try scanner.subtree(envelope.top.object, depth: 1).dictionaryValue ?? [:])
@@ -65,6 +66,24 @@ final class MappedArchive: Sendable {
         if let error = KeyedArchiveRules.nullEntryFault(try storedValue(0)) { throw error }
         if let error = KeyedArchiveRules.uidsOutOfRange(in: .dictionary(top), prefix: "$top.", objectCount: count, limit: 1).first {
             throw error
+        }
+    }
+
+    /// Throws unless every key of the root (when it is a dictionary) is a string, in stored order, with the
+    /// whole read's errors: the root is the one container above the entries that opening reads in full.
+    private static func checkRootKeys(_ scanner: BinaryPropertyListScanner) throws {
+        let root = scanner.topObject
+        try scanner.requireValidOffset(root)
+        guard let c = try scanner.container(root), c.kind == .dictionary else { return }
+        for i in 0 ..< c.count {
+            let keyAt = c.start + i * scanner.refSize
+            let keyObject = try scanner.reference(at: keyAt, object: root)
+            try scanner.requireValidOffset(keyObject)
+            if let kind = scanner.kind(of: keyObject), kind.isContainer {
+                try BinaryPropertyListScanner.containerKeyError(kind, keyAt, root)
+            }
+            let key = try scanner.subtree(keyObject, depth: 1)
+            guard case .string = key else { try BinaryPropertyListScanner.keyError(key, keyAt, root) }
         }
     }
 
