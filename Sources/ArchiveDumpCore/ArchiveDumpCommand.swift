@@ -297,7 +297,9 @@ package enum ArchiveDumpCommand {
             // graph: not building it saves a second decoded copy of the archive (about as large as `root`).
             if isKeyedArchive(root), [.tree, .json, .classes, .validate].contains(options.mode) {
                 do {
-                    graph = options.isLenient ? try ArchivedObjectGraph(lenientPropertyList: root) : try ArchivedObjectGraph(data: data)
+                    // The tree read above serves the graph too: the file is read as a property list once.
+                    graph = options.isLenient ? try ArchivedObjectGraph(lenientPropertyList: root)
+                        : try ArchivedObjectGraph(data: data, parsedRoot: root)
                 } catch {
                     return fail("\(error)" + (options.mode == .validate ? "" : " (use --raw to see the property list as stored)"))
                 }

@@ -15,8 +15,8 @@ extension KeyedArchiver {
     ///   - path: the destination; a symbolic link is kept and its target replaced.
     ///   - format: binary (the default, as Foundation writes) or XML.
     ///   - options: for example ``AtomicFileWriter/Options/withoutOverwriting``.
-    /// - Throws: ``KeyedArchiveError`` or ``PropertyListError`` when `root` cannot be archived (nothing
-    ///   is written then), or ``FileIOError`` naming the failed step, the path and the reason.
+    /// - Throws: ``KeyedArchiveError`` when `root` cannot be archived (nothing is written then), or
+    ///   ``FileIOError`` naming the failed step, the path and the reason.
     public static func archiveRootObject<T: ArchiveValue>(_ root: T, toFile path: String, format: PropertyListFormat = .binary,
                                                           options: AtomicFileWriter.Options = []) throws {
         let data = try archivedData(withRootObject: root, format: format)
@@ -31,8 +31,8 @@ extension KeyedArchiver {
     ///   - url: a `file:` URL.
     ///   - format: binary (the default) or XML.
     ///   - options: for example ``AtomicFileWriter/Options/withoutOverwriting``.
-    /// - Throws: ``KeyedArchiveError`` or ``PropertyListError`` when `root` cannot be archived (nothing
-    ///   is written then), or ``FileIOError`` naming the failed step, the path and the reason.
+    /// - Throws: ``KeyedArchiveError`` when `root` cannot be archived (nothing is written then), or
+    ///   ``FileIOError`` naming the failed step, the path and the reason.
     public static func archiveRootObject<T: ArchiveValue>(_ root: T, to url: URL, format: PropertyListFormat = .binary,
                                                           options: AtomicFileWriter.Options = []) throws {
         let data = try archivedData(withRootObject: root, format: format)

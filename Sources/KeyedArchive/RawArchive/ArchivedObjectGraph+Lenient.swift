@@ -33,7 +33,7 @@ extension ArchivedObjectGraph {
     public init(lenient data: Data, options: PropertyListReadingOptions = .init()) throws {
         var lenientOptions = options
         lenientOptions.isLenient = true
-        try self.init(lenientPropertyList: KeyedUnarchiver.readPropertyList(data, options: lenientOptions))
+        try self.init(lenientPropertyList: KeyedArchiveReader.readPropertyList(data, options: lenientOptions))
     }
 
     /// Interprets an already-read property list as a keyed archive, leniently (see ``init(lenient:options:)``).
@@ -45,60 +45,22 @@ extension ArchivedObjectGraph {
               envelope["$archiver"] != nil || envelope["$top"] != nil || envelope["$objects"] != nil else {
             throw KeyedArchiveError(.invalidArchive, "not a keyed archive: the root is a \(root.kindName) without $archiver, $top or $objects")
         }
+        // Rule 1 as the strict readers check it, each fault recorded; a member of the wrong type reads as empty.
         var damage: [KeyedArchiveError] = []
-        // The envelope's errors name their place in the message, as the strict reader's do.
-        func damaged(_ message: String) {
-            damage.append(KeyedArchiveError(.invalidArchive, message))
-        }
-
-        var archiverName = ""
-        switch envelope["$archiver"] {
-        case .string(let name)?:
-            archiverName = name
-            do { try KeyedArchiveValidation.checkArchiver(name) } catch let error as KeyedArchiveError { damage.append(error) }
-        case nil: damaged("$archiver is missing: this is a property list, not a keyed archive")
-        case let other?: damaged("$archiver must be a string, found \(other.kindName)")
-        }
-        var version = PropertyListInteger(0)
-        switch envelope["$version"] {
-        case .integer(let found)?:
-            version = found
-            do { try KeyedArchiveValidation.checkVersion(found) } catch let error as KeyedArchiveError { damage.append(error) }
-        case nil: damaged("$version is missing")
-        case let other?: damaged("$version must be an integer, found \(other.kindName)")
-        }
-        var top = PropertyListDictionary()
-        switch envelope["$top"] {
-        case .dictionary(let found)?: top = found
-        case nil: damaged("$top is missing")
-        case let other?: damaged("$top must be a dictionary, found \(other.kindName)")
-        }
-        var objects: [PropertyListValue] = []
-        switch envelope["$objects"] {
-        case .array(let found)?:
-            objects = Array(found)
-            if objects.isEmpty { damaged("$objects is empty: index 0 must hold \"$null\"") }
-        case nil: damaged("$objects is missing")
-        case let other?: damaged("$objects must be an array, found \(other.kindName)")
-        }
-        if let first = objects.first, first != .string("$null") {
-            // As the strict check words it: a scalar with its value, anything else by its kind.
-            let found: String
-            switch first {
-            case .array, .set, .dictionary, .uid: found = first.kindName
-            default: found = "\(first.kindName) " + UnarchivingSession.preview(first)
-            }
-            damage.append(KeyedArchiveError(.invalidArchive, "$objects[0] must be the string \"$null\", found \(found)", objectUID: 0))
-        }
+        let members = try KeyedArchiveRules.readEnvelope(DecodedArchiveRoot(root: root)) { damage.append($0) }
+        let archiverName = members.archiverName, version = members.version
+        let top = members.top ?? [:]
+        let objects = members.objects ?? []
+        if let first = objects.first, let fault = KeyedArchiveRules.nullEntryFault(first) { damage.append(fault) }
 
         // Rules 3 and 4 in $top, then rules 4 and 5 for each entry.
-        damage += KeyedArchiveValidation.uidsOutOfRange(in: .dictionary(top), prefix: "$top.", objectCount: objects.count)
+        damage += KeyedArchiveRules.uidsOutOfRange(in: .dictionary(top), prefix: "$top.", objectCount: objects.count)
         var classes: [UInt64: ArchivedClass] = [:]
         for (index, stored) in objects.enumerated() {
             var className: String?
             if case .dictionary(let dict) = stored, let classRef = dict["$class"] {
                 do {
-                    let archivedClass = try MappedArchive.checkedClass(classRef, uid: UInt64(index), objectCount: objects.count) {
+                    let archivedClass = try KeyedArchiveRules.checkedClass(classRef, uid: UInt64(index), objectCount: objects.count) {
                         objects[$0]
                     }
                     classes[archivedClass.uid.value] = archivedClass
@@ -107,8 +69,8 @@ extension ArchivedObjectGraph {
                     damage.append(error)
                 }
             }
-            damage += KeyedArchiveValidation.uidsOutOfRange(in: stored, prefix: "", objectCount: objects.count,
-                                                            objectUID: UInt64(index), className: className)
+            damage += KeyedArchiveRules.uidsOutOfRange(in: stored, prefix: "", objectCount: objects.count,
+                                                       objectUID: UInt64(index), className: className)
         }
         self.init(archiverName: archiverName, version: version, top: top, objects: objects, classes: classes, damage: damage)
     }

@@ -34,13 +34,8 @@ extension ArchivedObjectGraph {
     /// at most `expandedValueBudget`; nil otherwise (read it the usual way then, to get the fault).
     package static func onDemandIfValid(_ data: Data, options: PropertyListReadingOptions,
                                         expandedValueBudget: Int) -> ArchivedObjectGraph? {
-        guard PropertyListValue.detectFormat(of: data) == .binary else { return nil }
-        let shape = try? data.withUnsafeBytes { raw in
-            try BinaryPropertyListScanner(raw, options: options).checkedShape()
-        }
-        guard let shape = shape ?? nil, shape.expandedCount <= expandedValueBudget,
-              let classes = try? ArchiveStorage.reading(data, options: options, { $0.classes }),
-              let archive = try? MappedArchive(binary: data, options: options) else { return nil }
+        guard let (archive, classes) = KeyedArchiveReader.onDemandArchive(data, options: options,
+                                                                         expandedValueBudget: expandedValueBudget) else { return nil }
         return ArchivedObjectGraph(mapped: archive, classes: classes)
     }
 }

@@ -280,3 +280,26 @@ extension ArchivedObjectGraph {
         ])
     }
 }
+
+extension KeyedUnarchiver {
+    /// Decodes the one object at `uid` of `graph` as `type` (nothing else is allowed at that point), with
+    /// this unarchiver's limits and registry: how the raw model shows catalogued classes implemented by
+    /// ``KeyedArchivable`` value types.
+    ///
+    /// Only the objects `uid` reaches (at most ``Limits/maximumObjectCount``) are handed to the decoder, so
+    /// the cost is the object's own subgraph, not the whole archive.
+    /// - Throws: ``KeyedArchiveError`` (``KeyedArchiveError/Code/limitExceeded`` when the object reaches more
+    ///   objects than the limit allows, ``KeyedArchiveError/Code/invalidArchive`` when it refers outside
+    ///   `$objects`), or the type's own error.
+    func decodeObject(at uid: UID, ofType type: any KeyedArchivable.Type, in graph: ArchivedObjectGraph) throws
+        -> any KeyedArchivable
+    {
+        guard let archive = graph.reachableArchive(from: uid, maximumObjectCount: limits.maximumObjectCount) else {
+            throw KeyedArchiveError(.invalidArchive,
+                                    "object #\(uid.value) cannot be decoded on its own: it is out of range or $null, refers "
+                                        + "outside $objects, nests too deeply, or reaches more than \(limits.maximumObjectCount) objects",
+                                    objectUID: uid.value)
+        }
+        return try decodeObject(ofTypes: [type], forKey: "root", from: archive)
+    }
+}

@@ -63,42 +63,29 @@ public struct ArchivedObjectGraph: Hashable, Sendable {
     ///   underlying ``PropertyListError``) when the bytes are not a property list, otherwise the first fault
     ///   found in the archive with its object UID and key path.
     public init(data: Data, options: PropertyListReadingOptions = .init()) throws {
-        guard PropertyListValue.detectFormat(of: data) == .binary else {
-            // XML (or not a property list): the tree is checked as the binary it writes.
-            let root: PropertyListValue
-            do {
-                root = try PropertyListValue(propertyListData: data, options: options)
-            } catch let error as PropertyListError {
-                throw KeyedArchiveError(.invalidPropertyList, "not a readable property list: \(error.message)", underlying: error)
-            }
-            try self.init(propertyList: root)
-            return
-        }
-        // The archive's rules are checked on the bytes first, as the typed unarchiver checks them.
-        let classes = try ArchiveStorage.reading(data, options: options) { $0.classes }
-        let root: PropertyListValue
-        do {
-            root = try PropertyListValue(propertyListData: data, options: options)
-        } catch let error as PropertyListError {
-            throw KeyedArchiveError(.invalidPropertyList, "not a readable property list: \(error.message)", underlying: error)
-        }
-        try self.init(envelope: KeyedArchiveEnvelope(root), classes: classes)
+        self.init(decoded: try KeyedArchiveReader.decodedArchive(data, options: options))
+    }
+
+    /// Reads a keyed archive from `data`, whose property list `root` the caller has already read with
+    /// default options (it is not read again); checked as ``init(data:options:)`` checks it.
+    /// - Throws: ``KeyedArchiveError`` as ``init(data:options:)`` throws it.
+    package init(data: Data, parsedRoot root: PropertyListValue) throws {
+        self.init(decoded: try KeyedArchiveReader.decodedArchive(data, parsedRoot: root, options: .init()))
     }
 
     /// Interprets an already-read property list as a keyed archive.
     ///
     /// The archive is checked by the same rules, with the same errors, as bytes (``KeyedUnarchiver`` and
-    /// ``init(data:options:)``): see the rules in <doc:SecureUnarchiving> (`Unarchiver/KeyedArchiveValidation.swift`).
+    /// ``init(data:options:)``): see the rules in <doc:SecureUnarchiving> (`ArchiveReading/KeyedArchiveRules.swift`).
     /// - Parameter propertyList: the root of the archive: `{$archiver, $version, $top, $objects}`.
     /// - Throws: ``KeyedArchiveError`` naming the first fault, with object UID and key path.
     public init(propertyList: PropertyListValue) throws {
-        let classes = try ArchiveStorage.reading(propertyList, options: .init()) { $0.classes }
-        try self.init(envelope: KeyedArchiveEnvelope(propertyList), classes: classes)
+        self.init(decoded: try KeyedArchiveReader.decodedArchive(propertyList))
     }
 
-    init(envelope: KeyedArchiveEnvelope, classes: [UInt64: ArchivedClass]) {
-        self.init(archiverName: envelope.archiverName, version: envelope.version, top: envelope.top,
-                  objects: envelope.objects, classes: classes, damage: [])
+    private init(decoded archive: KeyedArchiveReader.DecodedArchive) {
+        self.init(archiverName: archive.archiverName, version: archive.version, top: archive.top,
+                  objects: archive.objects, classes: archive.classes, damage: [])
     }
 
     init(archiverName: String, version: PropertyListInteger, top: PropertyListDictionary, objects: [PropertyListValue],

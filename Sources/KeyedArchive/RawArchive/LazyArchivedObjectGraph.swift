@@ -52,19 +52,7 @@ public struct LazyArchivedObjectGraph: Sendable {
     ///   ``PropertyListError``) when the header or trailer (or an object the envelope uses) is broken, otherwise the envelope's
     ///   first fault (``KeyedArchiveError/Code/invalidArchive``, ``KeyedArchiveError/Code/invalidReference``).
     public init(data: Data, options: PropertyListReadingOptions = .init()) throws {
-        var bytes = data
-        switch PropertyListValue.detectFormat(of: data) {
-        case .binary?: break
-        case .xml?:
-            var options = options
-            options.maximumObjectCount = Int.max
-            bytes = BinaryPropertyListWriter().write(try KeyedUnarchiver.readPropertyList(data, options: options))
-        case nil:
-            throw KeyedArchiveError(.invalidPropertyList, "not a readable property list: not a binary (bplist00) or XML property list",
-                                    underlying: PropertyListError(.unknownFormat, "not a binary (bplist00) or XML property list",
-                                                                  at: .init(byteOffset: 0)))
-        }
-        self.archive = try MappedArchive(binary: bytes, options: options)
+        self.archive = try KeyedArchiveReader.lazyArchive(data, options: options)
         self.options = options
     }
 
@@ -103,7 +91,11 @@ public struct LazyArchivedObjectGraph: Sendable {
     ///   ``KeyedArchiveError/Code/invalidClass`` for a bad `$class`.
     public func object(_ uid: UID) throws -> ArchivedObject? {
         guard uid.value < UInt64(archive.count) else { return nil }
-        return ArchivedObject(uid: uid, content: try archive.content(Int(uid.value)))
+        let index = Int(uid.value)
+        let (stored, archivedClass) = try archive.entry(index)
+        return ArchivedObject(uid: uid, content: ArchivedObjectGraph.content(of: stored, at: index) {
+            $0 == archivedClass?.uid.value ? archivedClass : nil
+        })
     }
 
     /// The reference stored under `$top[key]` (`root` by default), or `nil` if absent or `$null`.

@@ -165,7 +165,7 @@ public struct KeyedUnarchiver: Sendable {
     /// Decodes the top-level value under `key` of an already parsed archive as `T`.
     ///
     /// Package-only: users read bytes (`decode(_:forKey:from:)` with `Data`); the package's tests, the raw model
-    /// (``ArchivedObjectGraph``) and tools that already hold a tree use this to skip writing it out.
+    /// and tools that already hold a tree use this to skip writing it out.
     package func decode<T: ArchiveValue>(_ type: T.Type, forKey key: String = "root", from archive: PropertyListValue) throws -> T {
         do {
             return try withTopLevelDecoder(archive) { try $0.decode(T.self, forKey: key) }
@@ -179,16 +179,14 @@ public struct KeyedUnarchiver: Sendable {
     /// The corresponding Foundation API is `NSKeyedUnarchiver.unarchivedObject(ofClasses:from:)`.
     public func decodeObject(ofTypes types: [any KeyedArchivable.Type], forKey key: String = "root",
                              from data: Data) throws -> any KeyedArchivable {
-        let box = try withTopLevelDecoder(data) { ResultBox(try $0.decodeObject(ofTypes: types, forKey: key)) }
-        return box.value
+        try withTopLevelDecoder(data) { try $0.decodeObject(ofTypes: types, forKey: key) }
     }
 
     /// Decodes the top-level object under `key` of a parsed archive, which may be any of `types`.
     /// Package-only, as `decode(_:forKey:from:)` (tree).
     package func decodeObject(ofTypes types: [any KeyedArchivable.Type], forKey key: String = "root",
                              from archive: PropertyListValue) throws -> any KeyedArchivable {
-        let box = try withTopLevelDecoder(archive) { ResultBox(try $0.decodeObject(ofTypes: types, forKey: key)) }
-        return box.value
+        try withTopLevelDecoder(archive) { try $0.decodeObject(ofTypes: types, forKey: key) }
     }
 
     /// Reads the archive and decodes the top-level value under `key` as whichever of `types` its stored
@@ -218,13 +216,13 @@ public struct KeyedUnarchiver: Sendable {
     /// The corresponding Foundation API is creating an `NSKeyedUnarchiver(forReadingFrom:)` and calling
     /// `decodeObject(of:forKey:)` on it.
     public func withTopLevelDecoder<R>(_ data: Data, _ body: (any ArchiveDecoder) throws -> R) throws -> R {
-        try ArchiveStorage.reading(data, options: readingOptions) { try run($0, body) }
+        try KeyedArchiveReader.withCheckedArchive(data, options: readingOptions) { try run($0, body) }
     }
 
     /// Gives `body` a decoder for the `$top` dictionary of a parsed archive. Package-only, as
     /// `decode(_:forKey:from:)` (tree).
     package func withTopLevelDecoder<R>(_ archive: PropertyListValue, _ body: (any ArchiveDecoder) throws -> R) throws -> R {
-        try ArchiveStorage.reading(archive, options: readingOptions) { try run($0, body) }
+        try KeyedArchiveReader.withCheckedArchive(archive, options: readingOptions) { try run($0, body) }
     }
 
     /// Decodes from checked archive bytes: on the caller's thread while its stack has room (deeper levels
@@ -276,39 +274,4 @@ public struct KeyedUnarchiver: Sendable {
     public static func unarchivedObject(ofClasses types: [any KeyedArchivable.Type], from data: Data) throws -> any KeyedArchivable {
         try KeyedUnarchiver().decodeObject(ofTypes: types, from: data)
     }
-
-    /// Decodes the one object at `uid` of `graph` as `type` (nothing else is allowed at that point), with
-    /// this unarchiver's limits and registry: how the raw model shows catalogued classes implemented by
-    /// ``KeyedArchivable`` value types.
-    ///
-    /// Only the objects `uid` reaches (at most ``Limits/maximumObjectCount``) are handed to the decoder, so
-    /// the cost is the object's own subgraph, not the whole archive.
-    /// - Throws: ``KeyedArchiveError`` (``KeyedArchiveError/Code/limitExceeded`` when the object reaches more
-    ///   objects than the limit allows, ``KeyedArchiveError/Code/invalidArchive`` when it refers outside
-    ///   `$objects`), or the type's own error.
-    func decodeObject(at uid: UID, ofType type: any KeyedArchivable.Type, in graph: ArchivedObjectGraph) throws
-        -> any KeyedArchivable
-    {
-        guard let archive = graph.reachableArchive(from: uid, maximumObjectCount: limits.maximumObjectCount) else {
-            throw KeyedArchiveError(.invalidArchive,
-                                    "object #\(uid.value) cannot be decoded on its own: it is out of range or $null, refers "
-                                        + "outside $objects, nests too deeply, or reaches more than \(limits.maximumObjectCount) objects",
-                                    objectUID: uid.value)
-        }
-        return try decodeObject(ofTypes: [type], forKey: "root", from: archive)
-    }
-
-    static func readPropertyList(_ data: Data, options: PropertyListReadingOptions) throws -> PropertyListValue {
-        do {
-            return try PropertyListValue(propertyListData: data, options: options)
-        } catch let error as PropertyListError {
-            throw KeyedArchiveError(.invalidPropertyList, "not a readable property list: \(error.message)", underlying: error)
-        }
-    }
-}
-
-/// Carries a non-Sendable result out of a closure.
-private struct ResultBox {
-    let value: any KeyedArchivable
-    init(_ value: any KeyedArchivable) { self.value = value }
 }

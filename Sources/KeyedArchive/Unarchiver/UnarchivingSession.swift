@@ -166,9 +166,7 @@ final class UnarchivingSession {
     /// A property-list fault met while reading, as a keyed-archive error at the current path.
     @inline(never)
     func damaged(_ error: PropertyListError, key: String?, uid: ArchiveObjectID?) -> KeyedArchiveError {
-        KeyedArchiveError(.invalidPropertyList, "not a readable property list: \(error.message)",
-                          keyPath: pathString(appending: key), objectUID: uid?.objectUID,
-                          underlying: error)
+        KeyedArchiveReader.unreadable(error, keyPath: pathString(appending: key), objectUID: uid?.objectUID)
     }
 
     /// The property-list object of `$objects[uid]` (`uid` below ``objectCount``).
@@ -221,7 +219,7 @@ final class UnarchivingSession {
     /// A short preview of scalar `n` for messages (empty for others).
     func preview(_ n: Int) -> String {
         guard let value = (try? storage.plainScalar(n)) ?? nil else { return "" }
-        return Self.preview(value)
+        return KeyedArchiveRules.preview(value)
     }
 
     @inline(__always) func push(_ component: ArchivePathComponent) { path.append(component) }
@@ -706,17 +704,6 @@ final class UnarchivingSession {
     }
 
     @exclusivity(unchecked) private var lastAllowed: (id: ObjectIdentifier, list: [any KeyedArchivable.Type])?
-
-    static func preview(_ value: PropertyListValue) -> String {
-        switch value {
-        case .string(let s): return s.count > 40 ? "\"\(s.prefix(40))...\"" : "\"\(s)\""
-        case .integer(let i): return i.description
-        case .real(let d): return "\(d)"
-        case .float(let f): return "\(f)"
-        case .bool(let b): return "\(b)"
-        default: return ""
-        }
-    }
 
     static func describe(_ types: [any KeyedArchivable.Type]) -> String {
         types.map { String(describing: $0) + " (\($0.archivedClassName))" }.joined(separator: " or ")

@@ -49,7 +49,7 @@ import Testing
         var matched = 0, rejected = 0, valueTypes = 0
         for file in Corpus.files() {
             guard let data = try? Corpus.data(file), let tree = try? PropertyListValue(propertyListData: data),
-                  KeyedArchiveEnvelope.isKeyedArchive(tree),
+                  tree.dictionaryValue?["$archiver"] != nil, tree.dictionaryValue?["$objects"] != nil,
                   let topKey = tree.dictionaryValue?["$top"]?.dictionaryValue?.keys.first else { continue }
             let ours: FoundationValue
             do {

@@ -143,6 +143,25 @@ import KeyedArchiveTestSupport
         #expect { try LazyArchivedObjectGraph(data: Data(truncated)) } throws: { ($0 as? KeyedArchiveError)?.code == .invalidPropertyList }
     }
 
+    /// Hand-made bytes: a valid archive whose root has one more key, an integer.
+    @Test func aRootKeyThatIsNotAStringFailsWhenOpening() throws {
+        typealias H = HandWrittenBinaryPropertyList
+        let data = H.file([
+            H.dict([1, 2, 3, 4, 5], [6, 7, 8, 9, 10]),  // 0: the root -- key 1 is not a string
+            H.int(5), H.ascii("$archiver"), H.ascii("$version"), H.ascii("$top"), H.ascii("$objects"),  // 1-5: keys
+            H.int(1), H.keyedArchiver, [0x12, 0x00, 0x01, 0x86, 0xA0],  // 6-8: 1, "NSKeyedArchiver", 100000
+            H.dict([11], [12]), H.array([13, 14]),  // 9: $top {root: UID 1}, 10: $objects ["$null", "x"]
+            H.ascii("root"), H.uid(1), H.ascii("$null"), H.ascii("x"),  // 11-14
+        ])
+        let eager = try #require(throws: KeyedArchiveError.self) { try ArchivedObjectGraph(data: data) }
+        let lazy = try #require(throws: KeyedArchiveError.self) { try LazyArchivedObjectGraph(data: data) }
+        #expect(lazy.code == .invalidPropertyList)
+        #expect(lazy.code == eager.code)
+        #expect(lazy.underlying?.code == .invalidKey)
+        #expect(lazy.underlying?.code == eager.underlying?.code)
+        #expect(lazy.underlying?.location.objectNumber == 0)
+    }
+
     @Test func nestingDeeperThanTheLimitThrowsTooDeepAsTheWholeReadDoes() throws {
         var deep: PropertyListValue = "bottom"
         for _ in 0 ..< 600 { deep = .array([deep]) }

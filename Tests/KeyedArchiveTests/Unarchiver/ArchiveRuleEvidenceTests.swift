@@ -3,7 +3,7 @@ import Testing
 @testable import KeyedArchive
 import KeyedArchiveTestSupport
 
-/// Each rule of the archive validation (`KeyedArchiveValidation`, which names the evidence it follows) shown
+/// Each rule of the archive validation (`KeyedArchiveRules`, which names the evidence it follows) shown
 /// on a real implementation's output or a real file it accepts, next to the real or derived input it rejects.
 @Suite struct ArchiveRuleEvidenceTests {
     /// Opens `data` as every reader does; fails the test on an error.

@@ -61,7 +61,7 @@ import KeyedArchiveTestSupport
     /// The error of the pass over the whole archive on its own (of the binary the tree is written as, as the
     /// unarchiver reads it), or nil when the archive keeps every rule.
     private func wholeArchiveError(_ tree: PropertyListValue) -> KeyedArchiveError? {
-        do { try ArchiveStorage.reading(tree, options: .init()) { _ in } } catch { return error as? KeyedArchiveError }
+        do { try KeyedArchiveReader.withCheckedArchive(tree, options: .init()) { _ in } } catch { return error as? KeyedArchiveError }
         return nil
     }
 

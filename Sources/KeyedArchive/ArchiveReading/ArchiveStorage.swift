@@ -36,11 +36,11 @@ enum ArchiveSlotKind {
 /// bounds-checked; a fault found on the way is a ``KeyedArchiveError`` with code
 /// ``KeyedArchiveError/Code/invalidPropertyList`` and the property-list error as `underlying`.
 ///
-/// XML archives and already parsed trees are first written as binary by our writer (so one decoder
-/// serves all three).
+/// ``KeyedArchiveReader`` makes it, writing XML archives and already parsed trees as binary first (so one
+/// decoder serves all three).
 final class ArchiveStorage {
     /// The scanner, read-only after init. It reads the caller's bytes in place: a storage is only valid
-    /// inside the `reading` call that made it.
+    /// inside the ``KeyedArchiveReader`` call that made it.
     ///
     /// The hot reads below do not go through it: a struct stored in a class is copied (144 bytes, and a
     /// retain and a release of each of its arrays at a call the optimizer does not inline) at every use.
@@ -67,44 +67,22 @@ final class ArchiveStorage {
     private let objectsStart: Int
     let refSize: Int
 
-    /// Reads a binary or XML property list, checks that it is a keyed archive, and runs `body` with its
-    /// storage. The storage reads `data`'s bytes in place (no copy) and must not be used after `body`
-    /// returns. Data values of a binary archive are slices of `data` sharing its storage (zero-copy);
-    /// those of an XML archive are their own.
-    static func reading<R>(_ data: Data, options: PropertyListReadingOptions, _ body: (ArchiveStorage) throws -> R)
-        throws -> R
-    {
-        switch PropertyListValue.detectFormat(of: data) {
-        case .binary?:
-            return try data.withUnsafeBytes { try body(ArchiveStorage(binary: $0, source: data, options: options)) }
-        case .xml?:
-            return try reading(KeyedUnarchiver.readPropertyList(data, options: options), options: options, body)
-        case nil:
-            throw KeyedArchiveError(.invalidPropertyList, "not a readable property list: not a binary (bplist00) or XML property list",
-                                    underlying: PropertyListError(.unknownFormat, "not a binary (bplist00) or XML property list",
-                                                                  at: .init(byteOffset: 0)))
-        }
-    }
-
-    /// Checks an already parsed archive (written as binary first) and runs `body` with its storage, which
-    /// must not be used after `body` returns.
-    static func reading<R>(_ tree: PropertyListValue, options: PropertyListReadingOptions,
-                           _ body: (ArchiveStorage) throws -> R) throws -> R {
-        // The same rules and messages as for bytes: the tree is checked as the binary it writes.
-        var options = options
-        options.maximumObjectCount = Int.max
-        return try BinaryPropertyListWriter().write(tree).withUnsafeBytes {
-            try body(ArchiveStorage(binary: $0, options: options))
-        }
-    }
-
+    /// Checks `bytes` (header, trailer, every offset-table entry), the envelope and the archive's rules.
+    /// ``KeyedArchiveReader`` makes storages: it reads XML and trees as binary first.
     /// - Parameter source: the `Data` that `bytes` belong to, if data values may share it; `nil` copies them.
-    private init(binary bytes: UnsafeRawBufferPointer, source: Data? = nil, options: PropertyListReadingOptions) throws {
-        var scanner = try Self.wrapping {
+    convenience init(binary bytes: UnsafeRawBufferPointer, source: Data? = nil, options: PropertyListReadingOptions) throws {
+        var scanner = try KeyedArchiveReader.wrapping {
             try BinaryPropertyListScanner(bytes, options: options)
         }
         scanner.source = source
-        let envelope = try Self.envelope(scanner)
+        try self.init(scanner: scanner)
+    }
+
+    /// Checks the envelope and the archive's rules over `scanner`, which has checked its bytes' structure
+    /// (it must have checked every offset-table entry: the default).
+    init(scanner: BinaryPropertyListScanner) throws {
+        // Rule 1 (``KeyedArchiveRules``), the first fault thrown.
+        let envelope = try KeyedArchiveReader.wrapping { try KeyedArchiveRules.checkedEnvelope(ScannedArchiveRoot(scanner: scanner)) }
         self.scanner = scanner
         base = scanner.base
         plistObjectCount = scanner.objectCount
@@ -112,113 +90,9 @@ final class ArchiveStorage {
         words = scanner.objectWords()
         refSize = scanner.refSize
         top = envelope.top
-        objectCount = envelope.objectCount
-        objectsStart = envelope.objectsStart
+        objectCount = envelope.objects.count
+        objectsStart = envelope.objects.start
         classes = try KeyedArchiveValidation(self).classes
-    }
-
-    /// Runs `body`, turning a property-list fault into a keyed-archive error.
-    @inline(__always)
-    private static func wrapping<R>(_ body: () throws -> R) throws -> R {
-        do {
-            return try body()
-        } catch let error as PropertyListError {
-            throw KeyedArchiveError(.invalidPropertyList, "not a readable property list: \(error.message)", underlying: error)
-        }
-    }
-
-    // MARK: Envelope
-
-    /// Rule 1 of ``KeyedArchiveValidation`` (the envelope's shape, `$archiver`, `$version`), which names the
-    /// evidence each check follows; `$objects` must also be non-empty, for rule 2.
-    private static func envelope(_ scanner: BinaryPropertyListScanner) throws -> (top: ArchiveFields, objectCount: Int, objectsStart: Int) {
-        try wrapping {
-            let root = scanner.topObject
-            guard let rootFields = try fields(scanner, root) else {
-                throw KeyedArchiveError(.invalidArchive,
-                                        "the root of a keyed archive must be a dictionary, found \(try kindName(scanner, root))")
-            }
-            guard let archiver = try lookup(scanner, rootFields, "$archiver") else {
-                throw KeyedArchiveError(.invalidArchive, "$archiver is missing: this is a property list, not a keyed archive")
-            }
-            guard case .string(let archiverName) = try scalarOrContainer(scanner, archiver) else {
-                throw KeyedArchiveError(.invalidArchive, "$archiver must be a string, found \(try kindName(scanner, archiver))")
-            }
-            try KeyedArchiveValidation.checkArchiver(archiverName)
-            guard let version = try lookup(scanner, rootFields, "$version") else {
-                throw KeyedArchiveError(.invalidArchive, "$version is missing")
-            }
-            guard case .integer(let versionNumber) = try scalarOrContainer(scanner, version) else {
-                throw KeyedArchiveError(.invalidArchive, "$version must be an integer, found \(try kindName(scanner, version))")
-            }
-            try KeyedArchiveValidation.checkVersion(versionNumber)
-            guard let topObject = try lookup(scanner, rootFields, "$top") else {
-                throw KeyedArchiveError(.invalidArchive, "$top is missing")
-            }
-            guard let top = try fields(scanner, topObject) else {
-                throw KeyedArchiveError(.invalidArchive, "$top must be a dictionary, found \(try kindName(scanner, topObject))")
-            }
-            guard let objects = try lookup(scanner, rootFields, "$objects") else {
-                throw KeyedArchiveError(.invalidArchive, "$objects is missing")
-            }
-            guard let list = try scanner.container(objects), list.kind == .array else {
-                throw KeyedArchiveError(.invalidArchive, "$objects must be an array, found \(try kindName(scanner, objects))")
-            }
-            guard list.count > 0 else {
-                throw KeyedArchiveError(.invalidArchive, "$objects is empty: index 0 must hold \"$null\"")
-            }
-            return (top, list.count, list.start)
-        }
-    }
-
-    /// A scalar's value, or (for a container) an empty array standing for "not a scalar".
-    private static func scalarOrContainer(_ scanner: BinaryPropertyListScanner, _ n: Int) throws -> PropertyListValue {
-        if try scanner.container(n) != nil { return .array([]) }
-        return try scanner.scalar(n, at: scanner.offset(of: n), marker: scanner.marker(of: n))
-    }
-
-    private static func kindName(_ scanner: BinaryPropertyListScanner, _ n: Int) throws -> String {
-        if let c = try scanner.container(n) {
-            switch c.kind {
-            case .array: return "array"
-            case .dictionary: return "dictionary"
-            default: return "set"
-            }
-        }
-        return try scanner.scalar(n, at: scanner.offset(of: n), marker: scanner.marker(of: n)).kindName
-    }
-
-    private static func fields(_ scanner: BinaryPropertyListScanner, _ n: Int) throws -> ArchiveFields? {
-        guard let c = try scanner.container(n), c.kind == .dictionary else { return nil }
-        return ArchiveFields(object: n, count: c.count, keys: c.start, values: c.start + c.count * scanner.refSize)
-    }
-
-    private static func lookup(_ scanner: BinaryPropertyListScanner, _ fields: ArchiveFields, _ key: String) throws -> Int? {
-        var key = key
-        return try key.withUTF8 { try lookup(scanner, fields, utf8: $0) }?.value
-    }
-
-    /// The last entry whose key is `utf8` (a repeated key's last value wins, as in
-    /// ``PropertyListDictionary``): its position, key object and value object; or nil.
-    @inline(__always)
-    private static func lookup(_ scanner: BinaryPropertyListScanner, _ fields: ArchiveFields,
-                               utf8: UnsafeBufferPointer<UInt8>) throws -> (index: Int, key: Int, value: Int)? {
-        let refSize = scanner.refSize
-        var i = fields.count - 1
-        while i >= 0 {
-            let keyObject = try scanner.reference(at: fields.keys + i * refSize, object: fields.object)
-            switch try scanner.string(keyObject, equals: utf8) {
-            case true?:
-                return (i, keyObject, try scanner.reference(at: fields.values + i * refSize, object: fields.object))
-            case false?:
-                break
-            case nil:
-                throw PropertyListError(.invalidKey, "bplist: dictionary key is a \(try kindName(scanner, keyObject)), not a string",
-                                        at: .init(byteOffset: fields.keys + i * refSize, objectNumber: fields.object))
-            }
-            i -= 1
-        }
-        return nil
     }
 
     // MARK: Reading (property-list faults become invalidPropertyList errors at the caller)
@@ -301,7 +175,7 @@ final class ArchiveStorage {
     func position(of key: String, in fields: ArchiveFields) throws -> Int? {
         var key = key
         return try key.withUTF8 { utf8 in
-            // The last entry whose key is `utf8` wins, as in ``lookup(_:_:utf8:)``.
+            // The last entry whose key is `utf8` wins, as in ``BinaryPropertyListScanner/archiveLookup(_:utf8:)``.
             var i = fields.count - 1
             while i >= 0 {
                 let keyObject = try reference(at: fields.keys + i * refSize, object: fields.object)
@@ -424,7 +298,7 @@ final class ArchiveStorage {
 
     /// A short name of what `n` is ("string", "dictionary", ...).
     func kindName(_ n: Int) throws -> String {
-        try Self.kindName(scanner, n)
+        try scanner.archiveKindName(n)
     }
 
     /// The element object numbers of array or set `n`, or nil when `n` is neither.

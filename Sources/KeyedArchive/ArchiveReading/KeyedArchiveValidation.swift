@@ -1,92 +1,10 @@
-/// The validity rules of a keyed archive, checked once per archive on its binary property-list bytes.
-///
-/// Every reader of keyed archives stands on this one check, so an archive is valid for one exactly when it
-/// is valid for the others, with the same error: the typed unarchiver reading bytes, the typed unarchiver
-/// reading an already parsed ``PropertyListValue`` (written as binary first), and ``ArchivedObjectGraph``
-/// (and so `archive-dump --validate`).
-///
-/// The rules, each with the evidence it follows (a rule without evidence from a real writer, a real reader
-/// or a real file is not checked):
-/// 1. The root is a dictionary with `$archiver` (the string `"NSKeyedArchiver"`), `$version` (the integer
-///    100000), `$top` (a dictionary with string keys) and `$objects` (an array). corelibs' unarchiver
-///    (`NSKeyedUnarchiver._readPropertyList`) refuses any other archiver name or version and a `$top` or
-///    `$objects` of another type ("The data may be corrupt"); every archive in the corpus has these.
-/// 2. `$objects[0]` is the string `"$null"` (UID 0 means nil): Apple's, corelibs' and GNUstep's archivers
-///    all write it there, and GNUstep's unarchiver maps index 0 to nil without reading it.
-/// 3. `$top` is the archiver's own top-level container and follows the rules of an object's fields
-///    (rules 4 and 6): whatever a program encodes straight into the archiver lands there as inside an
-///    object. Objects are UIDs; `encodeBool`, `encodeInteger`, `encodeDouble` and `encodeBytes` values are
-///    inline (Apple's compiled nibs store `IB.systemFontUpdateVersion` inline beside `IB.objectdata`,
-///    corpus/inline-top; Foundation on Linux and GNUstep write `encode(true, forKey:)` on the archiver
-///    inline), and so is the inline array of UIDs `NSArray.encode(with:)` writes when called on the
-///    archiver itself (Foundation on Linux). Only a value *decoded as an object* must be a UID: the
-///    decoder says so for the key it was asked for, as corelibs' (`"is not a reference"`) and GNUstep's
-///    (`decodeObjectForKey:` raises) unarchivers do.
-/// 4. Every UID anywhere in `$top` and `$objects` is below the number of entries of `$objects`: corelibs'
-///    unarchiver fails on such a UID ("Invalid object reference") when it reads it; this check reports it
-///    before any object is built, wherever it is.
-/// 5. Every entry of `$objects` that is a dictionary with `$class`: `$class` is a UID naming a class
-///    dictionary, whose `$classname` is a string. GNUstep's unarchiver reads `$class` as a UID
-///    (`objectForKey: @"CF$UID"`, which raises on anything else); corelibs' refuses a class reference
-///    that does not lead to a class dictionary ("is not decodable") and a class dictionary without a
-///    string `$classname` ("Invalid class"). `$classes` and `$classhints` are not checked: no reader acts
-///    on them (see ``strings(_:)``).
-/// 6. No container contains itself (at the property-list level, through property-list references):
-///    CoreFoundation's binary reader (`CFBinaryPList.c`) refuses a container on its own path.
+/// Rules 2-6 of ``KeyedArchiveRules`` (which names the evidence each follows), checked over a whole
+/// archive's binary property-list bytes once, before any object is read: what ``ArchiveStorage`` runs after
+/// rule 1, for the typed unarchiver and the raw model alike.
 ///
 /// The walk is iterative and visits each property-list container once, so depth, cycles and shared
 /// sub-trees cost time linear in the file size.
 struct KeyedArchiveValidation {
-    /// The `$archiver` string every valid archive has.
-    static let archiverName = "NSKeyedArchiver"
-    /// The `$version` integer every valid archive has.
-    static let version: Int64 = 100000
-
-    /// Rule 1 for `$archiver`, for every reader (over bytes here and in ``ArchiveStorage``, over a parsed
-    /// envelope in the lazy graph), so all report it alike.
-    static func checkArchiver(_ name: String) throws {
-        guard name == archiverName else {
-            throw KeyedArchiveError(.invalidArchive, "$archiver must be \"\(archiverName)\", found "
-                                        + UnarchivingSession.preview(.string(name)) + " (other archivers' formats are not read)")
-        }
-    }
-
-    /// Rule 1 for `$version`, as ``checkArchiver(_:)``.
-    static func checkVersion(_ found: PropertyListInteger) throws {
-        guard found == PropertyListInteger(version) else {
-            throw KeyedArchiveError(.invalidArchive, "$version must be \(version), found \(found)")
-        }
-    }
-
-    /// Rule 4 for an already decoded value (the lazy graph's `$top`, the lenient graph's entries): the UIDs
-    /// inside `value` that are not below `objectCount`, at most `limit`, each with its key path as the
-    /// whole archive's check renders it (after `prefix`). An entry's own `$class` is not looked at (rule 5
-    /// reports it). Iterative, so any nesting is safe.
-    static func uidsOutOfRange(in value: PropertyListValue, prefix: String, objectCount: Int, objectUID: UInt64? = nil,
-                               className: String? = nil, limit: Int = .max) -> [KeyedArchiveError] {
-        var found: [KeyedArchiveError] = []
-        var pending: [(value: PropertyListValue, path: String)] = [(value, "")]
-        var isRoot = true
-        while let (value, path) = pending.popLast(), found.count < limit {
-            switch value {
-            case .uid(let uid) where uid.value >= UInt64(objectCount):
-                found.append(KeyedArchiveError(.invalidReference, "UID \(uid.value) is out of range: $objects has \(objectCount) entries",
-                                               keyPath: prefix + path, objectUID: objectUID, className: className))
-            case .array(let items), .set(let items):
-                pending.append(contentsOf: items.indices.reversed().map { (items[$0], path + "[\($0)]") })
-            case .dictionary(let dict):
-                let skipsClass = isRoot && objectUID != nil
-                pending.append(contentsOf: dict.reversed().filter { !(skipsClass && $0.key == "$class") }.map {
-                    ($0.value, path.isEmpty ? $0.key : path + "." + $0.key)
-                })
-            default:
-                break
-            }
-            isRoot = false
-        }
-        return found
-    }
-
     /// The class of every class dictionary an instance points at, by its UID.
     private(set) var classes: [UInt64: ArchivedClass] = [:]
 
@@ -120,7 +38,7 @@ struct KeyedArchiveValidation {
                 try checkObject(ArchiveObjectID(uid))
             }
         } catch let error as PropertyListError {
-            throw KeyedArchiveError(.invalidPropertyList, "not a readable property list: \(error.message)", underlying: error)
+            throw KeyedArchiveReader.unreadable(error)
         }
     }
 
@@ -128,10 +46,9 @@ struct KeyedArchiveValidation {
 
     private func checkNull() throws {
         let first = try storage.object(.null)
-        guard case .string("$null")? = try storage.plainScalar(first) else {
-            let found = try storage.plainScalar(first).map { "\(try storage.kindName(first)) \(UnarchivingSession.preview($0))" }
-                ?? (try storage.kindName(first))
-            throw KeyedArchiveError(.invalidArchive, "$objects[0] must be the string \"$null\", found \(found)", objectUID: 0)
+        let scalar = try storage.plainScalar(first)
+        guard case .string("$null")? = scalar else {
+            throw KeyedArchiveRules.nullEntryFault(found: KeyedArchiveRules.found(kindName: try storage.kindName(first), scalar: scalar))
         }
     }
 
@@ -141,7 +58,7 @@ struct KeyedArchiveValidation {
         for i in 0 ..< top.count {
             let keyObject = try storage.reference(at: top.keys + i * storage.refSize, object: top.object)
             guard case .string? = try storage.plainScalar(keyObject) else {
-                throw KeyedArchiveError(.invalidArchive, "$top keys must be strings, found \(try storage.kindName(keyObject))")
+                throw KeyedArchiveRules.topKeyNotAString(found: try storage.kindName(keyObject))
             }
         }
         if checkFlat(top.object, top, skippingValue: nil) { return }
@@ -205,8 +122,7 @@ struct KeyedArchiveValidation {
     private mutating func className(_ classRef: Int, uid: ArchiveObjectID) throws -> String {
         let objectUID = uid.objectUID
         guard let classUID = try storage.uid(classRef) else {
-            throw KeyedArchiveError(.invalidClass, "$class must be a UID, found \(try storage.kindName(classRef))",
-                                    keyPath: "$class", objectUID: objectUID)
+            throw KeyedArchiveRules.ClassFault.notAUID(found: try storage.kindName(classRef)).error(objectUID: objectUID)
         }
         var i = 0
         while i < recentClasses.count {
@@ -218,28 +134,23 @@ struct KeyedArchiveValidation {
             return known.name
         }
         guard classUID < UInt64(storage.objectCount) else {
-            throw KeyedArchiveError(.invalidClass,
-                                    "$class UID \(classUID) is out of range: $objects has \(storage.objectCount) entries",
-                                    keyPath: "$class", objectUID: objectUID)
+            throw KeyedArchiveRules.ClassFault.outOfRange(classUID, objectCount: storage.objectCount).error(objectUID: objectUID)
         }
         let classObject = try storage.object(ArchiveObjectID(reference: classUID))
         guard let classFields = try storage.fields(classObject) else {
-            throw KeyedArchiveError(.invalidClass,
-                                    "$class points at object #\(classUID), a \(try storage.kindName(classObject)), not a class dictionary",
-                                    keyPath: "$class", objectUID: objectUID)
+            throw KeyedArchiveRules.ClassFault.notAClassDictionary(classUID, found: try storage.kindName(classObject))
+                .error(objectUID: objectUID)
         }
         guard let nameObject = try storage.lookup(classFields, "$classname") else {
-            throw KeyedArchiveError(.invalidClass, "class dictionary #\(classUID) has no $classname",
-                                    keyPath: "$class", objectUID: objectUID)
+            throw KeyedArchiveRules.ClassFault.noClassName(classUID).error(objectUID: objectUID)
         }
         let name: String
         if let known = names[nameObject] {
             name = known
         } else {
             guard case .string(let s)? = try storage.plainScalar(nameObject) else {
-                throw KeyedArchiveError(.invalidClass,
-                                        "$classname of class dictionary #\(classUID) must be a string, found \(try storage.kindName(nameObject))",
-                                        keyPath: "$class", objectUID: objectUID)
+                throw KeyedArchiveRules.ClassFault.classNameNotAString(classUID, found: try storage.kindName(nameObject))
+                    .error(objectUID: objectUID)
             }
             names[nameObject] = s
             name = s
@@ -264,10 +175,8 @@ struct KeyedArchiveValidation {
         if recentClasses.count == 8 { recentClasses[7] = (classUID, archivedClass) } else { recentClasses.append((classUID, archivedClass)) }
     }
 
-    /// `$classes` or `$classhints` as strings, or nil when it is not an array of strings. Both are
-    /// informational: corelibs' and GNUstep's unarchivers only hand `$classes` to the delegate (corelibs
-    /// casts it with `as? [String]`, ignoring anything else) and no reader acts on hints, so a malformed one
-    /// is ignored (the raw model then shows no chain), never an error.
+    /// `$classes` or `$classhints` as strings, or nil when it is not an array of strings (rule 5: both are
+    /// informational, so a malformed one is ignored).
     private func strings(_ arrayObject: Int) throws -> [String]? {
         guard storage.kind(arrayObject) == .array, let elements = try storage.elements(arrayObject) else { return nil }
         var result: [String] = []
@@ -282,9 +191,8 @@ struct KeyedArchiveValidation {
     /// Rule 4 for UID `n`, inside entry `uid` (nil: inside `$top`).
     private func checkUID(_ n: Int, path: Path, uid: ArchiveObjectID?, className: String?) throws {
         guard let ref = try storage.uid(n), ref >= UInt64(storage.objectCount) else { return }
-        throw KeyedArchiveError(.invalidReference,
-                                "UID \(ref) is out of range: $objects has \(storage.objectCount) entries",
-                                keyPath: path.rendered(storage), objectUID: uid?.objectUID, className: className)
+        throw KeyedArchiveRules.uidOutOfRange(ref, objectCount: storage.objectCount, keyPath: path.rendered(storage),
+                                              objectUID: uid?.objectUID, className: className)
     }
 
     // MARK: Walking containers
