@@ -28,18 +28,38 @@ extension CodableArchiving {
     }
 
     @inline(never)
-    static func anchored(_ error: DecodingError, at decoder: any ArchiveDecoder) -> DecodingError {
+    static func anchored(_ error: DecodingError, at decoder: any ArchiveDecoder, key: String = "") -> DecodingError {
         guard let objectDecoder = decoder as? ArchiveObjectDecoder, !isAnchored(error) else { return error }
-        let components = objectDecoder.session.path
+        var components = objectDecoder.session.path
+        if !key.isEmpty { components.append(.key(key)) }
         guard case .key(let top)? = components.first else { return error }
         var keys: [any CodingKey] = [ArchiveTopCodingKey(stringValue: top)]
         for component in components.dropFirst() {
             switch component {
             case .key(let key): keys.append(ArchiveCodingKey(stringValue: key))
             case .index(let i), .dictionaryKey(let i): keys.append(ArchiveCodingKey(intValue: i))
+            case .dictionaryValue(let i, let keyRef): keys.append(entryKey(keyRef, index: i, objectDecoder.session))
             }
         }
         return error.withCodingPath { keys + $0 }
+    }
+
+    /// The coding key naming a dictionary entry by its archived key, as `JSONDecoder` names it: a string key as
+    /// itself, an integer key as its value (string and integer); any other key, or one that cannot be read, by
+    /// the entry's position.
+    private static func entryKey(_ keyRef: Int, index: Int, _ session: UnarchivingSession) -> any CodingKey {
+        let decoder = ArchiveObjectDecoder(session: session, element: keyRef)
+        if let name = try? decoder.decode(String.self, forKey: "") { return ArchiveCodingKey(stringValue: name) }
+        if let number = try? decoder.decode(Int.self, forKey: "") { return DictionaryEntryCodingKey(number) }
+        return ArchiveCodingKey(intValue: index)
+    }
+
+    /// The `DecodingError` for a ``KeyedArchiveError`` reading an object of `type` under `key` of `decoder`'s object
+    /// (or its element, for an empty key), anchored at that place.
+    @inline(never)
+    static func anchoredDecodingError(_ error: KeyedArchiveError, type: Any.Type, at decoder: any ArchiveDecoder, key: String) -> any Error {
+        guard let decodingError = decodingError(error, type: type, key: nil, codingPath: []) as? DecodingError else { return error }
+        return anchored(decodingError, at: decoder, key: key)
     }
 
     /// Whether `error`'s coding path starts at the archive's top-level key.
@@ -51,6 +71,18 @@ extension CodableArchiving {
     static func relativeToTop(_ error: DecodingError) -> DecodingError {
         isAnchored(error) ? error.withCodingPath { Array($0.dropFirst()) } : error
     }
+}
+
+/// An integer dictionary key in a coding path: its value as string and integer (`JSONDecoder`'s dictionary keys).
+private struct DictionaryEntryCodingKey: CodingKey {
+    let stringValue: String
+    let intValue: Int?
+    init(_ value: Int) {
+        stringValue = String(value)
+        intValue = value
+    }
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { self.init(intValue) }
 }
 
 extension DecodingError {
@@ -84,7 +116,37 @@ extension CodableArchiving {
     @inline(never)
     static func topLevelDecodingError(_ error: any Error, type: Any.Type) -> any Error {
         if let decodingError = error as? DecodingError { return relativeToTop(decodingError) }
-        guard type is any ArchivableCodable.Type else { return error }
+        guard holdsCodableModels(type) else { return error }
         return decodingError(error, type: type, key: nil, codingPath: [])
     }
+
+    /// Whether `type` is an ``ArchivableCodable`` model or an array, set, dictionary or optional of them, at any
+    /// depth (`[Card]`, `[String: [Card]]`): the top-level types whose decode throws `DecodingError`.
+    static func holdsCodableModels(_ type: Any.Type) -> Bool {
+        if type is any ArchivableCodable.Type { return true }
+        guard let collection = type as? any ArchiveValueCollection.Type else { return false }
+        return collection.valueTypes.contains(where: holdsCodableModels)
+    }
+}
+
+/// An ``ArchiveValue`` that holds values of other ``ArchiveValue`` types: arrays, sets, dictionaries, optionals.
+protocol ArchiveValueCollection {
+    /// The types of the values held (a dictionary's key and value types).
+    static var valueTypes: [Any.Type] { get }
+}
+
+extension Array: ArchiveValueCollection where Element: ArchiveValue {
+    static var valueTypes: [Any.Type] { [Element.self] }
+}
+
+extension Set: ArchiveValueCollection where Element: ArchiveValue {
+    static var valueTypes: [Any.Type] { [Element.self] }
+}
+
+extension Dictionary: ArchiveValueCollection where Key: ArchiveValue, Value: ArchiveValue {
+    static var valueTypes: [Any.Type] { [Key.self, Value.self] }
+}
+
+extension Optional: ArchiveValueCollection where Wrapped: ArchiveValue {
+    static var valueTypes: [Any.Type] { [Wrapped.self] }
 }
