@@ -153,7 +153,8 @@ public struct KeyedUnarchiver: Sendable {
     ///   - key: the `$top` key; `"root"` for archives made by `archivedData(withRootObject:)`.
     ///   - data: a binary or XML property list.
     /// - Throws: ``KeyedArchiveError``, or an error thrown by a model's `init(from:)`. When `T` is an
-    ///   ``ArchivableCodable`` type, every failure is a `DecodingError` (see ``ArchivableCodable``).
+    ///   ``ArchivableCodable`` type or a collection of them (`[Card]`, `[String: Card]`), every failure is a
+    ///   `DecodingError` (see ``ArchivableCodable``).
     public func decode<T: ArchiveValue>(_ type: T.Type, forKey key: String = "root", from data: Data) throws -> T {
         do {
             return try withTopLevelDecoder(data) { try $0.decode(T.self, forKey: key) }
