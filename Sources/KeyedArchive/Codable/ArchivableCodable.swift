@@ -87,19 +87,6 @@ extension ArchivableCodable {
         self = try CodableArchiving.decodingObject(decoder) { try Self(from: adapter) }
     }
 
-    /// Reads the model under `key` as every ``KeyedArchivable`` is read (``ArchiveDecoder/decodeObject(of:forKey:)``),
-    /// throwing a `DecodingError` also for a failure at the object itself (a class not allowed there, a damaged
-    /// reference), with the ``KeyedArchiveError`` as its `underlyingError` and the object's place as its coding
-    /// path (`cards`, `1`): a Codable model, alone or in a collection, throws one error type.
-    /// - Throws: `DecodingError`.
-    public static func decode(from decoder: any ArchiveDecoder, forKey key: String) throws -> Self {
-        do {
-            return try decoder.decodeObject(of: Self.self, forKey: key)
-        } catch let error as KeyedArchiveError {
-            throw CodableArchiving.anchoredDecodingError(error, type: Self.self, at: decoder, key: key)
-        }
-    }
-
     /// Writes this value's Codable representation as the fields of one archived object.
     public func encode(to encoder: any ArchiveEncoder) throws {
         (encoder as? KeyedArchiver)?.markCodableObject()

@@ -28,10 +28,9 @@ extension CodableArchiving {
     }
 
     @inline(never)
-    static func anchored(_ error: DecodingError, at decoder: any ArchiveDecoder, key: String = "") -> DecodingError {
+    static func anchored(_ error: DecodingError, at decoder: any ArchiveDecoder) -> DecodingError {
         guard let objectDecoder = decoder as? ArchiveObjectDecoder, !isAnchored(error) else { return error }
-        var components = objectDecoder.session.path
-        if !key.isEmpty { components.append(.key(key)) }
+        let components = objectDecoder.session.path
         guard case .key(let top)? = components.first else { return error }
         var keys: [any CodingKey] = [ArchiveTopCodingKey(stringValue: top)]
         for component in components.dropFirst() {
@@ -52,14 +51,6 @@ extension CodableArchiving {
         if let name = try? decoder.decode(String.self, forKey: "") { return ArchiveCodingKey(stringValue: name) }
         if let number = try? decoder.decode(Int.self, forKey: "") { return DictionaryEntryCodingKey(number) }
         return ArchiveCodingKey(intValue: index)
-    }
-
-    /// The `DecodingError` for a ``KeyedArchiveError`` reading an object of `type` under `key` of `decoder`'s object
-    /// (or its element, for an empty key), anchored at that place.
-    @inline(never)
-    static func anchoredDecodingError(_ error: KeyedArchiveError, type: Any.Type, at decoder: any ArchiveDecoder, key: String) -> any Error {
-        guard let decodingError = decodingError(error, type: type, key: nil, codingPath: []) as? DecodingError else { return error }
-        return anchored(decodingError, at: decoder, key: key)
     }
 
     /// Whether `error`'s coding path starts at the archive's top-level key.
@@ -118,6 +109,22 @@ extension CodableArchiving {
         if let decodingError = error as? DecodingError { return relativeToTop(decodingError) }
         guard holdsCodableModels(type) else { return error }
         return decodingError(error, type: type, key: nil, codingPath: [])
+    }
+
+    /// Reads the top-level value under `key` as `T`: a collection of Codable models (``holdsCodableModels(_:)``)
+    /// by the Codable rules, as such a field of a model is read, so that it throws `DecodingError` with the
+    /// element's place as its coding path (`1`, `"ace"`); anything else as an ``ArchiveValue``.
+    static func decodeTopLevel<T: ArchiveValue>(_ type: T.Type, from decoder: any ArchiveDecoder, forKey key: String) throws -> T {
+        guard !(T.self is any ArchivableCodable.Type), holdsCodableModels(T.self), let decodable = T.self as? any Decodable.Type else {
+            return try decoder.decode(T.self, forKey: key)
+        }
+        func read<D: Decodable>(_ type: D.Type) throws -> T {
+            guard let value = try decode(D.self, from: decoder, forKey: key, codingPath: []) as? T else {
+                throw KeyedArchiveError(.typeMismatch, "\(D.self) is not \(T.self)", keyPath: key)
+            }
+            return value
+        }
+        return try read(decodable)
     }
 
     /// Whether `type` is an ``ArchivableCodable`` model or an array, set, dictionary or optional of them, at any

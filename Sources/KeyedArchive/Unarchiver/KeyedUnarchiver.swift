@@ -157,7 +157,7 @@ public struct KeyedUnarchiver: Sendable {
     ///   `DecodingError` (see ``ArchivableCodable``).
     public func decode<T: ArchiveValue>(_ type: T.Type, forKey key: String = "root", from data: Data) throws -> T {
         do {
-            return try withTopLevelDecoder(data) { try $0.decode(T.self, forKey: key) }
+            return try withTopLevelDecoder(data) { try CodableArchiving.decodeTopLevel(T.self, from: $0, forKey: key) }
         } catch {
             throw CodableArchiving.topLevelDecodingError(error, type: T.self)
         }
@@ -169,7 +169,7 @@ public struct KeyedUnarchiver: Sendable {
     /// (``ArchivedObjectGraph``) and tools that already hold a tree use this to skip writing it out.
     package func decode<T: ArchiveValue>(_ type: T.Type, forKey key: String = "root", from archive: PropertyListValue) throws -> T {
         do {
-            return try withTopLevelDecoder(archive) { try $0.decode(T.self, forKey: key) }
+            return try withTopLevelDecoder(archive) { try CodableArchiving.decodeTopLevel(T.self, from: $0, forKey: key) }
         } catch {
             throw CodableArchiving.topLevelDecodingError(error, type: T.self)
         }
