@@ -430,3 +430,19 @@ struct EssentialsOnlyCalendarTests {
         "persian": .persian,
     ]
 }
+
+/// GNUstep base as a second reader of the NSMeasurement a Codable model's `Measurement` becomes. (It reads neither
+/// Apple's NSCalendar nor NSDateComponents: its NSCalendar, like its NSLocale and NSTimeZone, codes unkeyed `$0`,
+/// `$1`, `$2`, GNUstep libs-base NSCalendar.m.)
+@Suite(.enabled(if: GNUstepOracle.isAvailable, "GNUstep not installed (apt-get install gobjc libgnustep-base-dev gnustep-base-runtime)"))
+struct FoundationValueTypeGNUstepTests {
+    @Test func gnustepReadsTheNSMeasurementOfACodableModel() throws {
+        let model = try sampleModel()
+        let data = try rooted(at: "NSMeasurement", in: try KeyedArchiver.archivedData(withRootObject: model))
+        let line = try GNUstepOracle.decode(data)
+        // swift-corelibs-foundation's mile is 1609.34 m (Apple's 1609.344): the archive keeps the writer's.
+        let coefficient = try #require(UnitLength.miles.converter as? UnitConverterLinear).coefficient
+        #expect(line == GNUstepOracle.Description.measurement(2.5, unitClass: "NSUnitLength", symbol: "mi", converter: (coefficient, 0)),
+                "\(line)")
+    }
+}
