@@ -34,11 +34,12 @@ enum CalendarIdentifiers {
 
     /// Whether FoundationInternationalization is loaded: it supplies the calendars FoundationEssentials does not
     /// build itself (by replacing `_calendarICUClass()`, whose answer `_calendarClass(identifier:)` force-unwraps).
+    /// On Apple platforms Foundation builds every calendar.
     static let internationalizationIsLoaded: Bool = {
-        #if canImport(FoundationEssentials)
-        return _typeByName("FoundationInternationalization._CalendarICU") != nil
-        #else
+        #if canImport(Darwin)
         return true
+        #else
+        return _typeByName("FoundationInternationalization._CalendarICU") != nil
         #endif
     }()
 
@@ -49,10 +50,10 @@ enum CalendarIdentifiers {
     static func check(_ identifier: String, _ decoder: any ArchiveDecoder, key: String) throws {
         var known = classic.contains(identifier)
         if !known, recent.contains(identifier) {
-            #if canImport(FoundationEssentials)
-            known = true
-            #else
+            #if canImport(Darwin)
             if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) { known = true }
+            #else
+            known = true
             #endif
         }
         guard known else {
