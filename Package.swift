@@ -56,7 +56,8 @@ let package = Package(
         /// the models the unarchiver fuzz target compiles too (Scripts/fuzz.sh). Not a product.
         .target(name: "KeyedArchiveTestSupport", dependencies: ["KeyedArchive"], path: "Tests/TestSupport"),
 
-        .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "KeyedArchiveTestSupport", "atomic-write-crash-child"]),
+        .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "KeyedArchiveTestSupport", "atomic-write-crash-child",
+                                                               "essentials-only-child"]),
         .testTarget(name: "ArchiveDumpTests", dependencies: ["ArchiveDumpCore", "KeyedArchive", "KeyedArchiveTestSupport",
                                                              "archive-dump"]),
         .testTarget(name: "SamplesTests", dependencies: ["KeyedArchive", "KeyedArchiveTesting", "KeyedArchiveTestSupport",
@@ -67,5 +68,8 @@ let package = Package(
 
         /// Saves in a loop until killed: the crash test's child process (also used for umask tests).
         .executableTarget(name: "atomic-write-crash-child", dependencies: ["KeyedArchive"], path: "Tests/AtomicWriteCrashChild"),
+
+        /// Decodes archives in a process that links FoundationEssentials only (the calendar identifier tests).
+        .executableTarget(name: "essentials-only-child", dependencies: ["KeyedArchive"], path: "Tests/EssentialsOnlyChild"),
     ]
 )

@@ -580,10 +580,13 @@ enum ChangingYourModelsExample {
 
     // ChangingYourModels 7: begin
     struct Invoice: ArchivableCodable {
-        var total: Decimal        // NSDecimalNumber
-        var locale: Locale        // NSLocale
-        var timeZone: TimeZone    // NSTimeZone
-        var period: DateInterval  // NSDateInterval
+        var total: Decimal                 // NSDecimalNumber
+        var locale: Locale                 // NSLocale
+        var timeZone: TimeZone             // NSTimeZone
+        var period: DateInterval           // NSDateInterval
+        var calendar: Calendar             // NSCalendar
+        var due: DateComponents            // NSDateComponents
+        var weight: Measurement<UnitMass>  // NSMeasurement, its unit an NSUnitMass
     }
     // ChangingYourModels 7: end
 }
@@ -639,15 +642,24 @@ enum ChangingYourModelsExample {
     @Test func foundationValuesAreArchivedAsTheirFoundationClasses() throws {
         let invoice = Example.Invoice(total: Decimal(string: "19.99") ?? 0, locale: Locale(identifier: "de_DE"),
                                       timeZone: TimeZone(identifier: "Europe/Berlin") ?? .gmt,
-                                      period: DateInterval(start: Date(timeIntervalSince1970: 0), duration: 86_400))
+                                      period: DateInterval(start: Date(timeIntervalSince1970: 0), duration: 86_400),
+                                      calendar: Calendar(identifier: .iso8601), due: DateComponents(year: 2026, month: 12, day: 31),
+                                      weight: Measurement(value: 1.5, unit: .kilograms))
         let data = try KeyedArchiver.archivedData(withRootObject: invoice)
         let counts = try ArchivedObjectGraph(data: data).instanceCounts()
-        for name in ["NSDecimalNumber", "NSLocale", "NSTimeZone", "NSDateInterval"] { #expect(counts[name] == 1, "\(name): \(counts)") }
+        for name in ["NSDecimalNumber", "NSDateInterval", "NSDateComponents", "NSMeasurement", "NSUnitMass"] {
+            #expect(counts[name] == 1, "\(name): \(counts)")
+        }
+        // The calendar holds a locale and a time zone of its own.
+        #expect(counts["NSCalendar"] == 1 && counts["NSLocale", default: 0] >= 1 && counts["NSTimeZone", default: 0] >= 1, "\(counts)")
         #expect(!counts.keys.contains { $0.hasPrefix("FoundationEssentials.") || $0.hasPrefix("Foundation.") }, "\(counts)")
         let back = try KeyedUnarchiver.unarchivedObject(ofClass: Example.Invoice.self, from: data)
         #expect(back.total == invoice.total)
         #expect(back.locale.identifier == "de_DE")
         #expect(back.timeZone.identifier == "Europe/Berlin")
         #expect(back.period == invoice.period)
+        #expect(back.calendar.identifier == .iso8601)
+        #expect(back.due == invoice.due)
+        #expect(back.weight == invoice.weight)
     }
 }

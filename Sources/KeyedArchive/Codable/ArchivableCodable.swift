@@ -33,8 +33,11 @@ import Foundation
 ///   archived set or dictionary that holds two strings only canonical equivalence makes equal ("\u{E9}" and
 ///   "e\u{301}", distinct NSStrings) throws naming both (``KeyedArchiveError/Code/equivalentKeys``, or
 ///   `DecodingError.dataCorrupted` for a keyed container);
-/// - `Decimal`, `Locale`, `TimeZone` and `DateInterval` as NSDecimalNumber, NSLocale, NSTimeZone and
-///   NSDateInterval, as Apple's archiver writes them (see <doc:ChangingYourModels>);
+/// - `Decimal`, `Locale`, `TimeZone`, `DateInterval`, `Calendar`, `DateComponents` and `Measurement` (of `Unit`,
+///   `Dimension` or one of Foundation's unit classes) as NSDecimalNumber, NSLocale, NSTimeZone, NSDateInterval,
+///   NSCalendar, NSDateComponents and NSMeasurement, as Apple's archiver writes them; `URLComponents`, which no
+///   Foundation class archives, as an object of its Codable fields named `Foundation.URLComponents` (see
+///   <doc:ChangingYourModels>);
 /// - any other Codable value (a struct, an enum with associated values) as a nested object whose class name
 ///   is `String(reflecting:)` of its type (with `FoundationEssentials.` spelled `Foundation.`, the same on
 ///   every platform) or, for a type that adopts ``ArchiveNamed``, its ``ArchiveNamed/archivedClassName``

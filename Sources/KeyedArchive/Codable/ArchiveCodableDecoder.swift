@@ -166,6 +166,13 @@ extension CodableArchiving {
                 throw decodingError(error, type: T.self, key: nil, codingPath: codingPath(), prefix: true)
             }
         }
+        if let measurement = typeKind.measurement {
+            do {
+                return try measurement.decode(T.self, from: archive, forKey: key)
+            } catch {
+                throw decodingError(error, type: T.self, key: nil, codingPath: codingPath(), prefix: true)
+            }
+        }
         if typeKind.isClass {
             throw DecodingError.typeMismatch(T.self, .init(codingPath: codingPath(), debugDescription:
                 "class \(T.self) must adopt ArchivableCodable to be unarchived (a class instance is archived once, with its identity)"))

@@ -156,6 +156,10 @@ enum CodableArchiving {
             try archivable.encodeCodableValue(value, to: sink, forKey: key)
             return
         }
+        if let measurement = kind.measurement {
+            try measurement.encode(value, to: sink, forKey: key)
+            return
+        }
         if kind.isClass {
             throw EncodingError.invalidValue(value, .init(codingPath: codingPath(), debugDescription:
                 "class \(T.self) must adopt ArchivableCodable to be archived (a class instance is archived once, with its identity)"))

@@ -37,9 +37,20 @@ extension CodableArchiving {
             switch component {
             case .key(let key): keys.append(ArchiveCodingKey(stringValue: key))
             case .index(let i), .dictionaryKey(let i): keys.append(ArchiveCodingKey(intValue: i))
+            case .dictionaryValue(let i, let keyRef): keys.append(entryKey(keyRef, index: i, objectDecoder.session))
             }
         }
         return error.withCodingPath { keys + $0 }
+    }
+
+    /// The coding key naming a dictionary entry by its archived key, as `JSONDecoder` names it: a string key as
+    /// itself, an integer key as its value (string and integer); any other key, or one that cannot be read, by
+    /// the entry's position.
+    private static func entryKey(_ keyRef: Int, index: Int, _ session: UnarchivingSession) -> any CodingKey {
+        let decoder = ArchiveObjectDecoder(session: session, element: keyRef)
+        if let name = try? decoder.decode(String.self, forKey: "") { return ArchiveCodingKey(stringValue: name) }
+        if let number = try? decoder.decode(Int.self, forKey: "") { return DictionaryEntryCodingKey(number) }
+        return ArchiveCodingKey(intValue: index)
     }
 
     /// Whether `error`'s coding path starts at the archive's top-level key.
@@ -51,6 +62,18 @@ extension CodableArchiving {
     static func relativeToTop(_ error: DecodingError) -> DecodingError {
         isAnchored(error) ? error.withCodingPath { Array($0.dropFirst()) } : error
     }
+}
+
+/// An integer dictionary key in a coding path: its value as string and integer (`JSONDecoder`'s dictionary keys).
+private struct DictionaryEntryCodingKey: CodingKey {
+    let stringValue: String
+    let intValue: Int?
+    init(_ value: Int) {
+        stringValue = String(value)
+        intValue = value
+    }
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { self.init(intValue) }
 }
 
 extension DecodingError {
@@ -84,7 +107,53 @@ extension CodableArchiving {
     @inline(never)
     static func topLevelDecodingError(_ error: any Error, type: Any.Type) -> any Error {
         if let decodingError = error as? DecodingError { return relativeToTop(decodingError) }
-        guard type is any ArchivableCodable.Type else { return error }
+        guard holdsCodableModels(type) else { return error }
         return decodingError(error, type: type, key: nil, codingPath: [])
     }
+
+    /// Reads the top-level value under `key` as `T`: a collection of Codable models (``holdsCodableModels(_:)``)
+    /// by the Codable rules, as such a field of a model is read, so that it throws `DecodingError` with the
+    /// element's place as its coding path (`1`, `"ace"`); anything else as an ``ArchiveValue``.
+    static func decodeTopLevel<T: ArchiveValue>(_ type: T.Type, from decoder: any ArchiveDecoder, forKey key: String) throws -> T {
+        guard !(T.self is any ArchivableCodable.Type), holdsCodableModels(T.self), let decodable = T.self as? any Decodable.Type else {
+            return try decoder.decode(T.self, forKey: key)
+        }
+        func read<D: Decodable>(_ type: D.Type) throws -> T {
+            guard let value = try decode(D.self, from: decoder, forKey: key, codingPath: []) as? T else {
+                throw KeyedArchiveError(.typeMismatch, "\(D.self) is not \(T.self)", keyPath: key)
+            }
+            return value
+        }
+        return try read(decodable)
+    }
+
+    /// Whether `type` is an ``ArchivableCodable`` model or an array, set, dictionary or optional of them, at any
+    /// depth (`[Card]`, `[String: [Card]]`): the top-level types whose decode throws `DecodingError`.
+    static func holdsCodableModels(_ type: Any.Type) -> Bool {
+        if type is any ArchivableCodable.Type { return true }
+        guard let collection = type as? any ArchiveValueCollection.Type else { return false }
+        return collection.valueTypes.contains(where: holdsCodableModels)
+    }
+}
+
+/// An ``ArchiveValue`` that holds values of other ``ArchiveValue`` types: arrays, sets, dictionaries, optionals.
+protocol ArchiveValueCollection {
+    /// The types of the values held (a dictionary's key and value types).
+    static var valueTypes: [Any.Type] { get }
+}
+
+extension Array: ArchiveValueCollection where Element: ArchiveValue {
+    static var valueTypes: [Any.Type] { [Element.self] }
+}
+
+extension Set: ArchiveValueCollection where Element: ArchiveValue {
+    static var valueTypes: [Any.Type] { [Element.self] }
+}
+
+extension Dictionary: ArchiveValueCollection where Key: ArchiveValue, Value: ArchiveValue {
+    static var valueTypes: [Any.Type] { [Key.self, Value.self] }
+}
+
+extension Optional: ArchiveValueCollection where Wrapped: ArchiveValue {
+    static var valueTypes: [Any.Type] { [Wrapped.self] }
 }

@@ -62,12 +62,15 @@ struct CodableEncodingKind {
     var collection: (any ArchiveEncodableCollection.Type)?
     var archiveValue: (any ArchiveValue.Type)?
     var isClass: Bool
+    /// For `Measurement` of a Foundation unit, how it is written as an NSMeasurement.
+    var measurement: MeasurementArchiving?
 
     init<T>(_ type: T.Type) {
         optional = T.self as? any ArchiveOptionalMarker.Type
         collection = T.self as? any ArchiveEncodableCollection.Type
         archiveValue = T.self as? any ArchiveValue.Type
         isClass = T.self is AnyClass
+        measurement = optional == nil && collection == nil && archiveValue == nil ? MeasurementArchiving(T.self) : nil
     }
 
     static let cache = CodableTypeKinds<CodableEncodingKind>()
@@ -79,12 +82,15 @@ struct CodableDecodingKind {
     var collection: (any ArchiveDecodableCollection.Type)?
     var archiveValue: (any ArchiveValue.Type)?
     var isClass: Bool
+    /// For `Measurement` of a Foundation unit, how it is read from an NSMeasurement.
+    var measurement: MeasurementArchiving?
 
     init<T>(_ type: T.Type) {
         optional = T.self as? any ArchiveOptionalDecodable.Type
         collection = T.self as? any ArchiveDecodableCollection.Type
         archiveValue = T.self as? any ArchiveValue.Type
         isClass = T.self is AnyClass
+        measurement = optional == nil && collection == nil && archiveValue == nil ? MeasurementArchiving(T.self) : nil
     }
 
     static let cache = CodableTypeKinds<CodableDecodingKind>()

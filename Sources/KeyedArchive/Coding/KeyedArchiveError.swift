@@ -44,6 +44,9 @@ public struct KeyedArchiveError: Error, Hashable, Sendable, CustomStringConverti
         /// "e\u{301}"), as members of the Swift `Set` or keys of the `Dictionary` asked for, which cannot hold
         /// both. The message names both strings; ``FoundationValue`` keeps them apart.
         public static let equivalentKeys = Code("equivalentKeys")
+        /// The value is well-formed but this process cannot build it: a calendar other than the Gregorian and
+        /// ISO 8601 ones where only FoundationEssentials is linked (FoundationInternationalization builds the others).
+        public static let unsupported = Code("unsupported")
     }
 
     /// The kind of fault.

@@ -19,6 +19,8 @@ protocol FoundationBridgedValue: Decodable {
     associatedtype Archived: KeyedArchivable
     /// A key only the Foundation class's form holds (`"NS.mantissa"`), telling it apart from the Codable form.
     static var foundationKey: String { get }
+    /// Whether `decoder`'s object is in the Foundation class's form (by default: it holds ``foundationKey``).
+    static func isFoundationForm(_ decoder: any ArchiveDecoder) -> Bool
     init(archived: Archived, decoder: any ArchiveDecoder) throws
     var archived: Archived { get throws }
     /// Reads the Codable form earlier versions wrote, through `adapter` over `decoder`'s object.
@@ -26,6 +28,8 @@ protocol FoundationBridgedValue: Decodable {
 }
 
 extension FoundationBridgedValue {
+    static func isFoundationForm(_ decoder: any ArchiveDecoder) -> Bool { decoder.containsValue(forKey: foundationKey) }
+
     static func decodeCodableForm(_ adapter: ArchiveCodableDecoder, decoder: any ArchiveDecoder) throws -> Self {
         try Self(from: adapter)
     }
@@ -47,7 +51,7 @@ struct FoundationBridgedObject<Value: FoundationBridgedValue>: KeyedArchivable {
     init(_ value: Value) { self.value = value }
 
     init(from decoder: any ArchiveDecoder) throws {
-        if decoder.containsValue(forKey: Value.foundationKey) {
+        if Value.isFoundationForm(decoder) {
             value = try Value(archived: Value.Archived(from: decoder), decoder: decoder)
         } else {
             let adapter = ArchiveCodableDecoder(object: decoder, codingPath: [])

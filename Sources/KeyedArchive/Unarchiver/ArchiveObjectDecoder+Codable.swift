@@ -41,7 +41,7 @@ final class ArchiveCollectionCursor {
 
     /// Reads element `i` (or the value of dictionary entry `i`) with a decoder that answers every key with it.
     func decodeElement<R>(at i: Int, _ body: (any ArchiveDecoder) throws -> R) throws -> R {
-        try decode(valueRefs[i], at: .index(i), body)
+        try decode(valueRefs[i], at: keyRefs.isEmpty ? .index(i) : .dictionaryValue(i, keyRef: keyRefs[i]), body)
     }
 
     /// Reads the key of dictionary entry `i`.

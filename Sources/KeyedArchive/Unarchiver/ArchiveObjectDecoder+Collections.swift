@@ -137,7 +137,7 @@ extension ArchiveObjectDecoder {
             let decoder = ArchiveObjectDecoder(session: session, element: 0)
             for i in keys.indices {
                 let k: K = try decodeElement(keys[i], at: .dictionaryKey(i), with: decoder)
-                let v: V = try decodeElement(values[i], at: .index(i), with: decoder)
+                let v: V = try decodeElement(values[i], at: .dictionaryValue(i, keyRef: keys[i]), with: decoder)
                 if result.updateValue(v, forKey: k) != nil, let kept = result.index(forKey: k) {
                     try checkSameScalars(result[kept].key, k, at: .dictionaryKey(i), uid: uid, className: cls)
                 }

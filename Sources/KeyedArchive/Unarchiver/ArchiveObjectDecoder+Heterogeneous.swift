@@ -83,7 +83,7 @@ extension ArchiveObjectDecoder {
             for i in keys.indices {
                 let k: K = try decodeElement(keys[i], at: .dictionaryKey(i), with: decoder)
                 let v = try {
-                    session.push(.index(i))
+                    session.push(.dictionaryValue(i, keyRef: keys[i]))
                     defer { session.pop() }
                     decoder.element = values[i]
                     return try decoder.decodeValue(ofAnyOf: types, forKey: "")

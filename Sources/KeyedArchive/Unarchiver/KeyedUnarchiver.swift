@@ -153,10 +153,11 @@ public struct KeyedUnarchiver: Sendable {
     ///   - key: the `$top` key; `"root"` for archives made by `archivedData(withRootObject:)`.
     ///   - data: a binary or XML property list.
     /// - Throws: ``KeyedArchiveError``, or an error thrown by a model's `init(from:)`. When `T` is an
-    ///   ``ArchivableCodable`` type, every failure is a `DecodingError` (see ``ArchivableCodable``).
+    ///   ``ArchivableCodable`` type or a collection of them (`[Card]`, `[String: Card]`), every failure is a
+    ///   `DecodingError` (see ``ArchivableCodable``).
     public func decode<T: ArchiveValue>(_ type: T.Type, forKey key: String = "root", from data: Data) throws -> T {
         do {
-            return try withTopLevelDecoder(data) { try $0.decode(T.self, forKey: key) }
+            return try withTopLevelDecoder(data) { try CodableArchiving.decodeTopLevel(T.self, from: $0, forKey: key) }
         } catch {
             throw CodableArchiving.topLevelDecodingError(error, type: T.self)
         }
@@ -168,7 +169,7 @@ public struct KeyedUnarchiver: Sendable {
     /// and tools that already hold a tree use this to skip writing it out.
     package func decode<T: ArchiveValue>(_ type: T.Type, forKey key: String = "root", from archive: PropertyListValue) throws -> T {
         do {
-            return try withTopLevelDecoder(archive) { try $0.decode(T.self, forKey: key) }
+            return try withTopLevelDecoder(archive) { try CodableArchiving.decodeTopLevel(T.self, from: $0, forKey: key) }
         } catch {
             throw CodableArchiving.topLevelDecodingError(error, type: T.self)
         }

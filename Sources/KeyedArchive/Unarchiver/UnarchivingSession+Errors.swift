@@ -25,7 +25,7 @@ extension UnarchivingSession {
         case .key(let key):
             if !result.isEmpty { result += "." }
             result += key
-        case .index(let i): result += "[\(i)]"
+        case .index(let i), .dictionaryValue(let i, _): result += "[\(i)]"
         case .dictionaryKey(let i): result += ".<key \(i)>"
         }
     }

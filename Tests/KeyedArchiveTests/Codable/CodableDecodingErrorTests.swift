@@ -10,6 +10,13 @@ struct ECardShelf: ArchivableCodable {
     var books: [CPersonCard]
     static var archivedClassName: String { String(reflecting: EShelf.self) }
 }
+/// Books by shelf mark, and the same with cards under the same archived name.
+struct EIndex: ArchivableCodable { var books: [String: EBook]; var byYear: [Int: EBook] }
+struct ECardIndex: ArchivableCodable {
+    var books: [String: CPersonCard]
+    var byYear: [Int: CPersonCard]
+    static var archivedClassName: String { String(reflecting: EIndex.self) }
+}
 
 @Suite struct CodableDecodingErrorTests {
     /// The coding path as `JSONDecoder` would print it: string keys by name, array indices as numbers.
@@ -77,6 +84,67 @@ struct ECardShelf: ArchivableCodable {
         let message = "is not allowed here"
         #expect(printed.components(separatedBy: message).count == 2, "\(printed)")
         #expect(printed.contains("root.books[0]"))
+    }
+
+    /// A top-level array of Codable models throws as a single model does: `DecodingError`, the archive's error
+    /// inside, the element's index as the coding path (a dictionary's and an optional's too).
+    @Test func wrongElementClassInATopLevelArrayIsADecodingError() throws {
+        let data = try KeyedArchiver.archivedData(withRootObject: [EBook(title: "a"), EBook(title: "b")])
+        let error = #expect(throws: DecodingError.self) {
+            try KeyedUnarchiver().decode([CPersonCard].self, from: data)
+        }
+        guard case .typeMismatch(let type, let context)? = error else {
+            Issue.record("expected typeMismatch, got \(String(describing: error))")
+            return
+        }
+        #expect(ObjectIdentifier(type) == ObjectIdentifier(CPersonCard.self))
+        #expect(path(context) == ["0"])
+        let underlying = try #require(context.underlyingError as? KeyedArchiveError)
+        #expect(underlying.code == .classNotAllowed)
+        #expect(underlying.keyPath == "root[0]")
+        // Not an array at all: DecodingError too.
+        let single = try KeyedArchiver.archivedData(withRootObject: EBook(title: "x"))
+        let notArray = #expect(throws: DecodingError.self) { try KeyedUnarchiver().decode([EBook].self, from: single) }
+        #expect(notArray.flatMap(archiveError) != nil)
+        // A set and a dictionary of models too.
+        #expect(throws: DecodingError.self) { try KeyedUnarchiver().decode([String: [EBook]].self, from: single) }
+        #expect(throws: DecodingError.self) { try KeyedUnarchiver().decode([EBook]?.self, from: single) }
+        // A collection of plain values is not a Codable decode.
+        #expect(throws: KeyedArchiveError.self) { try KeyedUnarchiver().decode([String].self, from: single) }
+    }
+
+    /// A model stored as a dictionary value is named in the coding path by its key, as `JSONDecoder` names it.
+    @Test func aDictionaryValuesCodingPathNamesItsKey() throws {
+        let data = try KeyedArchiver.archivedData(withRootObject: EIndex(books: ["dune": EBook(title: "Dune")], byYear: [:]))
+        let error = #expect(throws: DecodingError.self) { try KeyedUnarchiver.unarchivedObject(ofClass: ECardIndex.self, from: data) }
+        guard case .typeMismatch(_, let context)? = error else {
+            Issue.record("expected typeMismatch, got \(String(describing: error))")
+            return
+        }
+        #expect(path(context) == ["books", "dune"])
+        #expect(context.codingPath.last?.intValue == nil)
+
+        let byYear = try KeyedArchiver.archivedData(withRootObject: EIndex(books: [:], byYear: [1965: EBook(title: "Dune")]))
+        let yearError = #expect(throws: DecodingError.self) { try KeyedUnarchiver.unarchivedObject(ofClass: ECardIndex.self, from: byYear) }
+        guard case .typeMismatch(_, let yearContext)? = yearError else {
+            Issue.record("expected typeMismatch, got \(String(describing: yearError))")
+            return
+        }
+        #expect(path(yearContext) == ["byYear", "1965"])
+        #expect(yearContext.codingPath.last?.stringValue == "1965")
+    }
+
+    /// Inside a model stored as a dictionary value, the path goes on below the key.
+    @Test func aMissingFieldOfADictionaryValueIsBelowItsKey() throws {
+        let xml = String(decoding: try KeyedArchiver.archivedData(
+            withRootObject: EIndex(books: ["dune": EBook(title: "Dune")], byYear: [:]), format: .xml), as: UTF8.self)
+        let data = Data(xml.replacingOccurrences(of: "<key>title</key>", with: "<key>titel</key>").utf8)
+        let error = #expect(throws: DecodingError.self) { try KeyedUnarchiver.unarchivedObject(ofClass: EIndex.self, from: data) }
+        guard case .keyNotFound(_, let context)? = error else {
+            Issue.record("expected keyNotFound, got \(String(describing: error))")
+            return
+        }
+        #expect(path(context) == ["books", "dune"])
     }
 
     @Test func handWrittenTopLevelTypesStillThrowKeyedArchiveError() throws {
