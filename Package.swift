@@ -56,7 +56,7 @@ let package = Package(
         /// the models the unarchiver fuzz target compiles too (Scripts/fuzz.sh). Not a product.
         .target(name: "KeyedArchiveTestSupport", dependencies: ["KeyedArchive"], path: "Tests/TestSupport"),
 
-        .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "KeyedArchiveTestSupport", "atomic-write-crash-child",
+        .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "KeyedArchiveTesting", "KeyedArchiveTestSupport", "atomic-write-crash-child",
                                                                "essentials-only-child"]),
         .testTarget(name: "ArchiveDumpTests", dependencies: ["ArchiveDumpCore", "KeyedArchive", "KeyedArchiveTestSupport",
                                                              "archive-dump"]),

@@ -3,6 +3,7 @@ import Foundation
 import KeyedArchive
 // GettingStarted 1: end
 import Testing
+import KeyedArchiveTesting
 @testable import KeyedArchive
 
 // The code examples of the DocC articles (Sources/KeyedArchive/KeyedArchive.docc/*.md), compiled and run.
@@ -179,7 +180,39 @@ enum AddingAFieldExample {
     // ChangingYourModels 9: end
 }
 
+extension AddingAFieldExample.Contact {
+    init(name: String) { self.name = name }
+}
+
 @Suite struct AddingAFieldExampleTests {
+    /// The "Guarding old files in your tests" example: a version-1 archive whose type was then called
+    /// `AddressCard` is checked against the current model; a wrong expected value fails the check.
+    @Test func goldenFileExampleChecksAVersionOneArchive() throws {
+        typealias Contact = AddingAFieldExample.Contact
+        let directory = ScratchDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let contactsVersion1 = URL(fileURLWithPath: directory.file("contacts-v1.archive"))
+        var writer = KeyedArchiver.Configuration()
+        writer.setClassName("AddressCard", for: AddingAFieldExample.Version1.Contact.self)
+        try KeyedArchiver.archivedData(withRootObject: AddingAFieldExample.Version1.Contact(name: "Ada"), configuration: writer)
+            .write(to: contactsVersion1)
+        _ = try #require(throws: DecodingError.self) {
+            try KeyedUnarchiver().decode(Contact.self, from: Data(contentsOf: contactsVersion1))
+        }
+
+        // ChangingYourModels 10: begin
+        var unarchiver = KeyedUnarchiver()
+        unarchiver.setClass(Contact.self, forClassName: "AddressCard")  // as the app reads its files
+        let report = ArchiveGoldenFile.check(Contact(name: "Ada"), goldenFile: contactsVersion1, unarchiver: unarchiver)
+        #expect(report.isPassed, "\(report)")
+        // ChangingYourModels 10: end
+
+        let wrongValue = ArchiveGoldenFile.check(Contact(name: "Bob"), goldenFile: contactsVersion1, unarchiver: unarchiver)
+        #expect(!wrongValue.isPassed)
+        #expect("\(wrongValue)".contains("name"))
+    }
+
+
     @Test func versionOneArchiveReadsWithTheDefaultsBothWays() throws {
         let old = try KeyedArchiver.archivedData(withRootObject: AddingAFieldExample.Version1.Contact(name: "Ada"))
         let wrapped = try KeyedUnarchiver.unarchivedObject(ofClass: AddingAFieldExample.Contact.self, from: old)
