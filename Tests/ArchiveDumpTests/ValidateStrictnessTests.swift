@@ -3,8 +3,8 @@ import Foundation
 import KeyedArchive
 @testable import ArchiveDumpCore
 
-/// `archive-dump --validate` applies the strict (CoreFoundation's) binary rules and says when only they
-/// reject a file.
+/// `archive-dump --validate` applies the strict binary rules and says when only they reject a file: as
+/// CoreFoundation rejects it, or, for what no writer writes and CoreFoundation reads, that CoreFoundation reads it.
 @Suite struct ValidateStrictnessTests {
     private func validate(_ bytes: [UInt8]) -> (status: Int32, stdout: String, stderr: String) {
         let out = DumpOutputCollector(), err = DumpOutputCollector()
