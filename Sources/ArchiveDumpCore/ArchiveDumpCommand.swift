@@ -281,9 +281,13 @@ package enum ArchiveDumpCommand {
                 reading.isLenient = options.isLenient
                 root = try PropertyListValue(propertyListData: data, options: reading)
             } catch {
-                // --validate: say whether only the strict (CoreFoundation's) rules reject it.
+                // --validate: say whether only the strict rules reject it, and whose they are.
                 var lenient = PropertyListReadingOptions()
                 lenient.isLenient = true
+                if options.mode == .validate, BinaryPropertyListReader.isRefusedOnlyForWhatCoreFoundationReads(data) {
+                    return fail("\(error) (refused by the strict reader, as no writer writes it; CoreFoundation reads it, "
+                                + "and so does PropertyListReadingOptions.isLenient)")
+                }
                 if options.mode == .validate, (try? PropertyListValue(propertyListData: data, options: lenient)) != nil {
                     return fail("\(error) (rejected as CoreFoundation rejects it; PropertyListReadingOptions.isLenient would read it)")
                 }

@@ -20,6 +20,11 @@ import Foundation
 /// - `onDemandArchive`: everything, without building the tree: ``ArchivedObjectGraph/init(onDemand:options:)``;
 /// - `lazyArchive`: the header, the trailer and the envelope now, each entry when it is read
 ///   (``MappedArchive``): ``LazyArchivedObjectGraph``.
+///
+/// With ``PropertyListReadingOptions/isLenient``, a binary archive the scanner refuses only for what
+/// CoreFoundation reads (offset or reference sizes above 8, an offset-table entry below 8 that no reference
+/// follows) is opened, by each of the four, as its ``BinaryPropertyListCanonicalCopy``, after the strict open
+/// has failed (the usual open is unchanged); faults still name the input's bytes.
 enum KeyedArchiveReader {
     // MARK: Property-list faults
 
@@ -53,6 +58,19 @@ enum KeyedArchiveReader {
         return options
     }
 
+    // MARK: What only lenient reading reads
+
+    /// The copy of `data` that the scanner reads as CoreFoundation reads `data`
+    /// (``BinaryPropertyListCanonicalCopy``), when `options` are lenient and the scanner refused `data` with
+    /// `fault` for its trailer or offset table; nil otherwise, and when the refusal stands (the caller then
+    /// throws the strict open's error).
+    /// - Throws: ``unreadable(_:keyPath:objectUID:)`` naming the input's bytes for what CoreFoundation refuses too.
+    static func canonicalCopy(of data: Data, refusedWith fault: PropertyListError?,
+                              options: PropertyListReadingOptions) throws -> BinaryPropertyListCanonicalCopy? {
+        guard options.isLenient, let code = fault?.code, code == .invalidTrailer || code == .invalidReference else { return nil }
+        return try wrapping { try BinaryPropertyListCanonicalCopy(data, options: options) }
+    }
+
     // MARK: Checked in full
 
     /// Reads a binary or XML property list, checks that it is a keyed archive keeping every rule, and runs
@@ -66,7 +84,21 @@ enum KeyedArchiveReader {
             // XML, or neither (whose reading throws the unknown-format fault).
             return try withCheckedArchive(readPropertyList(data, options: options), options: options, body)
         }
-        return try data.withUnsafeBytes { try body(ArchiveStorage(binary: $0, source: data, options: options)) }
+        var opened = false
+        do {
+            return try data.withUnsafeBytes { raw in
+                let storage = try ArchiveStorage(binary: raw, source: data, options: options)
+                opened = true
+                return try body(storage)
+            }
+        } catch let error as KeyedArchiveError where !opened {
+            guard let copy = try canonicalCopy(of: data, refusedWith: error.underlying, options: options) else { throw error }
+            do {
+                return try copy.data.withUnsafeBytes { try body(ArchiveStorage(binary: $0, source: copy.data, options: options)) }
+            } catch let error as KeyedArchiveError {
+                throw copy.inputError(error)
+            }
+        }
     }
 
     /// Checks an already parsed archive (written as binary first, so by the same rules and with the same
@@ -127,7 +159,13 @@ enum KeyedArchiveReader {
             let tree = try readPropertyList(data, options: options)
             return try MappedArchive(binary: BinaryPropertyListWriter().write(tree), options: writtenTreeOptions(options))
         }
-        return try MappedArchive(binary: data, options: options)
+        do {
+            return try MappedArchive(binary: data, options: options)
+        } catch let error as KeyedArchiveError {
+            // The copy is in memory, also when `data` is a mapped file.
+            guard let copy = try canonicalCopy(of: data, refusedWith: error.underlying, options: options) else { throw error }
+            return try MappedArchive(canonicalCopy: copy, options: options)
+        }
     }
 
     /// The binary keyed archive in `data` checked in full without building its tree, read object by
@@ -137,13 +175,23 @@ enum KeyedArchiveReader {
     static func onDemandArchive(_ data: Data, options: PropertyListReadingOptions,
                                 expandedValueBudget: Int) -> (archive: MappedArchive, classes: [UInt64: ArchivedClass])? {
         guard PropertyListValue.detectFormat(of: data) == .binary else { return nil }
-        return try? data.withUnsafeBytes { raw in
-            // One scanner for the three checks: the property list's shape, the archive's rules, the envelope.
-            var scanner = try BinaryPropertyListScanner(raw, options: options)
-            guard let shape = scanner.checkedShape(), shape.expandedCount <= expandedValueBudget else { return nil }
-            scanner.source = data
-            let classes = try ArchiveStorage(scanner: scanner).classes
-            return (try MappedArchive(data: data, scanner: scanner), classes)
+        func open(_ bytes: Data, _ copy: BinaryPropertyListCanonicalCopy?) throws -> (MappedArchive, [UInt64: ArchivedClass])? {
+            try bytes.withUnsafeBytes { raw in
+                // One scanner for the three checks: the property list's shape, the archive's rules, the envelope.
+                var scanner = try BinaryPropertyListScanner(raw, options: options)
+                guard let shape = scanner.checkedShape(), shape.expandedCount <= expandedValueBudget else { return nil }
+                scanner.source = bytes
+                let classes = try ArchiveStorage(scanner: scanner).classes
+                return (try MappedArchive(data: bytes, scanner: scanner, canonicalCopy: copy), classes)
+            }
+        }
+        do {
+            return try open(data, nil)
+        } catch let fault as PropertyListError {
+            guard let copy = try? canonicalCopy(of: data, refusedWith: fault, options: options) else { return nil }
+            return try? open(copy.data, copy)
+        } catch {
+            return nil
         }
     }
 }

@@ -26,6 +26,9 @@ final class MappedArchive: Sendable {
     let archiverName: String
     let version: PropertyListInteger
     let top: PropertyListDictionary
+    /// The copy that ``data`` is when the archive was read leniently through one: its property-list faults
+    /// are reported at the input's bytes.
+    private let canonicalCopy: BinaryPropertyListCanonicalCopy?
 
     /// Opens `data`, a binary property list, as a keyed archive; its offset table is not checked as a
     /// whole (each entry is checked when its object is read).
@@ -36,19 +39,41 @@ final class MappedArchive: Sendable {
         let scanner = try KeyedArchiveReader.wrapping {
             try data.withUnsafeBytes { try BinaryPropertyListScanner($0, options: options, checkingOffsets: false) }
         }
-        try self.init(data: data, layout: scanner.layout)
+        try self.init(data: data, layout: scanner.layout, canonicalCopy: nil)
     }
 
-    /// Opens `data` with `scanner`, which has checked `data`'s structure (in full or but its offset table).
+    /// Opens `copy`'s bytes as ``init(binary:options:)`` opens an archive; every fault, now and when an entry
+    /// is read, names the bytes of the input `copy` was made of.
+    convenience init(canonicalCopy copy: BinaryPropertyListCanonicalCopy, options: PropertyListReadingOptions) throws {
+        let scanner = try Self.wrapping(copy) {
+            try copy.data.withUnsafeBytes { try BinaryPropertyListScanner($0, options: options, checkingOffsets: false) }
+        }
+        try self.init(data: copy.data, layout: scanner.layout, canonicalCopy: copy)
+    }
+
+    /// Opens `data` with `scanner`, which has checked `data`'s structure (in full or but its offset table);
+    /// `data` is `canonicalCopy`'s bytes when given.
     /// - Throws: ``KeyedArchiveError`` as ``init(binary:options:)``.
-    convenience init(data: Data, scanner: BinaryPropertyListScanner) throws {
-        try self.init(data: data, layout: scanner.layout)
+    convenience init(data: Data, scanner: BinaryPropertyListScanner, canonicalCopy: BinaryPropertyListCanonicalCopy? = nil) throws {
+        try self.init(data: data, layout: scanner.layout, canonicalCopy: canonicalCopy)
     }
 
-    private init(data: Data, layout: BinaryPropertyListScanner.Layout) throws {
+    /// Runs `body`, turning a property-list fault into ``KeyedArchiveReader/unreadable(_:keyPath:objectUID:)``
+    /// at the input's bytes of `copy` when the bytes read are a copy.
+    @inline(__always)
+    private static func wrapping<R>(_ copy: BinaryPropertyListCanonicalCopy?, _ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch let error as PropertyListError {
+            throw KeyedArchiveReader.unreadable(copy?.inputError(error) ?? error)
+        }
+    }
+
+    private init(data: Data, layout: BinaryPropertyListScanner.Layout, canonicalCopy: BinaryPropertyListCanonicalCopy?) throws {
         self.data = data
         self.layout = layout
-        let envelope = try KeyedArchiveReader.wrapping {
+        self.canonicalCopy = canonicalCopy
+        let envelope = try Self.wrapping(canonicalCopy) {
             try data.withUnsafeBytes { raw in
                 let scanner = try BinaryPropertyListScanner(checked: raw, layout: layout, source: data)
                 try Self.checkRootKeys(scanner)
@@ -97,7 +122,7 @@ final class MappedArchive: Sendable {
     ///   underlying ``PropertyListError``) or ``KeyedArchiveError/Code/invalidReference``, with the object UID.
     func storedValue(_ index: Int) throws -> PropertyListValue {
         do {
-            return try KeyedArchiveReader.wrapping {
+            return try Self.wrapping(canonicalCopy) {
                 try withScanner { scanner in
                     let n = try scanner.reference(at: objectsStart + index * scanner.refSize, object: scanner.topObject)
                     // The root dictionary and $objects are above the entry.

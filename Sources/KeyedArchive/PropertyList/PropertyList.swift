@@ -29,8 +29,12 @@ public struct PropertyListReadingOptions: Sendable, Hashable {
     ///   the offset table;
     /// - offset and object-reference sizes above 8 (each entry's and reference's low 8 bytes, as CF reads
     ///   them), and an offset-table entry inside the header (below 8) that no reference leads to (CF refuses
-    ///   it only where a reference leads to it), read through ``BinaryPropertyListReader/read(_:)`` or
-    ///   ``PropertyListValue/init(propertyListData:options:)`` (and so ``ArchivedObjectGraph/init(lenient:options:)``);
+    ///   it only where a reference leads to it), read through ``BinaryPropertyListReader/read(_:)``,
+    ///   ``PropertyListValue/init(propertyListData:options:)`` and every keyed-archive reader that takes
+    ///   these options (``KeyedUnarchiver/readingOptions``, ``ArchivedObjectGraph/init(data:options:)``,
+    ///   ``ArchivedObjectGraph/init(onDemand:options:)``, ``ArchivedObjectGraph/init(lenient:options:)``,
+    ///   ``LazyArchivedObjectGraph/init(data:options:)``), through a canonical copy of the file in memory
+    ///   made only after the strict reading has refused it; errors name the file's own bytes;
     /// - UTF-8 strings (marker `0x7n`) and ordered sets (`0xBn`, read as ``PropertyListValue/set(_:)-swift.enum.case``);
     /// - UIDs above `UInt32.max`, and 9-16-byte UIDs whose upper bytes are not zero (the low 8 bytes, as CF);
     /// - 16-byte integers outside `Int64.min ... UInt64.max`, and 16-byte extended counts (the low 8 bytes,

@@ -44,7 +44,11 @@ public struct LazyArchivedObjectGraph: Sendable {
 
     /// Opens a keyed archive held in `data`, which the graph keeps (not copied).
     ///
-    /// An XML archive is converted to binary in memory first (XML cannot be read in place).
+    /// An XML archive is converted to binary in memory first (XML cannot be read in place). So is, with
+    /// ``PropertyListReadingOptions/isLenient``, a binary archive the strict opening refuses only for
+    /// offset or reference sizes above 8 or an unreferenced offset-table entry inside the header, which
+    /// CoreFoundation reads: the graph then keeps a copy with 8-byte offsets and references instead of
+    /// `data`, and its faults name `data`'s bytes.
     /// - Parameters:
     ///   - data: the bytes of a property list whose root is a keyed archive.
     ///   - options: limits for the property-list reader.
@@ -58,6 +62,8 @@ public struct LazyArchivedObjectGraph: Sendable {
 
     /// Opens the keyed archive in the file at `path`, mapping it when it is large (see ``FileReader``).
     ///
+    /// A file that only lenient reading opens (see ``init(data:options:)``) is read through a copy in
+    /// memory, not through the mapping.
     /// - Parameters:
     ///   - path: the archive file; symbolic links are followed.
     ///   - options: limits for the property-list reader.
@@ -71,6 +77,8 @@ public struct LazyArchivedObjectGraph: Sendable {
 
     /// Opens the keyed archive in the file at `url`, mapping it when it is large (see ``FileReader``).
     ///
+    /// A file that only lenient reading opens (see ``init(data:options:)``) is read through a copy in
+    /// memory, not through the mapping.
     /// - Parameters:
     ///   - url: a `file:` URL.
     ///   - options: limits for the property-list reader.

@@ -28,7 +28,7 @@ import Foundation
 /// when it reads it). Any other object reads the input's bytes, also one that overlaps a container, as in CF.
 ///
 /// Errors of a read of the copy name the input's bytes (``inputError(_:)``).
-struct BinaryPropertyListCanonicalCopy {
+struct BinaryPropertyListCanonicalCopy: Sendable {
     /// The rewritten file, for the scanner.
     let data: Data
     /// The input, from which ``inputError(_:)`` makes the errors of objects that point at the fill byte.
@@ -213,6 +213,19 @@ struct BinaryPropertyListCanonicalCopy {
         let end = "object area at \(tableOffset)"
         if mapped.message.hasSuffix(end) {
             mapped.message = mapped.message.dropLast(end.count) + "object area at \(inputLayout.tableOffset)"
+        }
+        return mapped
+    }
+
+    /// `error`, thrown by a keyed-archive read of ``data``, with its property-list fault as the input has it
+    /// (``inputError(_:)``), in ``KeyedArchiveError/underlying`` and in the message that quotes it.
+    func inputError(_ error: KeyedArchiveError) -> KeyedArchiveError {
+        guard let fault = error.underlying else { return error }
+        let input = inputError(fault)
+        var mapped = error
+        mapped.underlying = input
+        if error.message.hasSuffix(fault.message) {
+            mapped.message = error.message.dropLast(fault.message.count) + input.message
         }
         return mapped
     }

@@ -104,6 +104,14 @@ public struct BinaryPropertyListReader: Sendable {
         }
     }
 
+    /// Whether `data` is a binary property list that the strict reader refuses only for what no writer
+    /// writes and CoreFoundation reads (offset or reference sizes above 8, an offset-table entry inside the
+    /// header that no reference leads to): its ``BinaryPropertyListCanonicalCopy`` reads without lenient rules.
+    package static func isRefusedOnlyForWhatCoreFoundationReads(_ data: Data) -> Bool {
+        guard let copy = try? BinaryPropertyListCanonicalCopy(data, options: .init()) else { return false }
+        return (try? BinaryPropertyListReader().read(copy.data)) != nil
+    }
+
     /// Reads `data` with the scanner.
     private func scan(_ data: Data) throws -> PropertyListValue {
         try data.withUnsafeBytes { raw in
