@@ -289,7 +289,7 @@ package enum ArchiveDumpCommand {
                                 + "and so does PropertyListReadingOptions.isLenient)")
                 }
                 if options.mode == .validate, (try? PropertyListValue(propertyListData: data, options: lenient)) != nil {
-                    return fail("\(error) (rejected as CoreFoundation rejects it; PropertyListReadingOptions.isLenient would read it)")
+                    return fail("\(error) (refused by the strict rules; PropertyListReadingOptions.isLenient reads it)")
                 }
                 return fail("\(error)")
             }

@@ -3,8 +3,8 @@ import Foundation
 import KeyedArchive
 @testable import ArchiveDumpCore
 
-/// `archive-dump --validate` applies the strict binary rules and says when only they reject a file: as
-/// CoreFoundation rejects it, or, for what no writer writes and CoreFoundation reads, that CoreFoundation reads it.
+/// `archive-dump --validate` applies the strict binary rules and says when only they reject a file: that
+/// lenient reading reads it, and, for what no writer writes and CoreFoundation reads, that CoreFoundation reads it.
 @Suite struct ValidateStrictnessTests {
     private func validate(_ bytes: [UInt8]) -> (status: Int32, stdout: String, stderr: String) {
         let out = DumpOutputCollector(), err = DumpOutputCollector()
@@ -27,7 +27,7 @@ import KeyedArchive
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("object count does not match the table"), "\(result.stderr)")
-        #expect(result.stderr.hasSuffix("(rejected as CoreFoundation rejects it; PropertyListReadingOptions.isLenient would read it)\n"),
+        #expect(result.stderr.hasSuffix("(refused by the strict rules; PropertyListReadingOptions.isLenient reads it)\n"),
                 "\(result.stderr)")
     }
 
@@ -61,8 +61,8 @@ import KeyedArchive
     }
 
     /// A file with 9-byte references that also holds what CoreFoundation refuses (a UTF-8 string, marker
-    /// `0x71`, which only lenient reading reads) keeps the note that CoreFoundation rejects it.
-    @Test func wideReferencesBesideWhatCoreFoundationRejectsKeepTheRejectionNote() {
+    /// `0x71`, which only lenient reading reads) gets only the lenient note, not that CoreFoundation reads it.
+    @Test func wideReferencesBesideWhatCoreFoundationRejectsGetOnlyTheLenientNote() {
         let bytes: [UInt8] = Array("bplist00".utf8) + [  // bplist00
             0xA1, 0x01,  // object 0 at 8: array of object 1
             0x71, 0x61,  // object 1 at 10: UTF-8 string "a" -- no CoreFoundation case for 0x7n
@@ -77,7 +77,7 @@ import KeyedArchive
         let result = validate(Array(file))
         #expect(result.status == 1)
         #expect(result.stderr.contains("object-reference size 9 is not 1...8"), "\(result.stderr)")
-        #expect(result.stderr.hasSuffix("(rejected as CoreFoundation rejects it; PropertyListReadingOptions.isLenient would read it)\n"),
+        #expect(result.stderr.hasSuffix("(refused by the strict rules; PropertyListReadingOptions.isLenient reads it)\n"),
                 "\(result.stderr)")
     }
 
