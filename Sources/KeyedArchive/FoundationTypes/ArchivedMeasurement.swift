@@ -23,7 +23,7 @@ import Foundation
 /// Unit classes read and written: NSUnit, NSDimension and the dimensions listed in ``Unit/dimensionClassNames``.
 /// Not read: other converters (Darwin's private reciprocal converter of fuel-efficiency units) and app-defined
 /// unit classes.
-public struct ArchivedMeasurement: KeyedArchivable, Hashable, Sendable, Codable, CustomStringConvertible {
+public struct ArchivedMeasurement: CataloguedValue {
     /// A unit as archived: its class, symbol and (for a dimension) linear converter to the base unit.
     public struct Unit: Hashable, Sendable, Codable {
         /// The unit's class: `"NSUnit"`, `"NSDimension"` or one of ``dimensionClassNames``.
@@ -76,6 +76,7 @@ public struct ArchivedMeasurement: KeyedArchivable, Hashable, Sendable, Codable,
     }
 
     public static var archivedClassName: String { "NSMeasurement" }
+    public static var foundationValueName: String { "measurement" }
 
     /// Reads `NS.value` and the unit object under `NS.unit`.
     ///
