@@ -23,7 +23,7 @@ private final class CatalogueTestNote: KeyedArchivable {
         let value = try KeyedUnarchiver().decode(FoundationValue.self, from: data)
         #expect(value == Self.mixed)
         // The attribute is a color, read as the value type through the attributes' FoundationValue dictionary.
-        guard case .array(let items) = value, items.count == 3, case .attributedString(let text) = items[1] else {
+        guard case .array(let items) = value, items.count == 3, let text = items[1].attributedString else {
             Issue.record("not the array written: \(value)")
             return
         }
