@@ -2,18 +2,6 @@ import Foundation
 import Testing
 @testable import KeyedArchive
 
-/// A catalogued value type the package does not ship: what a class added to the catalogue later looks like
-/// to `FoundationValue` (no case of its own).
-struct NavigationTestRating: CataloguedValue {
-    static var archivedClassName: String { "TSRating" }
-    static var foundationValueName: String { "rating" }
-    var stars: Int
-    init(stars: Int) { self.stars = stars }
-    init(from decoder: any ArchiveDecoder) throws { stars = try decoder.decode(Int.self, forKey: "stars") }
-    func encode(to encoder: any ArchiveEncoder) throws { try encoder.encode(stars, forKey: "stars") }
-    var description: String { "\(stars) stars" }
-}
-
 @Suite struct FoundationValueNavigationTests {
     static let order: FoundationValue = .dictionary([
         .string("customer"): .dictionary([.string("name"): .string("Ada"), .string("id"): .uuid(UUID(uuid: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)))]),
@@ -120,7 +108,7 @@ struct NavigationTestRating: CataloguedValue {
             }
         }
         #expect(kind(.color(ArchivedColor(.white(white: 1, alpha: 1, calibrated: false)))) == "ArchivedColor")
-        #expect(kind(.catalogued(NavigationTestRating(stars: 4))) == "NavigationTestRating")
+        #expect(kind(.catalogued(CatalogueTestTemperature(degrees: 4, label: "mild"))) == "CatalogueTestTemperature")
         #expect(kind(.array([])) == "collection")
         #expect(kind(.null) == "plain")
     }
@@ -129,21 +117,21 @@ struct NavigationTestRating: CataloguedValue {
     /// describes and archives as its class; reading it back as a `FoundationValue` is refused before it
     /// is created, because only the catalogue's classes are read there.
     @Test func aCataloguedTypeOutsideTheCatalogueNeedsNoCaseAndIsNeverReadUntyped() throws {
-        let four = FoundationValue.catalogued(NavigationTestRating(stars: 4))
-        #expect(four == .catalogued(NavigationTestRating(stars: 4)))
-        #expect(four != .catalogued(NavigationTestRating(stars: 5)))
-        #expect(four != .indexSet(ArchivedIndexSet(ranges: [4 ..< 5])))
-        #expect(Set([four, .catalogued(NavigationTestRating(stars: 4))]).count == 1)
-        #expect(four.description == "4 stars")
-        #expect(four.kindName == "rating")
-        let data = try KeyedArchiver.archivedData(withRootObject: four)
-        #expect(try ArchivedObjectGraph(data: data)["root"]?.className == "TSRating")
-        #expect(try KeyedUnarchiver.unarchivedObject(ofClass: NavigationTestRating.self, from: data).stars == 4)
+        let mild = FoundationValue.catalogued(CatalogueTestTemperature(degrees: 4, label: "mild"))
+        #expect(mild == .catalogued(CatalogueTestTemperature(degrees: 4, label: "mild")))
+        #expect(mild != .catalogued(CatalogueTestTemperature(degrees: 5, label: "mild")))
+        #expect(mild != .indexSet(ArchivedIndexSet(ranges: [4 ..< 5])))
+        #expect(Set([mild, .catalogued(CatalogueTestTemperature(degrees: 4, label: "mild"))]).count == 1)
+        #expect(mild.description == "4.0°C mild")
+        #expect(mild.kindName == "temperature")
+        let data = try KeyedArchiver.archivedData(withRootObject: mild)
+        #expect(try ArchivedObjectGraph(data: data)["root"]?.className == "TSTemperature")
+        #expect(try KeyedUnarchiver.unarchivedObject(ofClass: CatalogueTestTemperature.self, from: data).degrees == 4)
         let error = try #require(throws: KeyedArchiveError.self) {
             try KeyedUnarchiver().decode(FoundationValue.self, from: data)
         }
         #expect(error.code == .classNotAllowed)
-        #expect(error.className == "TSRating")
+        #expect(error.className == "TSTemperature")
     }
 
     /// Archives `value` and reads it back as a `FoundationValue`, checking that nothing changed.
