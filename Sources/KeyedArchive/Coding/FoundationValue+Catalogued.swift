@@ -1,7 +1,6 @@
-// The constructors and accessors of the catalogued value types that were cases of FoundationValue
-// before ``FoundationValue/catalogued(_:)`` held them all: `FoundationValue.color(c)` builds
-// `.catalogued(c)` and `value.color` reads it back. A type added to the catalogue needs no entry here:
-// ``FoundationValue/catalogued(as:)`` reads any of them.
+// A constructor and an accessor named for each catalogued value type the package ships:
+// `FoundationValue.color(c)` builds `.catalogued(c)` and `value.color` reads it back (nil for any other
+// value). A type added to the catalogue needs no entry here: `FoundationValue.catalogued(as:)` reads any.
 
 extension FoundationValue {
     /// The catalogued value, if this is ``catalogued(_:)`` holding a `T`.

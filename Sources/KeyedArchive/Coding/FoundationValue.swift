@@ -28,7 +28,7 @@ import Foundation
 /// | ``dictionary(_:)-swift.enum.case`` | NSDictionary, NSMutableDictionary | NSDictionary |
 /// | ``catalogued(_:)`` | any other catalogued class: NSValue (``ArchivedSpecialValue``), NSIndexSet (``ArchivedIndexSet``), NSIndexPath (``ArchivedIndexPath``), NSCountedSet (``ArchivedCountedSet``), NSMeasurement (``ArchivedMeasurement``), NSTimeZone (``ArchivedTimeZone``), NSLocale (``ArchivedLocale``), NSISO8601DateFormatter (``ArchivedISO8601DateFormatter``), NSAttributedString (``ArchivedAttributedString``), NSColor (``ArchivedColor``), NSFont (``ArchivedFont``) | the value type's class |
 ///
-/// Each catalogued type has a constructor and an accessor named as it was a case before
+/// Each catalogued type the package ships has a constructor and an accessor named for its kind
 /// (``color(_:)`` and ``color``, ``attributedString(_:)`` and ``attributedString``, ...); any catalogued
 /// type is reached with ``catalogued(as:)``. Navigation: ``subscript(_:)-(String)`` by key,
 /// ``subscript(_:)-(Int)`` by index and the typed accessors (``string-swift.property``, ``int``, ...), so
