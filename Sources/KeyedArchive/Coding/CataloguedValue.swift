@@ -8,7 +8,9 @@
 /// alone; a value of another conforming type can be built and archived, and is written as that type's class.
 ///
 /// A conforming type reads and writes its class (``KeyedArchivable``), compares and hashes by value, has a
-/// Codable form (archive-dump's JSON) and a one-line description.
+/// Codable form (archive-dump's JSON) and a one-line description. ``FoundationValue``'s `==` and hash use
+/// the type's own, except for the two types that hold other values, ``ArchivedCountedSet`` and
+/// ``ArchivedAttributedString``, whose values it walks on its own stack so that any depth compares.
 public protocol CataloguedValue: KeyedArchivable, Hashable, Sendable, Codable, CustomStringConvertible {
     /// The name of this kind of value in ``FoundationValue``'s Codable form and in error messages:
     /// `"color"` for ``ArchivedColor``, the name of its accessor (``FoundationValue/color``).
