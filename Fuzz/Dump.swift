@@ -11,7 +11,8 @@
 // the lazy graph never checks objects that no `$objects` entry is). The lenient view
 // (`ArchivedObjectGraph(lenient:)`, `--lenient` in the modes above) agrees with the strict one: it reads a
 // valid archive as the same graph with no damage, and it records damage for every archive the strict
-// reader rejects for breaking the archive's rules (not the property list's) that it can read.
+// reader rejects for breaking the archive's rules (not the property list's) that it can read. Navigating
+// the graph with `ArchivedNode` never traps (`walkWithNavigation`).
 //
 // Build and run with Scripts/fuzz.sh dump SECONDS.
 
@@ -58,6 +59,7 @@ public func fuzzDump(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     // The raw graph round-trips.
     guard let root = try? PropertyListValue(propertyListData: data, options: FuzzLimits.readingOptions),
           let graph = try? ArchivedObjectGraph(propertyList: root) else { return 0 }
+    walkWithNavigation(graph)
     do {
         let again = try ArchivedObjectGraph(propertyList: graph.propertyList)
         guard again == graph else { fuzzViolation("raw graph -> property list -> graph changed the graph") }

@@ -82,7 +82,7 @@ enum ArchiveFormatExample {
 /// when it has its default value: `NSUnits`, `NSKBSize` (the count style) and `NSFormattingContext`
 /// (integers, default 0); `NSNoAdaptive`, `NSNoCount`, `NSNoUnit`, `NSNoNonnumeric` (Booleans, the
 /// negation of the property, default false) and `NSZeroPad` (default false).
-public struct ArchivedByteCountFormatter: KeyedArchivable, Hashable, Sendable, Codable, CustomStringConvertible {
+public struct ArchivedByteCountFormatter: CataloguedValue {
     public var allowedUnits = 0
     public var countStyle = 0
     public var formattingContext = 0
@@ -97,6 +97,7 @@ public struct ArchivedByteCountFormatter: KeyedArchivable, Hashable, Sendable, C
 
     public static var archivedClassName: String { "NSByteCountFormatter" }
     public static var archivedClassChain: [String] { ["NSByteCountFormatter", "NSFormatter", "NSObject"] }
+    public static var foundationValueName: String { "byteCountFormatter" }
 
     /// Reads the members that are present.
     ///
@@ -372,6 +373,20 @@ extension AddingAFieldExample.Contact {
         #expect(value == .array([.string("a"), .integer(1), .null]))
     }
 
+    @Test func archiveFormatNavigatesAFoundationValue() {
+        // ArchiveFormat 4: begin
+        let order = FoundationValue.dictionary([
+            .string("items"): .array([.dictionary([.string("sku"): .string("A-1"), .string("quantity"): .integer(2)])]),
+        ])
+        let sku = order["items"]?[0]?["sku"]?.string               // "A-1"
+        let quantity = order["items"]?[0]?["quantity"]?.integer(as: UInt8.self)  // 2
+        let missing = order["items"]?[5]?["sku"]?.string           // nil, no trap
+        // ArchiveFormat 4: end
+        #expect(sku == "A-1")
+        #expect(quantity == 2)
+        #expect(missing == nil)
+    }
+
     @Test func archiveFormatFoundationValueRefusesTheModel() throws {
         typealias Tag = ArchiveFormatExample.Tag
         let xml = try KeyedArchiver.archivedData(withRootObject: [Tag(name: "home"), Tag(name: "work")], format: .xml)
@@ -426,6 +441,11 @@ extension AddingAFieldExample.Contact {
             return
         }
         #expect(ObjectIdentifier(type) == ObjectIdentifier(ArchivedByteCountFormatter.self))
+        // FoundationValue holds it without a change.
+        let value = FoundationValue.catalogued(expected)
+        #expect(value.catalogued(as: ArchivedByteCountFormatter.self) == expected)
+        #expect(value.kindName == "byteCountFormatter")
+        #expect(value != .catalogued(ArchivedByteCountFormatter()))
     }
 
     // MARK: The articles show exactly this file's examples

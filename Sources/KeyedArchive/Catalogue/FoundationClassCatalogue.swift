@@ -137,9 +137,9 @@ struct FoundationClass: Sendable {
 /// The Foundation classes the package knows, written down once: the archiver, the typed decoder, the raw
 /// model's resolved view and `archive-dump` all take class names, chains and member keys from here.
 ///
-/// Adding a class is one entry (plus its tests). A class implemented as a ``KeyedArchivable`` value type
-/// elsewhere is one line in ``valueTypes`` (family ``FoundationClassFamily/archivable(_:)``; names and chain
-/// from the type), plus its case in ``FoundationValue``:
+/// Adding a class is one entry (plus its tests). A class implemented as a ``CataloguedValue`` type elsewhere
+/// is one line in ``valueTypes`` (family ``FoundationClassFamily/archivable(_:)``; names and chain from the
+/// type); ``FoundationValue`` holds its values in ``FoundationValue/catalogued(_:)`` without a change:
 ///
 /// ```swift
 /// FoundationClass(archivable: ArchivedIndexSet.self),
@@ -198,7 +198,8 @@ struct FoundationClassCatalogue: Sendable {
                                                       FoundationMember("NS.objects", .referenceArray, .elements, optional: true)],
                                             .dictionary)
     /// The classes implemented by the value types of `FoundationTypes/`, one line each; each type's own
-    /// documentation gives its layout and evidence.
+    /// documentation gives its layout and evidence. Each is a ``CataloguedValue`` (the untyped decoder reads
+    /// an entry's class as ``FoundationValue/catalogued(_:)`` only then; `CatalogueFoundationValueTests` checks it).
     static let valueTypes: [FoundationClass] = [
         // NSValue: range, point, size, rect, edge insets; an Objective-C number type or C array of one ($0 type
         // string, $1 number or _NSKeyedCoderOldStyleArray, read only: that array has no entry of its own, as it

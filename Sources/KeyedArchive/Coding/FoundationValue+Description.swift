@@ -87,9 +87,7 @@ extension FoundationValue: CustomStringConvertible {
         case .uuid(let u): return "UUID(\(u.uuidString))"
         case .url(let u): return "URL(\(String(reflecting: u.absoluteString)))"
         case .array, .orderedSet, .set, .dictionary: return ""  // written by `description`'s loop
-        case .specialValue, .indexSet, .indexPath, .countedSet, .measurement, .timeZone, .locale,
-             .iso8601DateFormatter, .attributedString, .color, .font:
-            return cataloguedValue.map { String(describing: $0) } ?? ""
+        case .catalogued(let value): return value.description
         }
     }
 }

@@ -33,20 +33,23 @@ extension FoundationValue {
             case (.dictionary(let x), .dictionary(let y)):
                 if x.box === y.box { continue }
                 guard entriesMatch(x.dictionary, y.dictionary, pending: &pending) else { return false }
-            case (.countedSet(let x), .countedSet(let y)):
-                // The counts as values, so that element keys are paired as a dictionary's are.
-                guard x.counts.count == y.counts.count,
-                      entriesMatch(x.counts.mapValues { FoundationValue.integer(PropertyListInteger(Int64($0))) },
-                                   y.counts.mapValues { FoundationValue.integer(PropertyListInteger(Int64($0))) },
-                                   pending: &pending) else { return false }
-            case (.attributedString(let x), .attributedString(let y)):
-                guard x.string.hasSameScalars(as: y.string), x.runs.count == y.runs.count else { return false }
-                for (r, t) in zip(x.runs, y.runs) {
-                    guard r.range == t.range, r.attributes.count == t.attributes.count else { return false }
-                    for (name, u) in r.attributes {
-                        guard let v = t.attributes[name] else { return false }
-                        pending.append((u, v))
+            case (.catalogued(let x), .catalogued(let y)):
+                if let x = x as? ArchivedCountedSet {
+                    // The counts as values, so that element keys are paired as a dictionary's are.
+                    guard let y = y as? ArchivedCountedSet, x.counts.count == y.counts.count,
+                          entriesMatch(x.countsAsValues, y.countsAsValues, pending: &pending) else { return false }
+                } else if let x = x as? ArchivedAttributedString {
+                    guard let y = y as? ArchivedAttributedString, x.string.hasSameScalars(as: y.string),
+                          x.runs.count == y.runs.count else { return false }
+                    for (r, t) in zip(x.runs, y.runs) {
+                        guard r.range == t.range, r.attributes.count == t.attributes.count else { return false }
+                        for (name, u) in r.attributes {
+                            guard let v = t.attributes[name] else { return false }
+                            pending.append((u, v))
+                        }
                     }
+                } else if !x.isEqual(to: y) {
+                    return false
                 }
             default:
                 if !leavesEqual(a, b) { return false }
@@ -112,7 +115,8 @@ extension FoundationValue {
     @inline(__always)
     private var isContainer: Bool {
         switch self {
-        case .array, .orderedSet, .set, .dictionary, .countedSet, .attributedString: return true
+        case .array, .orderedSet, .set, .dictionary: return true
+        case .catalogued(let value): return value is ArchivedCountedSet || value is ArchivedAttributedString
         default: return false
         }
     }
@@ -129,15 +133,7 @@ extension FoundationValue {
         case (.date(let a), .date(let b)): return a == b
         case (.uuid(let a), .uuid(let b)): return a == b
         case (.url(let a), .url(let b)): return a == b
-        case (.specialValue(let a), .specialValue(let b)): return a == b
-        case (.indexSet(let a), .indexSet(let b)): return a == b
-        case (.indexPath(let a), .indexPath(let b)): return a == b
-        case (.measurement(let a), .measurement(let b)): return a == b
-        case (.timeZone(let a), .timeZone(let b)): return a == b
-        case (.locale(let a), .locale(let b)): return a == b
-        case (.color(let a), .color(let b)): return a == b
-        case (.font(let a), .font(let b)): return a == b
-        case (.iso8601DateFormatter(let a), .iso8601DateFormatter(let b)): return a == b
+        case (.catalogued(let a), .catalogued(let b)): return a.isEqual(to: b)
         default: return false  // different cases (two containers of the same kind never get here)
         }
     }
@@ -150,8 +146,9 @@ extension FoundationValue {
     /// as ``PropertyListValue`` does), so a value whose collections share sub-trees hashes fast.
     static let hashedValues = 1 << 16
 
-    /// Hashes the case and payload (a string by its UTF-8 bytes, as `==` compares it); collections a
-    /// bounded number of levels deep, dictionaries independently of their order.
+    /// Hashes the case and payload (a string by its UTF-8 bytes, as `==` compares it; a catalogued value
+    /// by its type and its own hash); collections a bounded number of levels deep, dictionaries independently
+    /// of their order.
     public func hash(into hasher: inout Hasher) {
         hash(into: &hasher, levels: Self.hashedDepth, budget: Self.hashedValues)
     }
@@ -174,29 +171,24 @@ extension FoundationValue {
         case .dictionary(let d):
             hasher.combine(12)
             Self.hash(d.dictionary, into: &hasher, levels: levels, budget: budget)
-        case .specialValue(let v): hasher.combine(13); hasher.combine(v)
-        case .indexSet(let v): hasher.combine(14); hasher.combine(v)
-        case .indexPath(let v): hasher.combine(15); hasher.combine(v)
-        case .countedSet(let v):
-            hasher.combine(16)
-            Self.hash(v.counts.mapValues { FoundationValue.integer(PropertyListInteger(Int64($0))) }, into: &hasher, levels: levels, budget: budget)
-        case .measurement(let v): hasher.combine(17); hasher.combine(v)
-        case .timeZone(let v): hasher.combine(18); hasher.combine(v)
-        case .locale(let v): hasher.combine(19); hasher.combine(v)
-        case .attributedString(let v):
-            hasher.combine(20)
-            hasher.combine(v.string)
-            hasher.combine(v.runs.count)
-            guard levels > 0 else { return }
-            let share = Swift.max(1, budget / Swift.max(1, v.runs.count))
-            for run in v.runs.prefix(budget) {
-                hasher.combine(run.range)
-                Self.hash(Dictionary(uniqueKeysWithValues: run.attributes.map { (FoundationValue.string($0.key), $0.value) }),
-                          into: &hasher, levels: levels - 1, budget: share)
+        case .catalogued(let value):
+            hasher.combine(13)
+            hasher.combine(ObjectIdentifier(type(of: value)))
+            if let v = value as? ArchivedCountedSet {
+                Self.hash(v.countsAsValues, into: &hasher, levels: levels, budget: budget)
+            } else if let v = value as? ArchivedAttributedString {
+                hasher.combine(v.string)
+                hasher.combine(v.runs.count)
+                guard levels > 0 else { return }
+                let share = Swift.max(1, budget / Swift.max(1, v.runs.count))
+                for run in v.runs.prefix(budget) {
+                    hasher.combine(run.range)
+                    Self.hash(Dictionary(uniqueKeysWithValues: run.attributes.map { (FoundationValue.string($0.key), $0.value) }),
+                              into: &hasher, levels: levels - 1, budget: share)
+                }
+            } else {
+                value.hash(into: &hasher)
             }
-        case .color(let v): hasher.combine(21); hasher.combine(v)
-        case .font(let v): hasher.combine(22); hasher.combine(v)
-        case .iso8601DateFormatter(let v): hasher.combine(23); hasher.combine(v)
         }
     }
 
@@ -221,5 +213,13 @@ extension FoundationValue {
         guard levels > 0 else { return }
         let share = Swift.max(1, budget / Swift.max(1, a.count))
         for element in a.prefix(budget) { element.hash(into: &hasher, levels: levels - 1, budget: share) }
+    }
+}
+
+extension ArchivedCountedSet {
+    /// The counts as ``FoundationValue`` integers, so that `==` and the hash pair and hash a counted set's
+    /// entries as they do a dictionary's.
+    fileprivate var countsAsValues: [FoundationValue: FoundationValue] {
+        counts.mapValues { FoundationValue.integer(PropertyListInteger(Int64($0))) }
     }
 }

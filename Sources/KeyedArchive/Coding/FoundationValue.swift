@@ -5,36 +5,34 @@ import Foundation
 #endif
 
 /// Any plain Foundation value: what `NSKeyedUnarchiver` returns for the Foundation value classes, as a
-/// closed Swift enum. Use it to read heterogeneous collections (`[1, "a", NSNull()]`) and archives whose
-/// shape is not known in advance, still securely: only these classes can appear, never a model type.
+/// Swift enum. Use it to read heterogeneous collections (`[1, "a", NSNull()]`) and archives whose shape is
+/// not known in advance, still securely: only the catalogue's classes can appear, never a model type.
 ///
-/// The classes of the package's catalogue that have a value type (NSValue, NSIndexSet, NSAttributedString,
-/// NSColor, ...) are cases too, holding that type: an NSArray mixing strings, attributed strings and index
-/// sets reads as `[FoundationValue]`, and an attributed string's attributes (`[String: FoundationValue]`)
-/// can hold colors and fonts.
+/// The property-list kinds are cases of their own. Every other class of the package's catalogue (NSValue,
+/// NSIndexSet, NSAttributedString, NSColor, ...) is the one case ``catalogued(_:)``, holding its value type
+/// (a ``CataloguedValue``): an NSArray mixing strings, attributed strings and index sets reads as
+/// `[FoundationValue]`, and an attributed string's attributes (`[String: FoundationValue]`) can hold colors
+/// and fonts. A class added to the catalogue later becomes a ``catalogued(_:)`` value too, so a `switch`
+/// over the cases keeps compiling.
 ///
 /// | Case | Read from | Written as |
 /// |---|---|---|
 /// | ``null`` | NSNull | NSNull |
-/// | ``bool(_:)``, ``integer(_:)``, ``real(_:)`` | NSNumber (inline) | NSNumber (inline) |
-/// | ``string(_:)`` | NSString, NSMutableString | NSString (inline) |
-/// | ``data(_:)`` | NSData, NSMutableData | NSData (inline) |
-/// | ``date(_:)``, ``uuid(_:)``, ``url(_:)`` | NSDate, NSUUID, NSURL | the same |
+/// | ``bool(_:)``, ``integer(_:)-swift.enum.case``, ``real(_:)`` | NSNumber (inline) | NSNumber (inline) |
+/// | ``string(_:)-swift.enum.case`` | NSString, NSMutableString | NSString (inline) |
+/// | ``data(_:)-swift.enum.case`` | NSData, NSMutableData | NSData (inline) |
+/// | ``date(_:)-swift.enum.case``, ``uuid(_:)-swift.enum.case``, ``url(_:)-swift.enum.case`` | NSDate, NSUUID, NSURL | the same |
 /// | ``array(_:)-swift.enum.case`` | NSArray, NSMutableArray | NSArray |
 /// | ``orderedSet(_:)-swift.enum.case`` | NSOrderedSet, NSMutableOrderedSet | NSOrderedSet |
 /// | ``set(_:)-swift.enum.case`` | NSSet, NSMutableSet (elements in stored order) | NSSet |
 /// | ``dictionary(_:)-swift.enum.case`` | NSDictionary, NSMutableDictionary | NSDictionary |
-/// | ``specialValue(_:)`` | NSValue (range, point, size, rect, edge insets; numbers and C arrays of numbers of an Objective-C type, read only) | NSValue (``ArchivedSpecialValue``) |
-/// | ``indexSet(_:)`` | NSIndexSet, NSMutableIndexSet | NSIndexSet (``ArchivedIndexSet``) |
-/// | ``indexPath(_:)`` | NSIndexPath | NSIndexPath (``ArchivedIndexPath``) |
-/// | ``countedSet(_:)`` | NSCountedSet | NSCountedSet (``ArchivedCountedSet``) |
-/// | ``measurement(_:)`` | NSMeasurement | NSMeasurement (``ArchivedMeasurement``) |
-/// | ``timeZone(_:)`` | NSTimeZone | NSTimeZone (``ArchivedTimeZone``) |
-/// | ``locale(_:)`` | NSLocale | NSLocale (``ArchivedLocale``) |
-/// | ``iso8601DateFormatter(_:)`` | NSISO8601DateFormatter | NSISO8601DateFormatter (``ArchivedISO8601DateFormatter``) |
-/// | ``attributedString(_:)`` | NSAttributedString, NSMutableAttributedString | NSAttributedString (``ArchivedAttributedString``) |
-/// | ``color(_:)`` | NSColor | NSColor (``ArchivedColor``) |
-/// | ``font(_:)`` | NSFont | NSFont (``ArchivedFont``) |
+/// | ``catalogued(_:)`` | any other catalogued class: NSValue (``ArchivedSpecialValue``), NSIndexSet (``ArchivedIndexSet``), NSIndexPath (``ArchivedIndexPath``), NSCountedSet (``ArchivedCountedSet``), NSMeasurement (``ArchivedMeasurement``), NSTimeZone (``ArchivedTimeZone``), NSLocale (``ArchivedLocale``), NSISO8601DateFormatter (``ArchivedISO8601DateFormatter``), NSAttributedString (``ArchivedAttributedString``), NSColor (``ArchivedColor``), NSFont (``ArchivedFont``) | the value type's class |
+///
+/// Each catalogued type the package ships has a constructor and an accessor named for its kind
+/// (``color(_:)`` and ``color``, ``attributedString(_:)`` and ``attributedString``, ...); any catalogued
+/// type is reached with ``catalogued(as:)``. Navigation: ``subscript(_:)-(String)`` by key,
+/// ``subscript(_:)-(Int)`` by index and the typed accessors (``string-swift.property``, ``int``, ...), so
+/// `value["items"]?[3]?["name"]?.string` reads a nested value without patterns.
 public indirect enum FoundationValue: Hashable, Sendable, ArchiveValue {
     case null
     case bool(Bool)
@@ -53,67 +51,24 @@ public indirect enum FoundationValue: Hashable, Sendable, ArchiveValue {
     case set(FoundationValueArray)
     /// An NSDictionary. ``dictionary(_:)-swift.type.method`` builds one from a plain Swift dictionary.
     case dictionary(FoundationValueDictionary)
-    /// An NSValue holding a range, point, size, rect or edge insets, or a number or C array of numbers of
-    /// an Objective-C type (``ArchivedSpecialValue/ObjCValue``).
-    case specialValue(ArchivedSpecialValue)
-    /// An NSIndexSet or NSMutableIndexSet.
-    case indexSet(ArchivedIndexSet)
-    /// An NSIndexPath.
-    case indexPath(ArchivedIndexPath)
-    /// An NSCountedSet.
-    case countedSet(ArchivedCountedSet)
-    /// An NSMeasurement.
-    case measurement(ArchivedMeasurement)
-    /// An NSTimeZone.
-    case timeZone(ArchivedTimeZone)
-    /// An NSLocale.
-    case locale(ArchivedLocale)
-    /// An NSISO8601DateFormatter's settings.
-    case iso8601DateFormatter(ArchivedISO8601DateFormatter)
-    /// An NSAttributedString or NSMutableAttributedString.
-    case attributedString(ArchivedAttributedString)
-    /// An AppKit NSColor.
-    case color(ArchivedColor)
-    /// An AppKit NSFont.
-    case font(ArchivedFont)
+    /// A value of any other class of the package's catalogue, as its value type (``ArchivedColor``,
+    /// ``ArchivedIndexSet``, ...; the table above lists them). Match one type with
+    /// `case .catalogued(let color as ArchivedColor)`, or read it with ``catalogued(as:)`` or its accessor
+    /// (``color``).
+    case catalogued(any CataloguedValue)
 
-    /// The value of a catalogued value type (``ArchivedIndexSet``, ``ArchivedColor``, ...) as its case;
-    /// nil for any other type.
+    /// The value of a catalogued value type (``ArchivedIndexSet``, ``ArchivedColor``, ...) as
+    /// ``catalogued(_:)``; nil for a type that is not a ``CataloguedValue``.
     public init?(cataloguedValue value: any KeyedArchivable) {
-        switch value {
-        case let v as ArchivedSpecialValue: self = .specialValue(v)
-        case let v as ArchivedIndexSet: self = .indexSet(v)
-        case let v as ArchivedIndexPath: self = .indexPath(v)
-        case let v as ArchivedCountedSet: self = .countedSet(v)
-        case let v as ArchivedMeasurement: self = .measurement(v)
-        case let v as ArchivedTimeZone: self = .timeZone(v)
-        case let v as ArchivedLocale: self = .locale(v)
-        case let v as ArchivedISO8601DateFormatter: self = .iso8601DateFormatter(v)
-        case let v as ArchivedAttributedString: self = .attributedString(v)
-        case let v as ArchivedColor: self = .color(v)
-        case let v as ArchivedFont: self = .font(v)
-        default: return nil
-        }
+        guard let catalogued = value as? any CataloguedValue else { return nil }
+        self = .catalogued(catalogued)
     }
 
-    /// The value-type payload of the catalogued-class cases (``indexSet(_:)``, ``color(_:)``, ...); nil
-    /// for the plain values and collections.
-    public var cataloguedValue: (any KeyedArchivable & Sendable)? {
-        switch self {
-        case .specialValue(let v): return v
-        case .indexSet(let v): return v
-        case .indexPath(let v): return v
-        case .countedSet(let v): return v
-        case .measurement(let v): return v
-        case .timeZone(let v): return v
-        case .locale(let v): return v
-        case .iso8601DateFormatter(let v): return v
-        case .attributedString(let v): return v
-        case .color(let v): return v
-        case .font(let v): return v
-        case .null, .bool, .integer, .real, .string, .data, .date, .uuid, .url, .array, .orderedSet, .set, .dictionary:
-            return nil
-        }
+    /// The payload of ``catalogued(_:)``; nil for the property-list kinds and collections.
+    @inlinable
+    public var cataloguedValue: (any CataloguedValue)? {
+        if case .catalogued(let value) = self { return value }
+        return nil
     }
 
     @inlinable
@@ -133,17 +88,7 @@ public indirect enum FoundationValue: Hashable, Sendable, ArchiveValue {
         case .orderedSet(let a): try encoder.encodeOrderedSet(a.elements, forKey: key)
         case .set(let a): try encoder.encodeSet(orderedElements: a.elements, forKey: key)
         case .dictionary(let d): try encoder.encodeDictionary(d.dictionary, forKey: key)
-        case .specialValue(let v): try encoder.encodeObject(v, forKey: key)
-        case .indexSet(let v): try encoder.encodeObject(v, forKey: key)
-        case .indexPath(let v): try encoder.encodeObject(v, forKey: key)
-        case .countedSet(let v): try encoder.encodeObject(v, forKey: key)
-        case .measurement(let v): try encoder.encodeObject(v, forKey: key)
-        case .timeZone(let v): try encoder.encodeObject(v, forKey: key)
-        case .locale(let v): try encoder.encodeObject(v, forKey: key)
-        case .iso8601DateFormatter(let v): try encoder.encodeObject(v, forKey: key)
-        case .attributedString(let v): try encoder.encodeObject(v, forKey: key)
-        case .color(let v): try encoder.encodeObject(v, forKey: key)
-        case .font(let v): try encoder.encodeObject(v, forKey: key)
+        case .catalogued(let v): try encoder.encodeObject(v, forKey: key)
         }
     }
 

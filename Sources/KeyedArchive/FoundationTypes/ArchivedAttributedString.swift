@@ -27,7 +27,7 @@ import Foundation
 /// dictionaries are written once (Apple shares them by identity, so two equal but distinct dictionaries
 /// appear twice in Apple's archives). `NSAttributes` is written as an NSArray: the encoder has no
 /// NSMutableArray form (Foundation reads either).
-public struct ArchivedAttributedString: KeyedArchivable, Hashable, Sendable, Codable, CustomStringConvertible {
+public struct ArchivedAttributedString: CataloguedValue {
     /// One run: a range of the string (UTF-16 offsets) and its attributes.
     public struct Run: Hashable, Sendable {
         /// The run's range, in UTF-16 code units.
@@ -75,6 +75,7 @@ public struct ArchivedAttributedString: KeyedArchivable, Hashable, Sendable, Cod
     }
 
     public static var archivedClassName: String { "NSAttributedString" }
+    public static var foundationValueName: String { "attributedString" }
     public static var legacyClassNames: [String] { ["NSMutableAttributedString"] }
 
     public init(from decoder: any ArchiveDecoder) throws {
@@ -191,7 +192,7 @@ public struct ArchivedAttributedString: KeyedArchivable, Hashable, Sendable, Cod
     /// How an error names a value that should have been an attribute name: a counted set by its size (its
     /// description would describe every counted set nested in it, recursively), anything else by its summary.
     private static func attributeNameSummary(_ name: FoundationValue) -> String {
-        guard case .countedSet(let set) = name else { return foundationValueSummary(name) }
+        guard let set = name.countedSet else { return foundationValueSummary(name) }
         return set.summary
     }
 

@@ -27,7 +27,7 @@ import Foundation
 /// repositories that reproduce Apple's archives (`NSRGB` with a trailing NUL; `NSComponents` and
 /// `NSCustomColorSpace` → `NSColorSpace {NSID: 7}`). Pattern colors (`NSColorSpace` 10, an NSImage) are
 /// not read. Numbers are written in Swift's shortest round-trip form; alpha is left out when it is 1.
-public struct ArchivedColor: KeyedArchivable, Hashable, Sendable, Codable, CustomStringConvertible {
+public struct ArchivedColor: CataloguedValue {
     /// The color's form and components.
     public indirect enum Content: Hashable, Sendable, Codable {
         /// `NSColorSpace` 1 (calibrated, Generic RGB) or 2 (device RGB).
@@ -68,6 +68,7 @@ public struct ArchivedColor: KeyedArchivable, Hashable, Sendable, Codable, Custo
     }
 
     public static var archivedClassName: String { "NSColor" }
+    public static var foundationValueName: String { "color" }
 
     public init(from decoder: any ArchiveDecoder) throws {
         self = try namingClass(Self.archivedClassName) { try Self(reading: decoder) }

@@ -17,7 +17,7 @@ import Foundation
 ///
 /// Written in a fixed order (elements sorted by their description), so equal sets give the same bytes.
 /// A Boolean element is its own NSNumber object holding a property-list Boolean, as Foundation writes `@YES`.
-public struct ArchivedCountedSet: KeyedArchivable, Hashable, Sendable, Codable, CustomStringConvertible {
+public struct ArchivedCountedSet: CataloguedValue {
     /// Each distinct element and how many times it is in the set (always at least 1).
     public private(set) var counts: [FoundationValue: Int]
 
@@ -36,6 +36,7 @@ public struct ArchivedCountedSet: KeyedArchivable, Hashable, Sendable, Codable, 
     public func count(for element: FoundationValue) -> Int { counts[element] ?? 0 }
 
     public static var archivedClassName: String { "NSCountedSet" }
+    public static var foundationValueName: String { "countedSet" }
     public static var archivedClassChain: [String] { ["NSCountedSet", "NSMutableSet", "NSSet", "NSObject"] }
 
     /// Reads `NS.count` pairs of `NS.objectN` and `NS.countN`.
@@ -104,7 +105,7 @@ public struct ArchivedCountedSet: KeyedArchivable, Hashable, Sendable, Codable, 
     /// the order earlier versions wrote plain elements in.
     private static func orderKey(_ element: FoundationValue, _ description: String) -> String {
         if case .null = element { return "null" }
-        return (Mirror(reflecting: element).children.first?.label ?? "") + "(" + description + ")"
+        return element.kindName + "(" + description + ")"
     }
 
     /// Whether both hold the same elements with the same counts (elements compared as ``FoundationValue``'s
@@ -144,7 +145,7 @@ public struct ArchivedCountedSet: KeyedArchivable, Hashable, Sendable, Codable, 
         // (describing it again per use doubled the work at every level).
         "NSCountedSet {" + orderedEntries.map { entry in
             let summary: String
-            if case .countedSet = entry.element, let text = entry.text { summary = text } else { summary = foundationValueSummary(entry.element) }
+            if entry.element.countedSet != nil, let text = entry.text { summary = text } else { summary = foundationValueSummary(entry.element) }
             return "\(summary) ×\(entry.count)"
         }.joined(separator: ", ") + "}"
     }

@@ -16,7 +16,7 @@ import Foundation
 /// - `NSSize`: inline real, the point size;
 /// - `NSfFlags`: inline integer, AppKit's private font flags (16 in Apple's sample); kept as read, written
 ///   only when present.
-public struct ArchivedFont: KeyedArchivable, Hashable, Sendable, Codable, CustomStringConvertible {
+public struct ArchivedFont: CataloguedValue {
     /// The font's PostScript name (`NSName`).
     public var name: String
     /// The point size (`NSSize`).
@@ -32,6 +32,7 @@ public struct ArchivedFont: KeyedArchivable, Hashable, Sendable, Codable, Custom
     }
 
     public static var archivedClassName: String { "NSFont" }
+    public static var foundationValueName: String { "font" }
 
     public init(from decoder: any ArchiveDecoder) throws {
         self = try namingClass(Self.archivedClassName) { try Self(reading: decoder) }

@@ -14,7 +14,7 @@ import Foundation
 ///   `.withInternetDateTime`, by default; 1366 in -OptionsSet); always written;
 /// - `NS.timeZone`: UID → an NSTimeZone (``ArchivedTimeZone``; GMT with its TZif data in both fixtures);
 ///   left out when the formatter has no time zone.
-public struct ArchivedISO8601DateFormatter: KeyedArchivable, Hashable, Sendable, Codable, CustomStringConvertible {
+public struct ArchivedISO8601DateFormatter: CataloguedValue {
     /// `.withInternetDateTime`, the options of a new `ISO8601DateFormatter`.
     public static let defaultFormatOptions = 1907
 
@@ -31,6 +31,7 @@ public struct ArchivedISO8601DateFormatter: KeyedArchivable, Hashable, Sendable,
     }
 
     public static var archivedClassName: String { "NSISO8601DateFormatter" }
+    public static var foundationValueName: String { "iso8601DateFormatter" }
     public static var archivedClassChain: [String] { ["NSISO8601DateFormatter", "NSFormatter", "NSObject"] }
 
     /// Reads `NS.formatOptions` and `NS.timeZone`.

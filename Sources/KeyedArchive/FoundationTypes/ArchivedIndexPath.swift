@@ -16,7 +16,7 @@ import Foundation
 ///
 /// (GNUstep writes `NSIndexPathData` as one 8-byte slot per index holding a big-endian 32-bit value, which GNUstep
 /// itself reads back wrongly; that layout is not read: see Tests/GNUstepOracle/README.md.)
-public struct ArchivedIndexPath: KeyedArchivable, Hashable, Sendable, Codable, CustomStringConvertible {
+public struct ArchivedIndexPath: CataloguedValue {
     /// The indexes, in order; never negative.
     public private(set) var indexes: [Int]
 
@@ -30,6 +30,7 @@ public struct ArchivedIndexPath: KeyedArchivable, Hashable, Sendable, Codable, C
     public var indexPath: IndexPath { IndexPath(indexes: indexes) }
 
     public static var archivedClassName: String { "NSIndexPath" }
+    public static var foundationValueName: String { "indexPath" }
 
     /// Reads `NSIndexPathLength` and `NSIndexPathValue` or `NSIndexPathData`.
     ///

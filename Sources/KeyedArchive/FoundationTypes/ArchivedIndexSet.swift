@@ -19,7 +19,7 @@ import Foundation
 ///
 /// Written as `NSIndexSet` (`$classes` `[NSIndexSet, NSObject]`); `NSMutableIndexSet` is read too (its
 /// layout is the same), and written back as `NSIndexSet`.
-public struct ArchivedIndexSet: KeyedArchivable, Hashable, Sendable, Codable, CustomStringConvertible {
+public struct ArchivedIndexSet: CataloguedValue {
     /// The ranges, ascending, each non-empty, none overlapping or touching another.
     public private(set) var ranges: [Range<Int>]
 
@@ -43,6 +43,7 @@ public struct ArchivedIndexSet: KeyedArchivable, Hashable, Sendable, Codable, Cu
     public func contains(_ index: Int) -> Bool { ranges.contains { $0.contains(index) } }
 
     public static var archivedClassName: String { "NSIndexSet" }
+    public static var foundationValueName: String { "indexSet" }
     public static var legacyClassNames: [String] { ["NSMutableIndexSet"] }
 
     /// Reads `NSRangeCount` and the one-range or several-range members.

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// Layout (the Darwin DateIntervalFormatter-*.archive fixtures, macOS 10.14, where NSLocale is nested;
 /// `$classes` `[NSLocale, NSObject]`): `NS.identifier`, UID → string (`"ja-JP"`; `""` for the system locale).
-public struct ArchivedLocale: KeyedArchivable, Hashable, Sendable, Codable, CustomStringConvertible {
+public struct ArchivedLocale: CataloguedValue {
     /// The locale's identifier (`NS.identifier`).
     public var identifier: String
 
@@ -24,6 +24,7 @@ public struct ArchivedLocale: KeyedArchivable, Hashable, Sendable, Codable, Cust
     public var locale: Locale { Locale(identifier: identifier) }
 
     public static var archivedClassName: String { "NSLocale" }
+    public static var foundationValueName: String { "locale" }
 
     /// Reads `NS.identifier`.
     ///

@@ -23,7 +23,7 @@ import Foundation
 /// Unit classes read and written: NSUnit, NSDimension and the dimensions listed in ``Unit/dimensionClassNames``.
 /// Not read: other converters (Darwin's private reciprocal converter of fuel-efficiency units) and app-defined
 /// unit classes.
-public struct ArchivedMeasurement: KeyedArchivable, Hashable, Sendable, Codable, CustomStringConvertible {
+public struct ArchivedMeasurement: CataloguedValue {
     /// A unit as archived: its class, symbol and (for a dimension) linear converter to the base unit.
     public struct Unit: Hashable, Sendable, Codable {
         /// The unit's class: `"NSUnit"`, `"NSDimension"` or one of ``dimensionClassNames``.
@@ -76,6 +76,7 @@ public struct ArchivedMeasurement: KeyedArchivable, Hashable, Sendable, Codable,
     }
 
     public static var archivedClassName: String { "NSMeasurement" }
+    public static var foundationValueName: String { "measurement" }
 
     /// Reads `NS.value` and the unit object under `NS.unit`.
     ///
@@ -87,12 +88,20 @@ public struct ArchivedMeasurement: KeyedArchivable, Hashable, Sendable, Codable,
 
     private init(reading decoder: any ArchiveDecoder) throws {
         value = try decoder.decode(Double.self, forKey: "NS.value")
-        let object = try decoder.decodeObject(ofTypes: unitObjectTypes, forKey: "NS.unit")
-        guard let unitObject = object as? any UnitObject else {
+        // The allow-list admits only the names of the two unit types (NSUnit; NSDimension and its Foundation
+        // subclasses) before anything is created; the class name read here only says which dimension it is.
+        let storedName = try decoder.storedClassName(forKey: "NS.unit")
+        let object = try decoder.decodeObject(ofTypes: [BareUnitObject.self, DimensionObject.self], forKey: "NS.unit")
+        switch object {
+        case let bare as BareUnitObject:
+            unit = bare.unit
+        case let dimension as DimensionObject:
+            unit = dimension.unit
+            if let storedName, DimensionObject.names.contains(storedName) { unit.className = storedName }
+        default:
             throw foundationTypeError(decoder, className: Self.archivedClassName, key: "NS.unit", "not a unit",
                                       code: .typeMismatch)
         }
-        unit = unitObject.unit
     }
 
     /// Writes `NS.value` inline and the unit as an object of its class.
@@ -101,14 +110,18 @@ public struct ArchivedMeasurement: KeyedArchivable, Hashable, Sendable, Codable,
     ///   writes, or a dimension has no converter.
     public func encode(to encoder: any ArchiveEncoder) throws {
         try encoder.encode(value, forKey: "NS.value")
-        guard let type = unitObjectTypes.first(where: { $0.archivedClassName == unit.className }) else {
+        if unit.className == BareUnitObject.archivedClassName {
+            try encoder.encodeObject(BareUnitObject(unit: unit), forKey: "NS.unit")
+            return
+        }
+        guard let position = DimensionObject.names.firstIndex(of: unit.className) else {
             throw KeyedArchiveError(.invalidValue, "unit class \"\(unit.className)\" is not NSUnit, NSDimension or a Foundation dimension",
                                     keyPath: "NS.unit", className: unit.className)
         }
-        if type != BareUnitObject.self && unit.converter == nil {
+        guard unit.converter != nil else {
             throw KeyedArchiveError(.invalidValue, "a \(unit.className) needs a converter", keyPath: "NS.unit", className: unit.className)
         }
-        try type.encodeUnit(unit, to: encoder, forKey: "NS.unit")
+        try WrittenDimension<FirstPosition>.encode(unit, position: position, to: encoder, forKey: "NS.unit")
     }
 
     /// `NSMeasurement 45.0 mi (NSUnitLength)`.
@@ -117,20 +130,8 @@ public struct ArchivedMeasurement: KeyedArchivable, Hashable, Sendable, Codable,
 
 // MARK: - Unit objects
 
-/// The archived unit classes: each a KeyedArchivable with its own `$classname`.
-protocol UnitObject: KeyedArchivable {
-    var unit: ArchivedMeasurement.Unit { get }
-    init(unit: ArchivedMeasurement.Unit)
-}
-
-extension UnitObject {
-    static func encodeUnit(_ unit: ArchivedMeasurement.Unit, to encoder: any ArchiveEncoder, forKey key: String) throws {
-        try encoder.encodeObject(Self(unit: unit), forKey: key)
-    }
-}
-
 /// A bare `NSUnit`: `NS.symbol` only.
-struct BareUnitObject: UnitObject {
+struct BareUnitObject: KeyedArchivable {
     static var archivedClassName: String { "NSUnit" }
     let unit: ArchivedMeasurement.Unit
     init(unit: ArchivedMeasurement.Unit) { self.unit = unit }
@@ -140,27 +141,68 @@ struct BareUnitObject: UnitObject {
     func encode(to encoder: any ArchiveEncoder) throws { try encoder.encode(unit.symbol, forKey: "NS.symbol") }
 }
 
-/// Names one NSDimension class.
-protocol DimensionClass { static var name: String { get } }
+/// An `NSDimension` or one of Foundation's subclasses (``ArchivedMeasurement/Unit/dimensionClassNames``), read:
+/// `NS.symbol`, `NS.converter` and Darwin's optional `NS.specifier`. One type answers to every one of those
+/// class names (its name and ``legacyClassNames``), so the allow-list names them all through it; which one an
+/// object is comes from its stored class name (``ArchivedMeasurement``), and ``unit`` says `NSDimension` until
+/// then.
+struct DimensionObject: KeyedArchivable {
+    /// Every class name read and written: `NSDimension`, then Foundation's dimensions.
+    static let names = ["NSDimension"] + ArchivedMeasurement.Unit.dimensionClassNames
 
-/// An `NSDimension` (or subclass): `NS.symbol`, `NS.converter` and Darwin's optional `NS.specifier`.
-struct DimensionObject<Class: DimensionClass>: UnitObject {
-    static var archivedClassName: String { Class.name }
-    static var archivedClassChain: [String] {
-        Class.name == "NSDimension" ? ["NSDimension", "NSUnit", "NSObject"] : [Class.name, "NSDimension", "NSUnit", "NSObject"]
-    }
+    static var archivedClassName: String { "NSDimension" }
+    static var archivedClassChain: [String] { ["NSDimension", "NSUnit", "NSObject"] }
+    static var legacyClassNames: [String] { ArchivedMeasurement.Unit.dimensionClassNames }
+
     let unit: ArchivedMeasurement.Unit
-    init(unit: ArchivedMeasurement.Unit) { self.unit = unit }
     init(from decoder: any ArchiveDecoder) throws {
         let symbol = try decoder.decode(String.self, forKey: "NS.symbol")
         let converter = try decoder.decodeObject(of: LinearConverterObject.self, forKey: "NS.converter")
         let specifier = try decoder.decodeIfPresent(Int.self, forKey: "NS.specifier")
-        unit = .init(className: Class.name, symbol: symbol, converter: converter.converter, specifier: specifier)
+        unit = .init(className: Self.archivedClassName, symbol: symbol, converter: converter.converter, specifier: specifier)
     }
-    func encode(to encoder: any ArchiveEncoder) throws {
+    func encode(to encoder: any ArchiveEncoder) throws { try Self.encodeFields(of: unit, to: encoder) }
+
+    /// Writes a dimension's fields: `NS.specifier` when there is one, `NS.symbol`, `NS.converter`.
+    static func encodeFields(of unit: ArchivedMeasurement.Unit, to encoder: any ArchiveEncoder) throws {
         if let specifier = unit.specifier { try encoder.encode(specifier, forKey: "NS.specifier") }
         try encoder.encode(unit.symbol, forKey: "NS.symbol")
         try encoder.encodeObject(LinearConverterObject(converter: unit.converter ?? .init(coefficient: 1)), forKey: "NS.converter")
+    }
+}
+
+// Writing: the archiver names an object after its type (`archivedClassName` is static), so each dimension
+// class written needs a type of its own. They are made from the position of the class name in
+// `DimensionObject.names` rather than declared one by one: `WrittenDimension<P>` writes the class at
+// `P.position`, where `P` counts in types (`FirstPosition`, `NextPosition<FirstPosition>`, ...).
+
+/// A position in `DimensionObject.names`, counted in types.
+protocol DimensionPosition { static var position: Int { get } }
+/// Position 0.
+enum FirstPosition: DimensionPosition { static var position: Int { 0 } }
+/// The position after `Previous`.
+enum NextPosition<Previous: DimensionPosition>: DimensionPosition { static var position: Int { Previous.position + 1 } }
+
+/// The dimension of class `DimensionObject.names[Position.position]`, written (never read: reading goes
+/// through ``DimensionObject``).
+struct WrittenDimension<Position: DimensionPosition>: KeyedArchivable {
+    static var archivedClassName: String { DimensionObject.names[Position.position] }
+    static var archivedClassChain: [String] {
+        Position.position == 0 ? DimensionObject.archivedClassChain : [archivedClassName] + DimensionObject.archivedClassChain
+    }
+    let unit: ArchivedMeasurement.Unit
+    init(unit: ArchivedMeasurement.Unit) { self.unit = unit }
+    init(from decoder: any ArchiveDecoder) throws { unit = try DimensionObject(from: decoder).unit }
+    func encode(to encoder: any ArchiveEncoder) throws { try DimensionObject.encodeFields(of: unit, to: encoder) }
+
+    /// Writes `unit` under `key` as an object of the class `position` places after this type's
+    /// (`position` < `DimensionObject.names.count`, which the caller checked: the walk is that many steps).
+    static func encode(_ unit: ArchivedMeasurement.Unit, position: Int, to encoder: any ArchiveEncoder, forKey key: String) throws {
+        if position == 0 {
+            try encoder.encodeObject(Self(unit: unit), forKey: key)
+        } else {
+            try WrittenDimension<NextPosition<Position>>.encode(unit, position: position - 1, to: encoder, forKey: key)
+        }
     }
 }
 
@@ -179,42 +221,3 @@ struct LinearConverterObject: KeyedArchivable {
         try encoder.encode(converter.constant, forKey: "NS.constant")
     }
 }
-
-enum NSDimensionClass: DimensionClass { static var name: String { "NSDimension" } }
-enum NSUnitAccelerationClass: DimensionClass { static var name: String { "NSUnitAcceleration" } }
-enum NSUnitAngleClass: DimensionClass { static var name: String { "NSUnitAngle" } }
-enum NSUnitAreaClass: DimensionClass { static var name: String { "NSUnitArea" } }
-enum NSUnitConcentrationMassClass: DimensionClass { static var name: String { "NSUnitConcentrationMass" } }
-enum NSUnitDispersionClass: DimensionClass { static var name: String { "NSUnitDispersion" } }
-enum NSUnitDurationClass: DimensionClass { static var name: String { "NSUnitDuration" } }
-enum NSUnitElectricChargeClass: DimensionClass { static var name: String { "NSUnitElectricCharge" } }
-enum NSUnitElectricCurrentClass: DimensionClass { static var name: String { "NSUnitElectricCurrent" } }
-enum NSUnitElectricPotentialDifferenceClass: DimensionClass { static var name: String { "NSUnitElectricPotentialDifference" } }
-enum NSUnitElectricResistanceClass: DimensionClass { static var name: String { "NSUnitElectricResistance" } }
-enum NSUnitEnergyClass: DimensionClass { static var name: String { "NSUnitEnergy" } }
-enum NSUnitFrequencyClass: DimensionClass { static var name: String { "NSUnitFrequency" } }
-enum NSUnitFuelEfficiencyClass: DimensionClass { static var name: String { "NSUnitFuelEfficiency" } }
-enum NSUnitIlluminanceClass: DimensionClass { static var name: String { "NSUnitIlluminance" } }
-enum NSUnitInformationStorageClass: DimensionClass { static var name: String { "NSUnitInformationStorage" } }
-enum NSUnitLengthClass: DimensionClass { static var name: String { "NSUnitLength" } }
-enum NSUnitMassClass: DimensionClass { static var name: String { "NSUnitMass" } }
-enum NSUnitPowerClass: DimensionClass { static var name: String { "NSUnitPower" } }
-enum NSUnitPressureClass: DimensionClass { static var name: String { "NSUnitPressure" } }
-enum NSUnitSpeedClass: DimensionClass { static var name: String { "NSUnitSpeed" } }
-enum NSUnitTemperatureClass: DimensionClass { static var name: String { "NSUnitTemperature" } }
-enum NSUnitVolumeClass: DimensionClass { static var name: String { "NSUnitVolume" } }
-
-/// Every unit class NSMeasurement's `NS.unit` may hold.
-var unitObjectTypes: [any UnitObject.Type] { [
-    BareUnitObject.self, DimensionObject<NSDimensionClass>.self,
-    DimensionObject<NSUnitAccelerationClass>.self, DimensionObject<NSUnitAngleClass>.self, DimensionObject<NSUnitAreaClass>.self,
-    DimensionObject<NSUnitConcentrationMassClass>.self, DimensionObject<NSUnitDispersionClass>.self,
-    DimensionObject<NSUnitDurationClass>.self, DimensionObject<NSUnitElectricChargeClass>.self,
-    DimensionObject<NSUnitElectricCurrentClass>.self, DimensionObject<NSUnitElectricPotentialDifferenceClass>.self,
-    DimensionObject<NSUnitElectricResistanceClass>.self, DimensionObject<NSUnitEnergyClass>.self,
-    DimensionObject<NSUnitFrequencyClass>.self, DimensionObject<NSUnitFuelEfficiencyClass>.self,
-    DimensionObject<NSUnitIlluminanceClass>.self, DimensionObject<NSUnitInformationStorageClass>.self,
-    DimensionObject<NSUnitLengthClass>.self, DimensionObject<NSUnitMassClass>.self, DimensionObject<NSUnitPowerClass>.self,
-    DimensionObject<NSUnitPressureClass>.self, DimensionObject<NSUnitSpeedClass>.self,
-    DimensionObject<NSUnitTemperatureClass>.self, DimensionObject<NSUnitVolumeClass>.self,
-] }

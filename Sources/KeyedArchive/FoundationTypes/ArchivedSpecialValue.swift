@@ -26,7 +26,7 @@ import Foundation
 /// An NSValue without `NS.special` is read as ``Content/objCValue(_:)`` when `$0` names a number type or a
 /// C array of one (`"i"`, `"[3i]"`), as in the Darwin ConcreteValueTest fixture (see ``ObjCValue``); any
 /// other Objective-C type (structs, pointers, objects) is rejected with ``KeyedArchiveError/Code/dataCorrupted``.
-public struct ArchivedSpecialValue: KeyedArchivable, Hashable, Sendable, Codable, CustomStringConvertible {
+public struct ArchivedSpecialValue: CataloguedValue {
     /// What the value holds.
     public enum Content: Hashable, Sendable, Codable {
         /// An `NSRange` (`NS.special` 4).
@@ -78,6 +78,7 @@ public struct ArchivedSpecialValue: KeyedArchivable, Hashable, Sendable, Codable
     }
 
     public static var archivedClassName: String { "NSValue" }
+    public static var foundationValueName: String { "specialValue" }
 
     /// Reads the members of `NS.special`'s kind (see the table above).
     ///

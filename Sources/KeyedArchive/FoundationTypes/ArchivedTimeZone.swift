@@ -13,7 +13,7 @@ import Foundation
 /// - `NS.name`: UID → string, the identifier (`"GMT"`, `"Europe/Paris"`, `"GMT+0100"`);
 /// - `NS.data`: UID → an NSMutableData object holding the zone's TZif file, or `$null` for a zone that has
 ///   none (a fixed offset such as `"GMT+0100"`).
-public struct ArchivedTimeZone: KeyedArchivable, Hashable, Sendable, Codable, CustomStringConvertible {
+public struct ArchivedTimeZone: CataloguedValue {
     /// The time zone's identifier (`NS.name`).
     public var identifier: String
     /// The zone's rules as a TZif file (`NS.data`), or nil.
@@ -32,6 +32,7 @@ public struct ArchivedTimeZone: KeyedArchivable, Hashable, Sendable, Codable, Cu
     public var timeZone: TimeZone? { TimeZone(identifier: identifier) }
 
     public static var archivedClassName: String { "NSTimeZone" }
+    public static var foundationValueName: String { "timeZone" }
 
     /// Reads `NS.name` and `NS.data`.
     ///

@@ -108,44 +108,55 @@ struct CodableFoundationValue: Codable, Hashable {
             + path.prefix(6).map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".") + "...)"
     }
 
-    private enum CodingKeys: String, CodingKey {
+    /// The keys of the property-list kinds (`"unsignedInteger"` holds an integer above `Int64.max`).
+    private enum PlainKind: String {
         case null, bool, integer, unsignedInteger, real, string, data, date, uuid, url, array, orderedSet, set, dictionary
-        case specialValue, indexSet, indexPath, countedSet, measurement, timeZone, locale, iso8601DateFormatter, attributedString, color, font
     }
+
+    /// The one key of a value's form: a ``PlainKind`` or a catalogued type's ``CataloguedValue/foundationValueName``.
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ kind: PlainKind) { stringValue = kind.rawValue }
+        init(_ catalogued: any CataloguedValue.Type) { stringValue = catalogued.foundationValueName }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// The catalogued value types by ``CataloguedValue/foundationValueName``, from the catalogue.
+    private static let cataloguedTypes: [String: any CataloguedValue.Type] = {
+        var types: [String: any CataloguedValue.Type] = [:]
+        for entry in FoundationClassCatalogue.standard.entries {
+            if case .archivable(let type) = entry.family, let catalogued = type as? any CataloguedValue.Type {
+                types[catalogued.foundationValueName] = catalogued
+            }
+        }
+        return types
+    }()
 
     func encode(to encoder: any Encoder) throws {
         guard encoder.codingPath.count <= Self.maximumCodingPathLength else {
             throw EncodingError.invalidValue(encoder.codingPath.count, .init(codingPath: encoder.codingPath,
                                                                                  debugDescription: Self.tooDeep(encoder.codingPath)))
         }
-        var c = encoder.container(keyedBy: CodingKeys.self)
+        var c = encoder.container(keyedBy: Key.self)
         switch value {
-        case .null: try c.encodeNil(forKey: .null)
-        case .bool(let b): try c.encode(b, forKey: .bool)
+        case .null: try c.encodeNil(forKey: Key(.null))
+        case .bool(let b): try c.encode(b, forKey: Key(.bool))
         case .integer(let i):
-            if let s = i.int64Value { try c.encode(s, forKey: .integer) } else { try c.encode(i.uint64Value ?? 0, forKey: .unsignedInteger) }
-        case .real(let d): try c.encode(d, forKey: .real)
-        case .string(let s): try c.encode(s, forKey: .string)
-        case .data(let d): try c.encode(d, forKey: .data)
-        case .date(let d): try c.encode(d, forKey: .date)
-        case .uuid(let u): try c.encode(u, forKey: .uuid)
-        case .url(let u): try c.encode(u, forKey: .url)
-        case .array(let a): try c.encode(a.map(CodableFoundationValue.init), forKey: .array)
-        case .orderedSet(let a): try c.encode(a.map(CodableFoundationValue.init), forKey: .orderedSet)
-        case .set(let a): try c.encode(a.map(CodableFoundationValue.init), forKey: .set)
+            if let s = i.int64Value { try c.encode(s, forKey: Key(.integer)) } else { try c.encode(i.uint64Value ?? 0, forKey: Key(.unsignedInteger)) }
+        case .real(let d): try c.encode(d, forKey: Key(.real))
+        case .string(let s): try c.encode(s, forKey: Key(.string))
+        case .data(let d): try c.encode(d, forKey: Key(.data))
+        case .date(let d): try c.encode(d, forKey: Key(.date))
+        case .uuid(let u): try c.encode(u, forKey: Key(.uuid))
+        case .url(let u): try c.encode(u, forKey: Key(.url))
+        case .array(let a): try c.encode(a.map(CodableFoundationValue.init), forKey: Key(.array))
+        case .orderedSet(let a): try c.encode(a.map(CodableFoundationValue.init), forKey: Key(.orderedSet))
+        case .set(let a): try c.encode(a.map(CodableFoundationValue.init), forKey: Key(.set))
         case .dictionary(let d):
-            try c.encode(d.map { [CodableFoundationValue($0.key), CodableFoundationValue($0.value)] }, forKey: .dictionary)
-        case .specialValue(let v): try c.encode(v, forKey: .specialValue)
-        case .indexSet(let v): try c.encode(v, forKey: .indexSet)
-        case .indexPath(let v): try c.encode(v, forKey: .indexPath)
-        case .countedSet(let v): try c.encode(v, forKey: .countedSet)
-        case .measurement(let v): try c.encode(v, forKey: .measurement)
-        case .timeZone(let v): try c.encode(v, forKey: .timeZone)
-        case .locale(let v): try c.encode(v, forKey: .locale)
-        case .iso8601DateFormatter(let v): try c.encode(v, forKey: .iso8601DateFormatter)
-        case .attributedString(let v): try c.encode(v, forKey: .attributedString)
-        case .color(let v): try c.encode(v, forKey: .color)
-        case .font(let v): try c.encode(v, forKey: .font)
+            try c.encode(d.map { [CodableFoundationValue($0.key), CodableFoundationValue($0.value)] }, forKey: Key(.dictionary))
+        case .catalogued(let v): try c.encode(v, forKey: Key(type(of: v)))
         }
     }
 
@@ -154,26 +165,26 @@ struct CodableFoundationValue: Codable, Hashable {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
                                                     debugDescription: Self.tooDeep(decoder.codingPath)))
         }
-        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let c = try decoder.container(keyedBy: Key.self)
         guard let key = c.allKeys.first, c.allKeys.count == 1 else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
                                                     debugDescription: "expected exactly one FoundationValue case key"))
         }
-        switch key {
-        case .null: value = .null
-        case .bool: value = .bool(try c.decode(Bool.self, forKey: key))
-        case .integer: value = .integer(PropertyListInteger(try c.decode(Int64.self, forKey: key)))
-        case .unsignedInteger: value = .integer(PropertyListInteger(try c.decode(UInt64.self, forKey: key)))
-        case .real: value = .real(try c.decode(Double.self, forKey: key))
-        case .string: value = .string(try c.decode(String.self, forKey: key))
-        case .data: value = .data(try c.decode(Data.self, forKey: key))
-        case .date: value = .date(try c.decode(Date.self, forKey: key))
-        case .uuid: value = .uuid(try c.decode(UUID.self, forKey: key))
-        case .url: value = .url(try c.decode(URL.self, forKey: key))
-        case .array: value = .array(try c.decode([CodableFoundationValue].self, forKey: key).map(\.value))
-        case .orderedSet: value = .orderedSet(try c.decode([CodableFoundationValue].self, forKey: key).map(\.value))
-        case .set: value = .set(try c.decode([CodableFoundationValue].self, forKey: key).map(\.value))
-        case .dictionary:
+        switch PlainKind(rawValue: key.stringValue) {
+        case .null?: value = .null
+        case .bool?: value = .bool(try c.decode(Bool.self, forKey: key))
+        case .integer?: value = .integer(PropertyListInteger(try c.decode(Int64.self, forKey: key)))
+        case .unsignedInteger?: value = .integer(PropertyListInteger(try c.decode(UInt64.self, forKey: key)))
+        case .real?: value = .real(try c.decode(Double.self, forKey: key))
+        case .string?: value = .string(try c.decode(String.self, forKey: key))
+        case .data?: value = .data(try c.decode(Data.self, forKey: key))
+        case .date?: value = .date(try c.decode(Date.self, forKey: key))
+        case .uuid?: value = .uuid(try c.decode(UUID.self, forKey: key))
+        case .url?: value = .url(try c.decode(URL.self, forKey: key))
+        case .array?: value = .array(try c.decode([CodableFoundationValue].self, forKey: key).map(\.value))
+        case .orderedSet?: value = .orderedSet(try c.decode([CodableFoundationValue].self, forKey: key).map(\.value))
+        case .set?: value = .set(try c.decode([CodableFoundationValue].self, forKey: key).map(\.value))
+        case .dictionary?:
             var d: [FoundationValue: FoundationValue] = [:]
             for pair in try c.decode([[CodableFoundationValue]].self, forKey: key) {
                 guard pair.count == 2 else {
@@ -182,17 +193,12 @@ struct CodableFoundationValue: Codable, Hashable {
                 d[pair[0].value] = pair[1].value
             }
             value = .dictionary(d)
-        case .specialValue: value = .specialValue(try c.decode(ArchivedSpecialValue.self, forKey: key))
-        case .indexSet: value = .indexSet(try c.decode(ArchivedIndexSet.self, forKey: key))
-        case .indexPath: value = .indexPath(try c.decode(ArchivedIndexPath.self, forKey: key))
-        case .countedSet: value = .countedSet(try c.decode(ArchivedCountedSet.self, forKey: key))
-        case .measurement: value = .measurement(try c.decode(ArchivedMeasurement.self, forKey: key))
-        case .timeZone: value = .timeZone(try c.decode(ArchivedTimeZone.self, forKey: key))
-        case .locale: value = .locale(try c.decode(ArchivedLocale.self, forKey: key))
-        case .iso8601DateFormatter: value = .iso8601DateFormatter(try c.decode(ArchivedISO8601DateFormatter.self, forKey: key))
-        case .attributedString: value = .attributedString(try c.decode(ArchivedAttributedString.self, forKey: key))
-        case .color: value = .color(try c.decode(ArchivedColor.self, forKey: key))
-        case .font: value = .font(try c.decode(ArchivedFont.self, forKey: key))
+        case nil:
+            guard let type = Self.cataloguedTypes[key.stringValue] else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: c,
+                                                       debugDescription: "\"\(key.stringValue)\" is not a FoundationValue kind")
+            }
+            value = .catalogued(try c.decode(type, forKey: key))
         }
     }
 }
@@ -213,8 +219,7 @@ func foundationValueSummary(_ value: FoundationValue) -> String {
     case .orderedSet(let a): return "ordered set of \(a.count)"
     case .set(let a): return "set of \(a.count)"
     case .dictionary(let d): return "{\(d.count) entries}"
-    case .specialValue, .indexSet, .indexPath, .countedSet, .measurement, .timeZone, .locale, .iso8601DateFormatter, .attributedString, .color, .font:
-        return value.cataloguedValue.map { String(describing: $0) } ?? ""
+    case .catalogued(let v): return v.description
     }
 }
 

@@ -66,10 +66,10 @@ extension ArchiveObjectDecoder {
             return .dictionary(try decodeDictionary(keyType: FoundationValue.self, valueType: FoundationValue.self,
                                                     forKey: key))
         case .archivable(let type)?:
-            // A catalogued value type (NSIndexSet, NSColor, ...): read by that type alone, then wrapped in its case.
+            // A catalogued value type (NSIndexSet, NSColor, ...): read by that type alone, then held by `.catalogued`.
             let value = try decodeObject(ofTypes: [type], forKey: key)
             guard let wrapped = FoundationValue(cataloguedValue: value) else {
-                throw fail(.classNotAllowed, "class \"\(archivedClass.name)\" has no FoundationValue case", key, uid: uid,
+                throw fail(.classNotAllowed, "class \"\(archivedClass.name)\" is read by a type that is not a CataloguedValue", key, uid: uid,
                            className: archivedClass.name)
             }
             return wrapped

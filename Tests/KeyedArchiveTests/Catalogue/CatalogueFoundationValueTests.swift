@@ -23,7 +23,7 @@ private final class CatalogueTestNote: KeyedArchivable {
         let value = try KeyedUnarchiver().decode(FoundationValue.self, from: data)
         #expect(value == Self.mixed)
         // The attribute is a color, read as the value type through the attributes' FoundationValue dictionary.
-        guard case .array(let items) = value, items.count == 3, case .attributedString(let text) = items[1] else {
+        guard case .array(let items) = value, items.count == 3, let text = items[1].attributedString else {
             Issue.record("not the array written: \(value)")
             return
         }
@@ -80,7 +80,7 @@ private final class CatalogueTestNote: KeyedArchivable {
         #expect(CatalogueTestNote.instances == before)
     }
 
-    @Test func everyValueTypeCaseRoundTripsThroughFoundationValue() throws {
+    @Test func everyCataloguedValueTypeRoundTripsThroughFoundationValue() throws {
         let values: [FoundationValue] = [
             .specialValue(ArchivedSpecialValue(range: 2 ..< 7)),
             .indexSet(Self.indexes),
@@ -103,7 +103,19 @@ private final class CatalogueTestNote: KeyedArchivable {
             // The Codable form (archive-dump's JSON) keeps the case.
             let json = try JSONEncoder().encode(CodableFoundationValue(value))
             #expect(try JSONDecoder().decode(CodableFoundationValue.self, from: json).value == value)
+            // Its one key is the type's name, the former case name (`{"color": {...}}`).
+            let object = try JSONSerialization.jsonObject(with: json) as? [String: Any]
+            #expect(object.map { Array($0.keys) } == [value.kindName], "\(value.kindName)")
         }
         #expect(FoundationValue.string("s").cataloguedValue == nil)
+        // Every value type of the catalogue is a CataloguedValue, has a name of its own and a value above.
+        let catalogued = FoundationClassCatalogue.valueTypes.compactMap { entry -> (any CataloguedValue.Type)? in
+            guard case .archivable(let type) = entry.family else { return nil }
+            return type as? any CataloguedValue.Type
+        }
+        #expect(catalogued.count == FoundationClassCatalogue.valueTypes.count)
+        #expect(Set(catalogued.map { $0.foundationValueName }).count == catalogued.count)
+        let tested = Set(values.compactMap { $0.cataloguedValue.map { ObjectIdentifier(type(of: $0)) } })
+        #expect(tested == Set(catalogued.map { ObjectIdentifier($0) }))
     }
 }

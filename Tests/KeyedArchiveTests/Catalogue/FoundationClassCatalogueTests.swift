@@ -2,9 +2,11 @@ import Foundation
 import Testing
 @testable import KeyedArchive
 
-/// A test-only value type for a made-up class, to plug into the catalogue as an `.archivable` entry.
-struct CatalogueTestTemperature: KeyedArchivable, Encodable, Hashable, CustomStringConvertible {
+/// A test-only value type for a made-up class, to plug into the catalogue as an `.archivable` entry; a
+/// ``CataloguedValue``, as a class added to the catalogue is.
+struct CatalogueTestTemperature: CataloguedValue {
     static var archivedClassName: String { "TSTemperature" }
+    static var foundationValueName: String { "temperature" }
     var degrees: Double
     var label: String
 

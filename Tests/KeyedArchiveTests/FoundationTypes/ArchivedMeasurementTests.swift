@@ -47,6 +47,22 @@ import Testing
         #expect(Self.fixtures[2].1.description == "NSMeasurement 45.0 mi (NSUnitLength)")
     }
 
+    /// Every unit class the allow-list admits is written under its own name with Apple's chain
+    /// (`[NSUnitLength, NSDimension, NSUnit, NSObject]`) and read back as that class.
+    @Test func everyDimensionClassIsWrittenWithItsChainAndReadBack() throws {
+        for className in ["NSDimension"] + M.Unit.dimensionClassNames {
+            let m = M(value: 2, unit: .init(className: className, symbol: "u", converter: .init(coefficient: 3, constant: 1)))
+            let data = try KeyedArchiver.archivedData(withRootObject: m)
+            let unitClass = try #require(ArchivedObjectGraph(data: data)["root"]?["NS.unit"]?.object?.instance?.archivedClass)
+            let expectedChain = className == "NSDimension" ? ["NSDimension", "NSUnit", "NSObject"]
+                : [className, "NSDimension", "NSUnit", "NSObject"]
+            #expect(unitClass.name == className)
+            #expect(unitClass.chain == expectedChain)
+            let back = try KeyedUnarchiver.unarchivedObject(ofClass: M.self, from: data)
+            #expect(back == m, "\(className)")
+        }
+    }
+
     @Test func unknownUnitClassesAreNotWritten() throws {
         let custom = M(value: 1, unit: .init(className: "MyApp.Furlongs", symbol: "fur", converter: .init(coefficient: 201.168)))
         let e = errorSummary { _ = try KeyedArchiver.archivedData(withRootObject: custom) }
