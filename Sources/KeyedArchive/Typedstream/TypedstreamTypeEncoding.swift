@@ -26,6 +26,26 @@ indirect enum TypedstreamTypeEncoding: Hashable, Sendable {
         }
     }
 
+    /// An encoding string cut into the text of each of its types (`"@i{_NSPoint=ff}"` → `["@", "i",
+    /// "{_NSPoint=ff}"]`), by bracket depth only; ``parseList(_:)`` checks the syntax.
+    static func split(_ encoding: String) -> [String] {
+        var result: [String] = []
+        var current = ""
+        var depth = 0
+        for character in encoding {
+            current.append(character)
+            if character == "[" || character == "{" { depth += 1 }
+            if character == "]" || character == "}" { depth -= 1 }
+            if depth <= 0 {
+                result.append(current)
+                current = ""
+                depth = 0
+            }
+        }
+        if !current.isEmpty { result.append(current) }
+        return result
+    }
+
     /// The types of an encoding string, in order.
     ///
     /// - Throws: a description of the fault (the caller adds where): an unknown type character, an array

@@ -38,7 +38,7 @@ enum TypedstreamEvents {
         mutating func emit(_ items: Any...) { events.append(TypedstreamEvents.json(items)) }
 
         mutating func group(_ group: TypedstreamGroup) {
-            emit("group", splitEncodings(group.encoding))
+            emit("group", TypedstreamTypeEncoding.split(group.encoding))
             for value in group.values { self.value(value) }
             emit("endgroup")
         }
@@ -104,23 +104,5 @@ enum TypedstreamEvents {
             let s = String(d.bitPattern, radix: 16)
             return String(repeating: "0", count: 16 - s.count) + s
         }
-    }
-
-    /// An encoding string split into its types, as pytypedstream splits it (`"@i{_NSPoint=ff}"` →
-    /// `["@", "i", "{_NSPoint=ff}"]`).
-    static func splitEncodings(_ encoding: String) -> [String] {
-        var result: [String] = []
-        var current = ""
-        var depth = 0
-        for character in encoding {
-            current.append(character)
-            if "[{(".contains(character) { depth += 1 }
-            if "]})".contains(character) { depth -= 1 }
-            if depth == 0 {
-                result.append(current)
-                current = ""
-            }
-        }
-        return result
     }
 }
