@@ -98,19 +98,20 @@ struct TypedstreamReader {
         let systemVersion = try checkedInt(try readSignedInteger(what: "the system version"), what: "the system version")
         var frames = [Frame(kind: .object(nil))]
         var depth = 0
-        while let top = frames.last {
+        // The top frame is read through `frames[level]`, never bound to a local: a copy would share its
+        // arrays, and every append would then copy them.
+        while !frames.isEmpty {
             let level = frames.count - 1
-            switch top.kind {
+            switch frames[level].kind {
             case .object(let index):
                 if index == nil, offset == bytes.count {
                     return TypedstreamArchive(byteOrder: byteOrder, systemVersion: systemVersion, classes: classes,
-                                              objects: objects, groups: top.groups)
+                                              objects: objects, groups: frames.removeLast().groups)
                 }
                 let start = offset
                 let head = try readByte(what: index == nil ? "the next group's type encoding" : "the next group or the end of the object")
                 if let index, head == TypedstreamTag.endOfObject {
-                    objects[index].groups = top.groups
-                    frames.removeLast()
+                    objects[index].groups = frames.removeLast().groups
                     depth -= 1
                     continue
                 }
@@ -121,13 +122,13 @@ struct TypedstreamReader {
                 let text = String(decoding: sharedStrings[stringIndex], as: UTF8.self)
                 frames.append(Frame(kind: .group(text), types: types, count: types.count))
             case .group, .array, .structure:
-                if top.next == top.count {
+                if frames[level].next == frames[level].count {
                     let finished = frames.removeLast()
                     try deliver(finished, into: &frames[level - 1])
                     continue
                 }
                 let type: TypedstreamTypeEncoding
-                if case .array = top.kind { type = top.types[0] } else { type = top.types[top.next] }
+                if case .array = frames[level].kind { type = frames[level].types[0] } else { type = frames[level].types[frames[level].next] }
                 frames[level].next += 1
                 try countElement()
                 switch type {
