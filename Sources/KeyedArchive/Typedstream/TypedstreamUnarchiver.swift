@@ -30,6 +30,8 @@ public struct TypedstreamUnarchiver: Sendable {
     /// The limits applied to the archive: objects, values, bytes, and the depth of nesting (stored objects
     /// inside objects while reading, and references followed while making values).
     public var limits = KeyedUnarchiver.Limits()
+    /// Class name to the type read for it (``setClass(_:forClassName:)``).
+    var registry: [String: any TypedstreamDecodable.Type] = [:]
 
     /// An unarchiver with the default limits.
     public init() {}
@@ -75,15 +77,20 @@ public struct TypedstreamUnarchiver: Sendable {
     ///   selector, a class, a C array).
     public func foundationValues(of values: [TypedstreamValue], in archive: TypedstreamArchive) throws(TypedstreamError) -> [FoundationValue] {
         var maker = TypedstreamFoundationValues(archive: archive, maximumDepth: limits.maximumDepth)
-        // Making values recurses once per object reached through another; it can reach at most every object.
-        let levels = min(archive.objects.count, limits.maximumDepth) + 1
-        if levels <= levelsEveryStackHolds {
-            return try values.map { value throws(TypedstreamError) in try maker.value(value, depth: 0) }
+        return try onSizedThread(for: archive) { () throws(TypedstreamError) in
+            try values.map { value throws(TypedstreamError) in try maker.value(value, depth: 0) }
         }
-        let result: Result<[FoundationValue], TypedstreamError>
+    }
+
+    /// Runs `body`, which recurses once per object reached through another (at most every object, at most
+    /// ``limits``' depth), where it is called when any stack holds that, else on a thread whose stack does.
+    func onSizedThread<R>(for archive: TypedstreamArchive, _ body: () throws(TypedstreamError) -> R) throws(TypedstreamError) -> R {
+        let levels = min(archive.objects.count, limits.maximumDepth) + 1
+        if levels <= levelsEveryStackHolds { return try body() }
+        let result: Result<R, TypedstreamError>
         do {
             result = try runOnThread(levels: levels, bytesPerLevel: KeyedUnarchiver.defaultStackBytesPerLevel) {
-                Result { () throws(TypedstreamError) in try values.map { value throws(TypedstreamError) in try maker.value(value, depth: 0) } }
+                Result { () throws(TypedstreamError) in try body() }
             }
         } catch {
             throw TypedstreamError(.limitExceeded, "\(error)")
@@ -413,6 +420,8 @@ struct TypedstreamFields {
     }
 
     var isAtEnd: Bool { group >= groups.count }
+    /// The type encoding of the next group, or nil at the end.
+    var nextEncoding: String? { group < groups.count ? groups[group].encoding : nil }
     var remainingGroups: Int { max(groups.count - group, 0) }
 
     /// The next value, which must have the type `encoding` (a value may be one of several of a group).
