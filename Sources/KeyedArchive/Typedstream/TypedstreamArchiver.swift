@@ -43,20 +43,12 @@ public struct TypedstreamArchiver: Sendable {
     /// - Returns: the archive.
     /// - Throws: as ``archivedData(withRootValue:)``.
     public func archive(withRootValue value: FoundationValue) throws(TypedstreamError) -> TypedstreamArchive {
-        let result: Result<TypedstreamArchive, TypedstreamError>
-        do {
-            result = try runOnThread(levels: maximumDepth + 1, bytesPerLevel: KeyedUnarchiver.defaultStackBytesPerLevel) {
-                Result { () throws(TypedstreamError) in
-                    var builder = TypedstreamModelBuilder(byteOrder: byteOrder, maximumDepth: maximumDepth)
-                    let root = try builder.object(value, depth: 0)
-                    builder.archive.groups = [TypedstreamGroup(encoding: "@", values: [root])]
-                    return builder.archive
-                }
-            }
-        } catch {
-            throw TypedstreamError(.limitExceeded, "\(error)")
+        try runTypedstreamWork(levels: maximumDepth + 1) { () throws(TypedstreamError) in
+            var builder = TypedstreamModelBuilder(byteOrder: byteOrder, maximumDepth: maximumDepth)
+            let root = try builder.object(value, depth: 0)
+            builder.archive.groups = [TypedstreamGroup(encoding: "@", values: [root])]
+            return builder.archive
         }
-        return try result.get()
     }
 }
 
@@ -105,8 +97,8 @@ struct TypedstreamModelBuilder {
         return classIndexes[name] ?? 0
     }
 
-    /// Stores `value` as a new object (nil for ``FoundationValue/null`` is NSNull; use ``nilOrObject``) and
-    /// returns the value that stores it.
+    /// Stores `value` as a new object (``FoundationValue/null`` as an NSNull) and returns the value that
+    /// stores it.
     mutating func object(_ value: FoundationValue, depth: Int) throws(TypedstreamError) -> TypedstreamValue {
         guard depth < maximumDepth else { throw TypedstreamError(.limitExceeded, "values nest deeper than maximumDepth (\(maximumDepth))") }
         let (className, groups) = try content(of: value, depth: depth + 1)

@@ -83,20 +83,25 @@ public struct TypedstreamUnarchiver: Sendable {
     }
 
     /// Runs `body`, which recurses once per object reached through another (at most every object, at most
-    /// ``limits``' depth), where it is called when any stack holds that, else on a thread whose stack does.
+    /// ``limits``' depth), on a stack that holds that.
     func onSizedThread<R>(for archive: TypedstreamArchive, _ body: () throws(TypedstreamError) -> R) throws(TypedstreamError) -> R {
-        let levels = min(archive.objects.count, limits.maximumDepth) + 1
-        if levels <= levelsEveryStackHolds { return try body() }
-        let result: Result<R, TypedstreamError>
-        do {
-            result = try runOnThread(levels: levels, bytesPerLevel: KeyedUnarchiver.defaultStackBytesPerLevel) {
-                Result { () throws(TypedstreamError) in try body() }
-            }
-        } catch {
-            throw TypedstreamError(.limitExceeded, "\(error)")
-        }
-        return try result.get()
+        try runTypedstreamWork(levels: min(archive.objects.count, limits.maximumDepth) + 1, body)
     }
+}
+
+/// Runs `body`, whose recursion goes at most `levels` levels deep, where it is called when any stack holds
+/// that many, else on a thread whose stack is sized for them (``runOnThread(levels:bytesPerLevel:_:)``).
+func runTypedstreamWork<R>(levels: Int, _ body: () throws(TypedstreamError) -> R) throws(TypedstreamError) -> R {
+    if levels <= levelsEveryStackHolds { return try body() }
+    let result: Result<R, TypedstreamError>
+    do {
+        result = try runOnThread(levels: levels, bytesPerLevel: KeyedUnarchiver.defaultStackBytesPerLevel) {
+            Result { () throws(TypedstreamError) in try body() }
+        }
+    } catch {
+        throw TypedstreamError(.limitExceeded, "\(error)")
+    }
+    return try result.get()
 }
 
 /// Makes ``FoundationValue``s of a ``TypedstreamArchive``'s objects: each object once (later references share
