@@ -31,7 +31,9 @@ final class TypedstreamDecodingSession {
         case .object(let i), .objectReference(let i): index = i
         default: throw TypedstreamError(.dataCorrupted, "\(value) is not an object where a \(T.typedstreamClassName) is read")
         }
-        let name = archive.className(ofObjectAt: index) ?? "?"
+        guard let name = archive.className(ofObjectAt: index) else {
+            throw TypedstreamError(.invalidArchive, "object #\(index) or its class is past the archive's tables")
+        }
         guard name == T.typedstreamClassName || registry[name].map({ $0 == type }) == true else {
             throw TypedstreamError(.dataCorrupted, "class \(name) is not allowed here; allowed: \(T.typedstreamClassName)",
                                    objectIndex: index, className: name)
