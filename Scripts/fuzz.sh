@@ -23,6 +23,8 @@
 #                                           raw graph round-trips; the lenient view of a valid archive
 #                                           is the strict graph, and it finds damage in every archive
 #                                           the strict reader rejects for breaking the archive's rules
+#   typedstream    Fuzz/Typedstream.swift   typedstream read -> write -> read keeps the tables and writes the
+#                                           same bytes again; Foundation values or a TypedstreamError
 #
 # Environment:
 #   FUZZ_WORK      work dir (default fuzz-work/, ignored by git). Per target: corpus/TARGET (grows
@@ -49,7 +51,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
-TARGETS=(binary-reader xml-reader unarchiver dump)
+TARGETS=(binary-reader xml-reader unarchiver dump typedstream)
 WORK=${FUZZ_WORK:-$ROOT/fuzz-work}
 BUILD=$ROOT/.build-fuzz
 SWIFTC=${SWIFTC:-swiftc}
@@ -66,6 +68,7 @@ entry_file() {
         xml-reader) echo Fuzz/XMLReader.swift ;;
         unarchiver) echo Fuzz/Unarchiver.swift ;;
         dump) echo Fuzz/Dump.swift ;;
+        typedstream) echo Fuzz/Typedstream.swift ;;
         *) echo "unknown target '$1' (targets: ${TARGETS[*]})" >&2; return 64 ;;
     esac
 }
@@ -140,6 +143,7 @@ seed_dirs() { # TARGET
         binary-reader) dirs=("$WORK/seeds/binary" "$WORK/seeds/archives-binary") ;;
         xml-reader) dirs=("$WORK/seeds/xml" "$WORK/seeds/archives-xml") ;;
         unarchiver|dump) dirs=("$WORK/seeds/archives-binary" "$WORK/seeds/archives-xml" "$WORK/seeds/binary" "$WORK/seeds/xml") ;;
+        typedstream) dirs=() ;;  # the shared corpus's typedstream files are its seeds
     esac
     dirs+=("$WORK/shared-corpus")
     for d in "${dirs[@]}"; do if [[ -d $d ]]; then echo "$d"; fi; done
@@ -184,7 +188,7 @@ summarize() { # TARGET LOG
 main() {
     local command=${1:-}
     case "$command" in
-        ""|-h|--help) sed -n '2,46p' "$0"; exit 0 ;;
+        ""|-h|--help) sed -n '2,48p' "$0"; exit 0 ;;
         list) printf '%s\n' "${TARGETS[@]}"; exit 0 ;;
         seeds) FUZZ_NO_SEEDS=0 make_seeds; exit 0 ;;
         build)

@@ -1,0 +1,320 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Makes ``FoundationValue``s of a ``TypedstreamArchive``'s objects: each object once (later references share
+/// the value), an object reached again while it is being made is a cycle, nesting is counted against the
+/// depth limit.
+struct TypedstreamFoundationValues {
+    let archive: TypedstreamArchive
+    let maximumDepth: Int
+    private var made: [Int: FoundationValue] = [:]
+    private var inProgress = Set<Int>()
+
+    init(archive: TypedstreamArchive, maximumDepth: Int) {
+        self.archive = archive
+        self.maximumDepth = maximumDepth
+    }
+
+    mutating func value(_ value: TypedstreamValue, depth: Int) throws(TypedstreamError) -> FoundationValue {
+        switch value {
+        case .integer(let v): return .integer(PropertyListInteger(v))
+        case .unsignedInteger(let v): return .integer(PropertyListInteger(v))
+        case .bool(let b): return .bool(b)
+        case .float(let f): return .real(Double(f))
+        case .double(let d): return .real(d)
+        case .nilObject: return .null
+        case .bytes(let data?): return .data(data)
+        case .object(let index), .objectReference(let index): return try object(index, depth: depth)
+        default: throw TypedstreamError(.dataCorrupted, "a value \(value) has no Foundation form")
+        }
+    }
+
+    private mutating func object(_ index: Int, depth: Int) throws(TypedstreamError) -> FoundationValue {
+        if let done = made[index] { return done }
+        guard archive.objects.indices.contains(index) else {
+            throw TypedstreamError(.invalidArchive, "object #\(index) is past the \(archive.objects.count) objects")
+        }
+        guard depth < maximumDepth else {
+            throw TypedstreamError(.limitExceeded, "values nest deeper than limits.maximumDepth (\(maximumDepth))", objectIndex: index,
+                                   className: archive.className(ofObjectAt: index))
+        }
+        guard inProgress.insert(index).inserted else {
+            throw TypedstreamError(.dataCorrupted, "the object contains itself", objectIndex: index, className: archive.className(ofObjectAt: index))
+        }
+        defer { inProgress.remove(index) }
+        var fields = TypedstreamFields(archive: archive, objectIndex: index)
+        let result = try make(&fields, depth: depth + 1)
+        try fields.expectEnd()
+        made[index] = result
+        return result
+    }
+
+    private mutating func make(_ fields: inout TypedstreamFields, depth: Int) throws(TypedstreamError) -> FoundationValue {
+        switch fields.className {
+        case "NSString", "NSMutableString":
+            return .string(try string(fields.next("+"), in: fields))
+        case "NSNumber":
+            let type = try fields.typeEncoding()
+            let number = try fields.next(type)
+            switch number {
+            case .integer, .unsignedInteger, .float, .double, .bool: return try value(number, depth: depth)
+            default: throw fields.corrupted("an NSNumber of type \(type.debugDescription), which is not a number")
+            }
+        case "NSValue":
+            return .specialValue(try specialValue(&fields))
+        case "NSData", "NSMutableData":
+            return .data(try data(&fields))
+        case "NSDate":
+            guard case .double(let seconds) = try fields.next("d") else { throw fields.corrupted("an NSDate without a 'd'") }
+            return .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case "NSURL":
+            return .url(try url(&fields, depth: depth))
+        case "NSNull":
+            return .null
+        case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet":
+            let isSet = fields.className.hasSuffix("Set")
+            let count = try fields.count(isSet ? "I" : "i")
+            var elements: [FoundationValue] = []
+            elements.reserveCapacity(min(count, fields.remainingGroups))
+            for _ in 0 ..< count { elements.append(try value(fields.next("@"), depth: depth)) }
+            return isSet ? .set(elements) : .array(elements)
+        case "NSDictionary", "NSMutableDictionary":
+            let count = try fields.count("i")
+            var entries: [FoundationValue: FoundationValue] = [:]
+            for _ in 0 ..< count {
+                let key = try value(fields.next("@"), depth: depth)
+                entries[key] = try value(fields.next("@"), depth: depth)
+            }
+            return .dictionary(entries)
+        case "NSColor":
+            return .color(try color(&fields, depth: depth))
+        case "NSFont":
+            return .font(try font(&fields))
+        case "NSAttributedString", "NSMutableAttributedString":
+            return .attributedString(try attributedString(&fields, depth: depth))
+        default:
+            throw fields.corrupted("class \(fields.className) has no Foundation value; read it from the raw model (TypedstreamArchive)")
+        }
+    }
+
+    private func string(_ value: TypedstreamValue, in fields: TypedstreamFields) throws(TypedstreamError) -> String {
+        guard case .bytes(let bytes?) = value else { throw fields.corrupted("an NSString without its bytes") }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw fields.corrupted("an NSString whose bytes are not UTF-8") }
+        return text
+    }
+
+    private func data(_ fields: inout TypedstreamFields) throws(TypedstreamError) -> Data {
+        let count = try fields.count("i", atMost: Int(Int32.max))
+        guard case .byteArray(let bytes) = try fields.next("[\(count)c]") else { throw fields.corrupted("NSData without its bytes") }
+        return bytes
+    }
+
+    private mutating func url(_ fields: inout TypedstreamFields, depth: Int) throws(TypedstreamError) -> URL {
+        guard case .integer(let relative) = try fields.next("c"), relative == 0 || relative == 1 else {
+            throw fields.corrupted("an NSURL whose 'relative' flag is not 0 or 1")
+        }
+        var base: URL?
+        if relative == 1 {
+            let baseValue = try value(fields.next("@"), depth: depth)
+            guard case .url(let url) = baseValue else { throw fields.corrupted("an NSURL whose base is not an NSURL") }
+            base = url
+        }
+        guard case .string(let text) = try value(fields.next("@"), depth: depth) else {
+            throw fields.corrupted("an NSURL whose string is not an NSString")
+        }
+        guard let url = URL(string: text, relativeTo: base) else { throw fields.corrupted("an NSURL string \(text.debugDescription) that is not a URL") }
+        return url
+    }
+
+    private func specialValue(_ fields: inout TypedstreamFields) throws(TypedstreamError) -> ArchivedSpecialValue {
+        let type = try fields.typeEncoding()
+        let stored = try fields.next(type)
+        func reals(_ values: [TypedstreamValue]) -> [Double]? {
+            let result = values.compactMap { value -> Double? in
+                switch value {
+                case .float(let f): return Double(f)
+                case .double(let d): return d
+                default: return nil
+                }
+            }
+            return result.count == values.count ? result : nil
+        }
+        let name = type.hasPrefix("{") ? String(type.dropFirst().prefix { $0 != "=" }) : ""
+        switch (name, stored) {
+        case ("_NSRange", .structure(let parts)) where parts.count == 2:
+            let numbers = parts.compactMap { part -> Int? in
+                switch part {
+                case .integer(let v): return Int(exactly: v)
+                case .unsignedInteger(let v): return Int(exactly: v)
+                default: return nil
+                }
+            }
+            guard numbers.count == 2 else { throw fields.corrupted("an NSRange of type \(type) whose fields are not integers") }
+            return ArchivedSpecialValue(.range(location: numbers[0], length: numbers[1]))
+        case ("_NSPoint", .structure(let parts)), ("CGPoint", .structure(let parts)):
+            guard let r = reals(parts), r.count == 2 else { throw fields.corrupted("a point of type \(type) that is not two reals") }
+            return ArchivedSpecialValue(.point(x: r[0], y: r[1]))
+        case ("_NSSize", .structure(let parts)), ("CGSize", .structure(let parts)):
+            guard let r = reals(parts), r.count == 2 else { throw fields.corrupted("a size of type \(type) that is not two reals") }
+            return ArchivedSpecialValue(.size(width: r[0], height: r[1]))
+        case ("_NSRect", .structure(let parts)), ("CGRect", .structure(let parts)):
+            guard parts.count == 2, case .structure(let origin) = parts[0], case .structure(let size) = parts[1],
+                  let o = reals(origin), let s = reals(size), o.count == 2, s.count == 2
+            else { throw fields.corrupted("a rect of type \(type) that is not two pairs of reals") }
+            return ArchivedSpecialValue(.rect(x: o[0], y: o[1], width: s[0], height: s[1]))
+        default:
+            let elements: [TypedstreamValue]
+            if case .array(let items) = stored { elements = items } else { elements = [stored] }
+            var numbers: [ArchivedSpecialValue.ObjCValue.Number] = []
+            for element in elements {
+                switch element {
+                case .integer(let v): numbers.append(.integer(v))
+                case .unsignedInteger(let v): numbers.append(.unsignedInteger(v))
+                case .float(let f): numbers.append(.real(Double(f)))
+                case .double(let d): numbers.append(.real(d))
+                case .bool(let b): numbers.append(.bool(b))
+                default: throw fields.corrupted("an NSValue of type \(type.debugDescription), which is not a number, range, point, size or rect")
+                }
+            }
+            return ArchivedSpecialValue(.objCValue(ArchivedSpecialValue.ObjCValue(typeEncoding: type, elements: numbers)))
+        }
+    }
+
+    /// NSColor's typedstream form: `c` kind (1 calibrated RGB, 2 device RGB, 3 calibrated white, 4 device
+    /// white, 5 device CMYK, 6 named), then its `f` components with alpha, or for a named color its list's
+    /// name, its name and the NSColor to use without the list (pytypedstream's NSColor, and the nibs and
+    /// color list of the corpus).
+    private mutating func color(_ fields: inout TypedstreamFields, depth: Int) throws(TypedstreamError) -> ArchivedColor {
+        guard case .integer(let kind) = try fields.next("c") else { throw fields.corrupted("an NSColor without its kind") }
+        func components(_ count: Int, _ fields: inout TypedstreamFields) throws(TypedstreamError) -> [Double] {
+            let values = try fields.nextGroup(String(repeating: "f", count: count))
+            return values.compactMap { if case .float(let f) = $0 { return Double(f) } else { return nil } }
+        }
+        switch kind {
+        case 1, 2:
+            let c = try components(4, &fields)
+            return ArchivedColor(.rgb(red: c[0], green: c[1], blue: c[2], alpha: c[3], calibrated: kind == 1))
+        case 3, 4:
+            let c = try components(2, &fields)
+            return ArchivedColor(.white(white: c[0], alpha: c[1], calibrated: kind == 3))
+        case 5:
+            let c = try components(5, &fields)
+            return ArchivedColor(.cmyk(cyan: c[0], magenta: c[1], yellow: c[2], black: c[3], alpha: c[4]))
+        case 6:
+            let parts = try fields.nextGroup("@@@")
+            guard case .string(let list) = try value(parts[0], depth: depth), case .string(let name) = try value(parts[1], depth: depth) else {
+                throw fields.corrupted("a named NSColor whose list or color name is not an NSString")
+            }
+            var fallback: ArchivedColor?
+            if parts[2] != .nilObject {
+                guard let resolved = try value(parts[2], depth: depth).archivedColorValue else {
+                    throw fields.corrupted("a named NSColor whose fallback is not an NSColor")
+                }
+                fallback = resolved
+            }
+            return ArchivedColor(.catalog(catalogName: list, colorName: name, fallback: fallback))
+        default:
+            throw fields.corrupted("an NSColor of kind \(kind); kinds 1 to 6 are known")
+        }
+    }
+
+    /// NSFont's typedstream form (versions 21 and 30 in the corpus's nibs): its name as an old-style
+    /// (NeXTSTEP) binary property list string in an NSData's form, `f` size, then four `c` flag bytes, kept as
+    /// ``ArchivedFont/flags`` with the first in the high byte.
+    private func font(_ fields: inout TypedstreamFields) throws(TypedstreamError) -> ArchivedFont {
+        let plist = [UInt8](try data(&fields))
+        guard let name = oldPropertyListString(plist) else {
+            throw fields.corrupted("an NSFont whose name is not an old-style property list string (UTF-16, or ASCII)")
+        }
+        guard case .float(let size) = try fields.next("f") else { throw fields.corrupted("an NSFont without its size") }
+        var flags = 0
+        for _ in 0 ..< 4 {
+            guard case .integer(let byte) = try fields.next("c") else { throw fields.corrupted("an NSFont without its four flags") }
+            flags = flags << 8 | Int(UInt8(truncatingIfNeeded: byte))
+        }
+        return ArchivedFont(name: name, size: Double(size), flags: flags)
+    }
+
+    /// A string of the old binary property-list format `-[NSArchiver encodePropertyList:]` writes: a
+    /// little-endian 32-bit type (6: UTF-16 with a byte-order mark; 5: NeXTSTEP 8-bit, read here only when it
+    /// is ASCII, where the two agree), a 32-bit length, the bytes, zero padding to 4 bytes (pytypedstream's
+    /// `old_binary_plist.py`).
+    private func oldPropertyListString(_ bytes: [UInt8]) -> String? {
+        guard bytes.count >= 8 else { return nil }
+        func word(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
+        let type = word(0), length = word(4)
+        guard length <= bytes.count - 8, (bytes.count - 8 - length) < 4 else { return nil }
+        let body = Array(bytes[8 ..< 8 + length])
+        switch type {
+        case 5:
+            guard body.allSatisfy({ $0 < 0x80 }) else { return nil }
+            return String(decoding: body, as: UTF8.self)
+        case 6:
+            guard body.count >= 2, body.count % 2 == 0 else { return nil }
+            let bigEndian: Bool
+            switch (body[0], body[1]) {
+            case (0xFE, 0xFF): bigEndian = true
+            case (0xFF, 0xFE): bigEndian = false
+            default: return nil
+            }
+            var units: [UInt16] = []
+            for i in stride(from: 2, to: body.count, by: 2) {
+                units.append(bigEndian ? UInt16(body[i]) << 8 | UInt16(body[i + 1]) : UInt16(body[i + 1]) << 8 | UInt16(body[i]))
+            }
+            return String(validating: units, as: UTF16.self)
+        default:
+            return nil
+        }
+    }
+
+    /// NSAttributedString's typedstream form: the string object, then per run an `iI` group (the run's
+    /// attribute dictionary, numbered from 1 in order of first use; the run's length in UTF-16 units)
+    /// followed, when the number is new, by an `@` group with that dictionary.
+    private mutating func attributedString(_ fields: inout TypedstreamFields, depth: Int) throws(TypedstreamError) -> ArchivedAttributedString {
+        guard case .string(let text) = try value(fields.next("@"), depth: depth) else {
+            throw fields.corrupted("an NSAttributedString whose string is not an NSString")
+        }
+        var dictionaries: [[String: FoundationValue]] = []
+        var runs: [ArchivedAttributedString.Run] = []
+        var position = 0
+        while !fields.isAtEnd {
+            let header = try fields.nextGroup("iI")
+            guard case .integer(let number) = header[0], case .unsignedInteger(let length) = header[1],
+                  number >= 1, number <= Int64(dictionaries.count) + 1, length > 0, let runLength = Int(exactly: length),
+                  runLength <= text.utf16.count - position
+            else { throw fields.corrupted("run \(runs.count): dictionary \(header[0]) and length \(header[1]) do not fit \(dictionaries.count) dictionaries and \(text.utf16.count - position) units left") }
+            if number == Int64(dictionaries.count) + 1 {
+                guard let entries = try value(fields.next("@"), depth: depth).plainDictionary else {
+                    throw fields.corrupted("run \(runs.count)'s attributes are not an NSDictionary")
+                }
+                var attributes: [String: FoundationValue] = [:]
+                for (key, attribute) in entries {
+                    guard case .string(let name) = key else { throw fields.corrupted("run \(runs.count) has an attribute name that is not a string") }
+                    attributes[name] = attribute
+                }
+                dictionaries.append(attributes)
+            }
+            runs.append(ArchivedAttributedString.Run(range: position ..< position + runLength, attributes: dictionaries[Int(number) - 1]))
+            position += runLength
+        }
+        do {
+            return try ArchivedAttributedString(string: text, runs: runs)
+        } catch {
+            throw fields.corrupted("its runs do not cover the string: \(error)")
+        }
+    }
+}
+
+private extension FoundationValue {
+    /// The color, when this value is one.
+    var archivedColorValue: ArchivedColor? { cataloguedValue as? ArchivedColor }
+
+    /// The entries, when this value is a dictionary.
+    var plainDictionary: [FoundationValue: FoundationValue]? {
+        if case .dictionary(let d) = self { return d.dictionary }
+        return nil
+    }
+}

@@ -1,0 +1,200 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Builds a ``TypedstreamArchive`` from ``FoundationValue``s: classes (with Apple's versions and
+/// superclasses) once each, each value a new object.
+struct TypedstreamModelBuilder {
+    var archive: TypedstreamArchive
+    let maximumDepth: Int
+    private var classIndexes: [String: Int] = [:]
+
+    init(byteOrder: TypedstreamArchive.ByteOrder, maximumDepth: Int) {
+        archive = TypedstreamArchive(byteOrder: byteOrder)
+        self.maximumDepth = maximumDepth
+    }
+
+    /// The class chains written, each class with its superclass (the versions of Apple's files in the corpus).
+    private static let chains: [String: [(String, Int)]] = [
+        "NSString": [("NSString", 1), ("NSObject", 0)],
+        "NSNumber": [("NSNumber", 0), ("NSValue", 0), ("NSObject", 0)],
+        "NSValue": [("NSValue", 0), ("NSObject", 0)],
+        "NSData": [("NSData", 0), ("NSObject", 0)],
+        "NSDate": [("NSDate", 0), ("NSObject", 0)],
+        "NSURL": [("NSURL", 0), ("NSObject", 0)],
+        "NSNull": [("NSNull", 0), ("NSObject", 0)],
+        "NSArray": [("NSArray", 0), ("NSObject", 0)],
+        "NSSet": [("NSSet", 0), ("NSObject", 0)],
+        "NSDictionary": [("NSDictionary", 0), ("NSObject", 0)],
+        "NSColor": [("NSColor", 0), ("NSObject", 0)],
+        "NSFont": [("NSFont", 30), ("NSObject", 0)],
+        "NSAttributedString": [("NSAttributedString", 0), ("NSObject", 0)],
+    ]
+
+    private mutating func classIndex(_ name: String) -> Int {
+        if let index = classIndexes[name] { return index }
+        let chain = Self.chains[name] ?? [(name, 0)]
+        var superclass: Int?
+        for (className, version) in chain.reversed() {
+            if let existing = classIndexes[className] {
+                superclass = existing
+                continue
+            }
+            archive.classes.append(TypedstreamClass(name: className, version: version, superclass: superclass))
+            superclass = archive.classes.count - 1
+            classIndexes[className] = superclass
+        }
+        return classIndexes[name] ?? 0
+    }
+
+    /// Stores `value` as a new object (``FoundationValue/null`` as an NSNull) and returns the value that
+    /// stores it.
+    mutating func object(_ value: FoundationValue, depth: Int) throws(TypedstreamError) -> TypedstreamValue {
+        guard depth < maximumDepth else { throw TypedstreamError(.limitExceeded, "values nest deeper than maximumDepth (\(maximumDepth))") }
+        let (className, groups) = try content(of: value, depth: depth + 1)
+        let index = archive.objects.count
+        archive.objects.append(TypedstreamObject(classIndex: classIndex(className), groups: []))
+        archive.objects[index].groups = try groups(&self)
+        return .object(index)
+    }
+
+    /// A value's class and a function making its groups (run after the object is numbered, so that the
+    /// objects it holds come after it, as in Apple's stream).
+    private func content(of value: FoundationValue, depth: Int) throws(TypedstreamError)
+        -> (String, (inout TypedstreamModelBuilder) throws(TypedstreamError) -> [TypedstreamGroup]) {
+        func group(_ encoding: String, _ values: TypedstreamValue...) -> TypedstreamGroup { TypedstreamGroup(encoding: encoding, values: values) }
+        if let text = value.cataloguedValue as? ArchivedAttributedString {
+            return ("NSAttributedString", { builder throws(TypedstreamError) in
+                var groups = [group("@", try builder.object(.string(text.string), depth: depth))]
+                var numbers: [[String: FoundationValue]: Int] = [:]
+                for run in text.runs {
+                    let known = numbers[run.attributes]
+                    let number = known ?? numbers.count + 1
+                    groups.append(group("iI", .integer(Int64(number)), .unsignedInteger(UInt64(run.range.count))))
+                    if known == nil {
+                        numbers[run.attributes] = number
+                        let entries = Dictionary(uniqueKeysWithValues: run.attributes.map { (FoundationValue.string($0.key), $0.value) })
+                        groups.append(group("@", try builder.object(.dictionary(entries), depth: depth)))
+                    }
+                }
+                return groups
+            })
+        }
+        if let color = value.cataloguedValue as? ArchivedColor {
+            return ("NSColor", { builder throws(TypedstreamError) in try builder.colorGroups(color, depth: depth) })
+        }
+        if let font = value.cataloguedValue as? ArchivedFont {
+            return ("NSFont", { _ throws(TypedstreamError) in
+                // The name as an old-style property list string: type 6, UTF-16 with a byte-order mark,
+                // zero-padded to 4 bytes (as the corpus's nibs store it).
+                var name: [UInt8] = [0xFF, 0xFE]
+                for unit in font.name.utf16 { name += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+                var plist = [6, 0, 0, 0] + withUnsafeBytes(of: UInt32(name.count).littleEndian, Array.init) + name
+                plist += [UInt8](repeating: 0, count: (4 - plist.count % 4) % 4)
+                var groups = [group("i", .integer(Int64(plist.count))), group("[\(plist.count)c]", .byteArray(Data(plist))),
+                              group("f", .float(Float(font.size)))]
+                let flags = font.flags ?? 0
+                for shift in [24, 16, 8, 0] { groups.append(group("c", .integer(Int64(Int8(truncatingIfNeeded: flags >> shift))))) }
+                return groups
+            })
+        }
+        if let special = value.cataloguedValue as? ArchivedSpecialValue {
+            let (type, stored) = try Self.specialValue(special)
+            return ("NSValue", { _ throws(TypedstreamError) in [group("*", .cString(Data(type.utf8))), group(type, stored)] })
+        }
+        switch value {
+        case .null: return ("NSNull", { _ throws(TypedstreamError) in [] })
+        case .string(let s): return ("NSString", { _ throws(TypedstreamError) in [group("+", .bytes(Data(s.utf8)))] })
+        case .bool(let b): return Self.number("c", .integer(b ? 1 : 0))
+        case .integer(let i):
+            if let signed = i.int64Value { return Self.number("q", .integer(signed)) }
+            return Self.number("Q", .unsignedInteger(i.uint64Value ?? 0))
+        case .real(let d): return Self.number("d", .double(d))
+        case .data(let d):
+            return ("NSData", { _ throws(TypedstreamError) in [group("i", .integer(Int64(d.count))), group("[\(d.count)c]", .byteArray(d))] })
+        case .date(let d):
+            return ("NSDate", { _ throws(TypedstreamError) in [group("d", .double(d.timeIntervalSinceReferenceDate))] })
+        case .url(let url):
+            return ("NSURL", { builder throws(TypedstreamError) in
+                var groups = [group("c", .integer(url.baseURL == nil ? 0 : 1))]
+                if let base = url.baseURL { groups.append(group("@", try builder.object(.url(base), depth: depth))) }
+                groups.append(group("@", try builder.object(.string(url.relativeString), depth: depth)))
+                return groups
+            })
+        case .array(let a):
+            return ("NSArray", { builder throws(TypedstreamError) in try builder.elementGroups("i", a.elements, depth: depth) })
+        case .set(let a):
+            return ("NSSet", { builder throws(TypedstreamError) in try builder.elementGroups("I", a.elements, depth: depth) })
+        case .dictionary(let d):
+            return ("NSDictionary", { builder throws(TypedstreamError) in
+                let entries = CanonicalOrder.orderedEntries(of: d.dictionary) ?? Array(d.dictionary)
+                var groups = [group("i", .integer(Int64(entries.count)))]
+                for (key, entry) in entries {
+                    groups.append(group("@", try builder.object(key, depth: depth)))
+                    groups.append(group("@", try builder.object(entry, depth: depth)))
+                }
+                return groups
+            })
+        default:
+            throw TypedstreamError(.invalidArchive, "\(value) has no typedstream form here")
+        }
+    }
+
+    private static func number(_ type: String, _ stored: TypedstreamValue)
+        -> (String, (inout TypedstreamModelBuilder) throws(TypedstreamError) -> [TypedstreamGroup]) {
+        ("NSNumber", { _ throws(TypedstreamError) in
+            [TypedstreamGroup(encoding: "*", values: [.cString(Data(type.utf8))]), TypedstreamGroup(encoding: type, values: [stored])]
+        })
+    }
+
+    private mutating func elementGroups(_ countType: String, _ elements: [FoundationValue], depth: Int) throws(TypedstreamError) -> [TypedstreamGroup] {
+        let count: TypedstreamValue = countType == "I" ? .unsignedInteger(UInt64(elements.count)) : .integer(Int64(elements.count))
+        var groups = [TypedstreamGroup(encoding: countType, values: [count])]
+        for element in elements { groups.append(TypedstreamGroup(encoding: "@", values: [try object(element, depth: depth)])) }
+        return groups
+    }
+
+    private mutating func colorGroups(_ color: ArchivedColor, depth: Int) throws(TypedstreamError) -> [TypedstreamGroup] {
+        func floats(_ kind: Int64, _ components: [Double]) -> [TypedstreamGroup] {
+            [TypedstreamGroup(encoding: "c", values: [.integer(kind)]),
+             TypedstreamGroup(encoding: String(repeating: "f", count: components.count), values: components.map { .float(Float($0)) })]
+        }
+        switch color.content {
+        case .rgb(let r, let g, let b, let a, let calibrated): return floats(calibrated ? 1 : 2, [r, g, b, a])
+        case .white(let w, let a, let calibrated): return floats(calibrated ? 3 : 4, [w, a])
+        case .cmyk(let c, let m, let y, let k, let a): return floats(5, [c, m, y, k, a])
+        case .catalog(let list, let name, let fallback):
+            let fallbackValue: TypedstreamValue = try fallback.map { color throws(TypedstreamError) in try object(.color(color), depth: depth) } ?? .nilObject
+            return [TypedstreamGroup(encoding: "c", values: [.integer(6)]),
+                    TypedstreamGroup(encoding: "@@@", values: [try object(.string(list), depth: depth), try object(.string(name), depth: depth), fallbackValue])]
+        }
+    }
+
+    /// An NSValue's type encoding and stored value.
+    private static func specialValue(_ value: ArchivedSpecialValue) throws(TypedstreamError) -> (String, TypedstreamValue) {
+        switch value.content {
+        case .range(let location, let length):
+            return ("{_NSRange=QQ}", .structure([.unsignedInteger(UInt64(clamping: location)), .unsignedInteger(UInt64(clamping: length))]))
+        case .point(let x, let y): return ("{CGPoint=dd}", .structure([.double(x), .double(y)]))
+        case .size(let w, let h): return ("{CGSize=dd}", .structure([.double(w), .double(h)]))
+        case .rect(let x, let y, let w, let h):
+            return ("{CGRect={CGPoint=dd}{CGSize=dd}}", .structure([.structure([.double(x), .double(y)]), .structure([.double(w), .double(h)])]))
+        case .edgeInsets:
+            throw TypedstreamError(.invalidArchive, "an NSValue of edge insets has no typedstream form here")
+        case .objCValue(let v):
+            let numbers: [TypedstreamValue] = v.elements.map { number in
+                switch number {
+                case .integer(let i): return .integer(i)
+                case .unsignedInteger(let u): return .unsignedInteger(u)
+                case .real(let d): return v.typeEncoding.contains("f") ? .float(Float(d)) : .double(d)
+                case .bool(let b): return .bool(b)
+                }
+            }
+            if v.typeEncoding.hasPrefix("[") { return (v.typeEncoding, .array(numbers)) }
+            guard let first = numbers.first else { throw TypedstreamError(.invalidArchive, "an NSValue of type \(v.typeEncoding) without a value") }
+            return (v.typeEncoding, first)
+        }
+    }
+}

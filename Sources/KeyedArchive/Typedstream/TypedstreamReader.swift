@@ -1,0 +1,467 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Reads a typedstream's bytes into a ``TypedstreamArchive``, iteratively: objects nested in objects are
+/// frames on a heap stack, never Swift recursion, so input cannot run the thread's stack out; only the
+/// type-encoding parser recurses, at most ``TypedstreamTypeEncoding/maximumNesting`` levels.
+///
+/// Every count and length is checked against the bytes left before anything is allocated, and against
+/// ``KeyedUnarchiver/Limits`` (objects, classes and C strings count as objects; values as elements; string
+/// and data bytes as bytes; nested objects as depth). Every failure is a ``TypedstreamError`` with the byte
+/// offset where the value being read began.
+struct TypedstreamReader {
+    private let bytes: [UInt8]
+    private var offset = 0
+    private var bigEndian = false
+    private let limits: KeyedUnarchiver.Limits
+
+    private var sharedStrings: [Data] = []
+    private var parsedEncodings: [Int: [TypedstreamTypeEncoding]] = [:]
+    /// What each reference number names: classes, objects and C strings share one numbering.
+    private var references: [Referent] = []
+    private var classes: [TypedstreamClass] = []
+    private var objects: [TypedstreamObject] = []
+    private var elementCount = 0
+    private var byteCount = 0
+
+    private enum Referent {
+        case object(Int)
+        case `class`(Int)
+        case cString(Data)
+
+        var kindName: String {
+            switch self {
+            case .object: return "an object"
+            case .class: return "a class"
+            case .cString: return "a C string"
+            }
+        }
+    }
+
+    /// One level of the reading stack: an object's (or the top level's) groups, or the values of a group,
+    /// array or struct being filled.
+    private struct Frame {
+        enum Kind {
+            /// Reading an object's groups until its end marker (nil: the top level, until the data ends).
+            case object(Int?)
+            case group(String)
+            case array
+            case structure
+        }
+        var kind: Kind
+        /// The types of the values to read (an array repeats its one element type `count` times).
+        var types: [TypedstreamTypeEncoding] = []
+        var count = 0
+        var next = 0
+        var values: [TypedstreamValue] = []
+        var groups: [TypedstreamGroup] = []
+    }
+
+    init(data: Data, limits: KeyedUnarchiver.Limits) {
+        bytes = [UInt8](data)
+        self.limits = limits
+    }
+
+    // MARK: - The stream
+
+    mutating func read() throws(TypedstreamError) -> TypedstreamArchive {
+        let byteOrder = try readHeader()
+        let systemVersion = try checkedInt(try readSignedInteger(what: "the system version"), what: "the system version")
+        var frames = [Frame(kind: .object(nil))]
+        var depth = 0
+        // The top frame is read through `frames[level]`, never bound to a local: a copy would share its
+        // arrays, and every append would then copy them.
+        while !frames.isEmpty {
+            let level = frames.count - 1
+            switch frames[level].kind {
+            case .object(let index):
+                if index == nil, offset == bytes.count {
+                    return TypedstreamArchive(byteOrder: byteOrder, systemVersion: systemVersion, classes: classes,
+                                              objects: objects, groups: frames.removeLast().groups)
+                }
+                let start = offset
+                let head = try readByte(what: index == nil ? "the next group's type encoding" : "the next group or the end of the object")
+                if let index, head == TypedstreamTag.endOfObject {
+                    objects[index].groups = frames.removeLast().groups
+                    depth -= 1
+                    continue
+                }
+                guard let stringIndex = try readSharedStringIndex(head: head, at: start, what: "a group's type encoding") else {
+                    throw fault(.invalidValue, "a group's type encoding is nil", at: start)
+                }
+                let types = try encodings(ofSharedString: stringIndex, at: start)
+                let text = String(decoding: sharedStrings[stringIndex], as: UTF8.self)
+                frames.append(Frame(kind: .group(text), types: types, count: types.count))
+            case .group, .array, .structure:
+                if frames[level].next == frames[level].count {
+                    let finished = frames.removeLast()
+                    try deliver(finished, into: &frames[level - 1])
+                    continue
+                }
+                let type: TypedstreamTypeEncoding
+                if case .array = frames[level].kind { type = frames[level].types[0] } else { type = frames[level].types[frames[level].next] }
+                frames[level].next += 1
+                try countElement()
+                switch type {
+                case .array(let count, let element):
+                    if case .scalar(let code) = element, code == UInt8(ascii: "c") || code == UInt8(ascii: "C") {
+                        let start = offset
+                        let data = try readBytes(count, what: "a byte array of \(count) bytes", at: start)
+                        frames[level].values.append(.byteArray(data))
+                        continue
+                    }
+                    guard count == 0 || !element.storesNothing else {
+                        throw fault(.invalidValue, "an array of \(count) values that take no bytes", at: offset)
+                    }
+                    guard count <= bytes.count - offset else {
+                        throw fault(.truncated, "an array of \(count) values needs at least \(count) bytes; \(bytes.count - offset) are left", at: offset)
+                    }
+                    frames.append(Frame(kind: .array, types: [element], count: count))
+                case .structure(let fields):
+                    frames.append(Frame(kind: .structure, types: fields, count: fields.count))
+                case .scalar(UInt8(ascii: "@")):
+                    let start = offset
+                    let head = try readByte(what: "an object")
+                    switch head {
+                    case TypedstreamTag.nilValue:
+                        frames[level].values.append(.nilObject)
+                    case TypedstreamTag.new:
+                        guard depth < limits.maximumDepth else {
+                            throw fault(.limitExceeded, "objects nest deeper than limits.maximumDepth (\(limits.maximumDepth))", at: start)
+                        }
+                        let index = objects.count
+                        try addReferent(.object(index), at: start)
+                        objects.append(TypedstreamObject(classIndex: 0, groups: []))
+                        let classStart = offset
+                        guard let classIndex = try readClass(head: try readByte(what: "an object's class"), at: classStart) else {
+                            throw fault(.invalidValue, "an object's class is Nil", at: classStart, object: index)
+                        }
+                        objects[index].classIndex = classIndex
+                        frames[level].values.append(.object(index))
+                        frames.append(Frame(kind: .object(index)))
+                        depth += 1
+                    default:
+                        let found = try readReference(head: head, at: start, what: "an object")
+                        guard case .object(let index) = found else {
+                            throw fault(.invalidReference, "an object reference names \(found.kindName)", at: start)
+                        }
+                        frames[level].values.append(.objectReference(index))
+                    }
+                case .scalar(let code):
+                    frames[level].values.append(try readScalar(code))
+                }
+            }
+        }
+        throw fault(.invalidValue, "the reading stack emptied", at: offset)
+    }
+
+    /// Hands a finished group, array or struct to the frame below it.
+    private func deliver(_ finished: Frame, into parent: inout Frame) throws(TypedstreamError) {
+        switch finished.kind {
+        case .group(let encoding): parent.groups.append(TypedstreamGroup(encoding: encoding, values: finished.values))
+        case .array: parent.values.append(.array(finished.values))
+        case .structure: parent.values.append(.structure(finished.values))
+        case .object: throw fault(.invalidValue, "an object frame finished as a value", at: offset)
+        }
+    }
+
+    private mutating func readHeader() throws(TypedstreamError) -> TypedstreamArchive.ByteOrder {
+        let version = try readByte(what: "the streamer version")
+        guard version == TypedstreamTag.streamerVersion else {
+            throw fault(.invalidHeader, "streamer version \(version); expected \(TypedstreamTag.streamerVersion)", at: 0)
+        }
+        let length = try readByte(what: "the signature's length")
+        guard Int(length) == TypedstreamTag.littleEndianSignature.count else {
+            throw fault(.invalidHeader, "signature length \(length); expected 11", at: 1)
+        }
+        let signature = [UInt8](try readBytes(Int(length), what: "the signature", at: 2))
+        if signature == TypedstreamTag.littleEndianSignature { bigEndian = false; return .littleEndian }
+        if signature == TypedstreamTag.bigEndianSignature { bigEndian = true; return .bigEndian }
+        throw fault(.invalidHeader, "signature \(String(decoding: signature, as: UTF8.self).debugDescription); expected \"streamtyped\" or \"typedstream\"", at: 2)
+    }
+
+    // MARK: - Values
+
+    private mutating func readScalar(_ code: UInt8) throws(TypedstreamError) -> TypedstreamValue {
+        let start = offset
+        switch code {
+        case UInt8(ascii: "c"): return .integer(Int64(Int8(bitPattern: try readByte(what: "a 'c' value"))))
+        case UInt8(ascii: "C"): return .unsignedInteger(UInt64(try readByte(what: "a 'C' value")))
+        case UInt8(ascii: "B"):
+            let byte = try readByte(what: "a 'B' value")
+            guard byte <= 1 else { throw fault(.invalidValue, "a 'B' value is \(byte); expected 0 or 1", at: start) }
+            return .bool(byte == 1)
+        case UInt8(ascii: "s"), UInt8(ascii: "i"), UInt8(ascii: "l"), UInt8(ascii: "q"):
+            return .integer(try readSignedInteger(what: "a \(describeByte(code)) value"))
+        case UInt8(ascii: "S"), UInt8(ascii: "I"), UInt8(ascii: "L"), UInt8(ascii: "Q"):
+            let (bits, width) = try readIntegerBits(head: try readByte(what: "a \(describeByte(code)) value"), at: start,
+                                                    what: "a \(describeByte(code)) value")
+            return .unsignedInteger(width == 1 ? bits & 0xFF : bits)
+        case UInt8(ascii: "f"):
+            let head = try readByte(what: "an 'f' value")
+            if head == TypedstreamTag.real {
+                return .float(Float(bitPattern: UInt32(truncatingIfNeeded: try readFixed(4, what: "an 'f' value's 4 bytes"))))
+            }
+            return .float(Float(try signedValue(head: head, at: start, what: "an 'f' value")))
+        case UInt8(ascii: "d"):
+            let head = try readByte(what: "a 'd' value")
+            if head == TypedstreamTag.real {
+                return .double(Double(bitPattern: try readFixed(8, what: "a 'd' value's 8 bytes")))
+            }
+            return .double(Double(try signedValue(head: head, at: start, what: "a 'd' value")))
+        case UInt8(ascii: "*"):
+            let head = try readByte(what: "a C string")
+            switch head {
+            case TypedstreamTag.nilValue: return .cString(nil)
+            case TypedstreamTag.new:
+                let contentStart = offset
+                guard let index = try readSharedStringIndex(head: try readByte(what: "a C string's content"), at: contentStart,
+                                                            what: "a C string's content")
+                else { throw fault(.invalidValue, "a C string's content is nil", at: contentStart) }
+                try addReferent(.cString(sharedStrings[index]), at: start)
+                return .cString(sharedStrings[index])
+            default:
+                let found = try readReference(head: head, at: start, what: "a C string")
+                guard case .cString(let content) = found else {
+                    throw fault(.invalidReference, "a C string reference names \(found.kindName)", at: start)
+                }
+                return .cString(content)
+            }
+        case UInt8(ascii: "%"):
+            return .atom(try readSharedString(head: try readByte(what: "an atom"), at: start, what: "an atom"))
+        case UInt8(ascii: ":"):
+            return .selector(try readSharedString(head: try readByte(what: "a selector"), at: start, what: "a selector"))
+        case UInt8(ascii: "+"):
+            let head = try readByte(what: "a '+' byte string")
+            if head == TypedstreamTag.nilValue { return .bytes(nil) }
+            return .bytes(try readUnsharedString(head: head, at: start, what: "a '+' byte string"))
+        case UInt8(ascii: "#"):
+            return .class(try readClass(head: try readByte(what: "a class"), at: start))
+        case UInt8(ascii: "!"):
+            return .ignored
+        default:
+            throw fault(.invalidValue, "type \(describeByte(code)) cannot be read", at: start)
+        }
+    }
+
+    /// A class chain: new classes (name, version), each the subclass of the next, ended by nil or a
+    /// reference to a class read before. Returns the first class's index (nil for `Nil`).
+    private mutating func readClass(head firstHead: UInt8, at start: Int) throws(TypedstreamError) -> Int? {
+        var head = firstHead
+        var headStart = start
+        var chain: [Int] = []
+        while head == TypedstreamTag.new {
+            let nameStart = offset
+            guard let name = try readSharedString(head: try readByte(what: "a class name"), at: nameStart, what: "a class name") else {
+                throw fault(.invalidValue, "a class name is nil", at: nameStart)
+            }
+            guard let text = String(validating: name, as: UTF8.self) else {
+                throw fault(.dataCorrupted, "a class name is not UTF-8", at: nameStart)
+            }
+            let version = try checkedInt(try readSignedInteger(what: "the version of class \(text)"), what: "the version of class \(text)")
+            let index = classes.count
+            try addReferent(.class(index), at: headStart)
+            classes.append(TypedstreamClass(name: text, version: version, superclass: nil))
+            if let last = chain.last { classes[last].superclass = index }
+            chain.append(index)
+            headStart = offset
+            head = try readByte(what: "the superclass of class \(text)")
+        }
+        var end: Int?
+        if head != TypedstreamTag.nilValue {
+            let found = try readReference(head: head, at: headStart, what: "a class")
+            guard case .class(let index) = found else {
+                throw fault(.invalidReference, "a class reference names \(found.kindName)", at: headStart)
+            }
+            end = index
+        }
+        if let last = chain.last { classes[last].superclass = end }
+        return chain.first ?? end
+    }
+
+    // MARK: - Strings
+
+    /// A shared string's bytes (nil for `85`): new (`84` + an unshared string) or a reference.
+    private mutating func readSharedString(head: UInt8, at start: Int, what: String) throws(TypedstreamError) -> Data? {
+        guard let index = try readSharedStringIndex(head: head, at: start, what: what) else { return nil }
+        return sharedStrings[index]
+    }
+
+    private mutating func readSharedStringIndex(head: UInt8, at start: Int, what: String) throws(TypedstreamError) -> Int? {
+        switch head {
+        case TypedstreamTag.nilValue: return nil
+        case TypedstreamTag.new:
+            let stringStart = offset
+            let string = try readUnsharedString(head: try readByte(what: what), at: stringStart, what: what)
+            sharedStrings.append(string)
+            return sharedStrings.count - 1
+        default:
+            let number = try referenceNumber(head: head, at: start, what: what)
+            guard number < sharedStrings.count else {
+                throw fault(.invalidReference, "\(what) refers to shared string #\(number); \(sharedStrings.count) were read", at: start)
+            }
+            return number
+        }
+    }
+
+    /// A length (an unsigned integer) and that many bytes.
+    private mutating func readUnsharedString(head: UInt8, at start: Int, what: String) throws(TypedstreamError) -> Data {
+        let (bits, width) = try readIntegerBits(head: head, at: start, what: "the length of \(what)")
+        let length = width == 1 ? bits & 0xFF : bits
+        guard length <= UInt64(bytes.count - offset) else {
+            throw fault(.truncated, "\(what) of \(length) bytes; \(bytes.count - offset) are left", at: start)
+        }
+        return try readBytes(Int(length), what: what, at: start)
+    }
+
+    private mutating func encodings(ofSharedString index: Int, at start: Int) throws(TypedstreamError) -> [TypedstreamTypeEncoding] {
+        if let parsed = parsedEncodings[index] { return parsed }
+        let text = [UInt8](sharedStrings[index])
+        guard !text.isEmpty else { throw fault(.invalidValue, "a group's type encoding is empty", at: start) }
+        let types: [TypedstreamTypeEncoding]
+        do {
+            types = try TypedstreamTypeEncoding.parseList(text)
+        } catch {
+            throw fault(.invalidValue, "type encoding \(String(decoding: text, as: UTF8.self).debugDescription): \(error.message)", at: start)
+        }
+        parsedEncodings[index] = types
+        return types
+    }
+
+    // MARK: - References
+
+    private mutating func referenceNumber(head: UInt8, at start: Int, what: String) throws(TypedstreamError) -> Int {
+        let value = try signedValue(head: head, at: start, what: what)
+        let number = value - TypedstreamTag.firstReference
+        guard number >= 0, let result = Int(exactly: number) else {
+            throw fault(.invalidValue, "\(what) starts with \(describeByte(head)), which is neither a tag nor a reference", at: start)
+        }
+        return result
+    }
+
+    private mutating func readReference(head: UInt8, at start: Int, what: String) throws(TypedstreamError) -> Referent {
+        let number = try referenceNumber(head: head, at: start, what: what)
+        guard number < references.count else {
+            throw fault(.invalidReference, "\(what) refers to #\(number); \(references.count) classes, objects and C strings were read", at: start)
+        }
+        return references[number]
+    }
+
+    private mutating func addReferent(_ referent: Referent, at start: Int) throws(TypedstreamError) {
+        guard references.count < limits.maximumObjectCount else {
+            throw fault(.limitExceeded, "more than limits.maximumObjectCount (\(limits.maximumObjectCount)) objects, classes and C strings", at: start)
+        }
+        references.append(referent)
+    }
+
+    // MARK: - Integers and bytes
+
+    /// A signed integer in any of the format's forms (one byte, or a tag and 2, 4 or 8 bytes).
+    private mutating func readSignedInteger(what: String) throws(TypedstreamError) -> Int64 {
+        let start = offset
+        return try signedValue(head: try readByte(what: what), at: start, what: what)
+    }
+
+    private func signedValueOfBits(_ bits: UInt64, width: Int) -> Int64 {
+        switch width {
+        case 1: return Int64(Int8(truncatingIfNeeded: bits))
+        case 2: return Int64(Int16(truncatingIfNeeded: bits))
+        case 4: return Int64(Int32(truncatingIfNeeded: bits))
+        default: return Int64(bitPattern: bits)
+        }
+    }
+
+    private mutating func signedValue(head: UInt8, at start: Int, what: String) throws(TypedstreamError) -> Int64 {
+        let (bits, width) = try readIntegerBits(head: head, at: start, what: what)
+        return signedValueOfBits(bits, width: width)
+    }
+
+    /// The bits and width (1, 2, 4 or 8 bytes) of an integer whose head byte is `head`.
+    private mutating func readIntegerBits(head: UInt8, at start: Int, what: String) throws(TypedstreamError) -> (UInt64, Int) {
+        switch head {
+        case TypedstreamTag.integer2: return (try readFixed(2, what: "\(what) (2 bytes after 0x81)"), 2)
+        case TypedstreamTag.integer4: return (try readFixed(4, what: "\(what) (4 bytes after 0x82)"), 4)
+        case TypedstreamTag.integer8: return (try readFixed(8, what: "\(what) (8 bytes after 0x87)"), 8)
+        default:
+            guard !TypedstreamTag.tagRange.contains(Int8(bitPattern: head)) else {
+                throw fault(.invalidValue, "\(what) starts with tag \(describeByte(head)), which is not an integer", at: start)
+            }
+            return (UInt64(head), 1)
+        }
+    }
+
+    /// `width` bytes in the stream's byte order, as the low bits of a UInt64.
+    private mutating func readFixed(_ width: Int, what: String) throws(TypedstreamError) -> UInt64 {
+        guard width <= bytes.count - offset else {
+            throw fault(.truncated, "\(what): the data ends (\(bytes.count - offset) bytes left)", at: offset)
+        }
+        var value: UInt64 = 0
+        for i in 0 ..< width {
+            let byte = UInt64(bytes[offset + (bigEndian ? i : width - 1 - i)])
+            value = value << 8 | byte
+        }
+        offset += width
+        return value
+    }
+
+    private mutating func readByte(what: String) throws(TypedstreamError) -> UInt8 {
+        guard offset < bytes.count else { throw fault(.truncated, "\(what): the data ends", at: offset) }
+        offset += 1
+        return bytes[offset - 1]
+    }
+
+    private mutating func readBytes(_ length: Int, what: String, at start: Int) throws(TypedstreamError) -> Data {
+        guard length >= 0, length <= bytes.count - offset else {
+            throw fault(.truncated, "\(what): \(length) bytes needed, \(bytes.count - offset) left", at: start)
+        }
+        try count(bytes: length)
+        defer { offset += length }
+        return Data(bytes[offset ..< offset + length])
+    }
+
+    private mutating func count(bytes added: Int) throws(TypedstreamError) {
+        byteCount += added
+        guard byteCount <= limits.maximumByteCount else {
+            throw fault(.limitExceeded, "more than limits.maximumByteCount (\(limits.maximumByteCount)) bytes of strings and data", at: offset)
+        }
+    }
+
+    private mutating func countElement() throws(TypedstreamError) {
+        elementCount += 1
+        guard elementCount <= limits.maximumElementCount else {
+            throw fault(.limitExceeded, "more than limits.maximumElementCount (\(limits.maximumElementCount)) values", at: offset)
+        }
+    }
+
+    private func checkedInt(_ value: Int64, what: String) throws(TypedstreamError) -> Int {
+        guard let result = Int(exactly: value) else { throw fault(.invalidValue, "\(what) \(value) does not fit in Int", at: offset) }
+        return result
+    }
+
+    private func fault(_ code: TypedstreamError.Code, _ message: String, at byteOffset: Int, object: Int? = nil) -> TypedstreamError {
+        TypedstreamError(code, message, byteOffset: byteOffset, objectIndex: object,
+                         className: object.flatMap { classes.indices.contains(objects[$0].classIndex) ? classes[objects[$0].classIndex].name : nil })
+    }
+}
+
+extension TypedstreamArchive {
+    /// Reads a typedstream (`NSArchiver`) archive of either byte order.
+    ///
+    /// Foundation on Apple platforms reads these with `NSUnarchiver`, which instantiates the classes; this
+    /// reads them as they are stored and instantiates nothing.
+    ///
+    /// - Parameters:
+    ///   - data: the bytes, starting with `04 0B streamtyped` or `04 0B typedstream`.
+    ///   - limits: the most objects (objects, classes and C strings together), values, string and data bytes,
+    ///     and the deepest nesting of objects, as for keyed archives.
+    /// - Throws: ``TypedstreamError`` naming the byte offset and what was being read: a header that is not a
+    ///   typedstream's, data that ends inside a value, a tag where a value cannot start, a reference to
+    ///   something not read before, a malformed type encoding, a limit exceeded.
+    public init(data: Data, limits: KeyedUnarchiver.Limits = KeyedUnarchiver.Limits()) throws(TypedstreamError) {
+        var reader = TypedstreamReader(data: data, limits: limits)
+        self = try reader.read()
+    }
+}

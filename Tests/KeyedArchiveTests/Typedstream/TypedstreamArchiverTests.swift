@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+@testable import KeyedArchive
+
+/// ``TypedstreamArchiver`` writes Foundation values that ``TypedstreamUnarchiver`` and pytypedstream read
+/// back equal: every Foundation value of the corpus's typedstream files, and values of every class built here.
+@Suite("Typedstream archiver")
+struct TypedstreamArchiverTests {
+    /// Every top-level Foundation value of the corpus (the Foundation fixtures, the 38 readable attributedBody
+    /// blobs, the color list's names and colors), paired with its file.
+    static func corpusValues() throws -> [(file: String, value: FoundationValue)] {
+        var result: [(String, FoundationValue)] = []
+        for file in TypedstreamCorpusTests.files where file != TypedstreamCorpusTests.damaged {
+            let archive = try TypedstreamArchive(data: Corpus.data(file))
+            for value in archive.groups.flatMap(\.values) {
+                if let converted = try? TypedstreamUnarchiver().foundationValues(of: [value], in: archive)[0] {
+                    result.append((file, converted))
+                }
+            }
+        }
+        return result
+    }
+
+    @Test(.requiresCorpus)
+    func corpusValuesRoundTrip() throws {
+        let values = try Self.corpusValues()
+        #expect(values.count >= 28 + 38)
+        for (file, value) in values {
+            let data = try TypedstreamArchiver().archivedData(withRootValue: value)
+            #expect(try TypedstreamUnarchiver().foundationValue(from: data) == value, "\(file)")
+        }
+    }
+
+    /// Values written from the Foundation fixtures that hold only what a ``FoundationValue`` keeps are
+    /// Apple's bytes. The others differ for a reason the value does not carry: a mutable class
+    /// (NSMutableString, NSMutableArray...), an NSNumber stored as `i`, `f`, `c` where the archiver writes `q`
+    /// or `d`, dictionary entries in Apple's hash order, or an NSString shared by identity.
+    @Test(.requiresCorpus)
+    func foundationFixturesOfPlainValuesAreApplesBytes() throws {
+        let same = ["NSString", "NSData", "NSDate", "NSDateFractional", "NumberDouble", "NSArrayEmpty", "NSURL", "NSURLRelative"]
+        for name in same {
+            let file = "typedstream/crabstep/foundation/" + name
+            let data = try Corpus.data(file)
+            let value = try TypedstreamUnarchiver().foundationValue(from: data)
+            #expect(try TypedstreamArchiver().archivedData(withRootValue: value) == data, "\(file)")
+        }
+    }
+
+    /// pytypedstream reads what we write from the corpus's values as the same values (but the 8-byte integer
+    /// form, which it lacks).
+    @Test(.requiresCorpus, .requiresPytypedstream)
+    func pytypedstreamReadsWrittenValues() throws {
+        let values = try Self.corpusValues()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typedstream-archiver-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var urls: [URL] = []
+        for (i, (_, value)) in values.enumerated() {
+            let url = folder.appendingPathComponent("\(i)")
+            try TypedstreamArchiver().archivedData(withRootValue: value).write(to: url)
+            urls.append(url)
+        }
+        let readings = try PytypedstreamOracle.read(files: urls)
+        for ((file, value), reading) in zip(values, readings) {
+            if file.hasSuffix("foundation/NumberInt64") {
+                // -9,000,000,000 needs the 8-byte form, which pytypedstream does not read.
+                #expect(reading.readError?.contains("0x87") == true, "\(reading.readError ?? "read")")
+                continue
+            }
+            guard let decoded = reading.decoded, let group = decoded.first as? [Any], let their = (group.last as? [Any])?.first else {
+                Issue.record("\(file): pytypedstream: \(reading.readError ?? reading.decodeError ?? "nothing")")
+                continue
+            }
+            #expect(TypedstreamValueForm.string(TypedstreamValueForm.ours(value))
+                    == TypedstreamValueForm.string(TypedstreamValueForm.oracle(their)), "\(file)")
+        }
+    }
+
+    @Test func everyWrittenClassRoundTrips() throws {
+        let link = try #require(URL(string: "https://example.com"))
+        let base = try #require(URL(string: "https://x.org/a/"))
+        let relative = try #require(URL(string: "b/c", relativeTo: base))
+        let text = try ArchivedAttributedString(string: "héllo 👋", runs: [
+            .init(range: 0 ..< 2, attributes: ["bold": .integer(1)]),
+            .init(range: 2 ..< 6, attributes: [:]),
+            .init(range: 6 ..< 8, attributes: ["bold": .integer(1), "link": .url(link)]),
+        ])
+        let values: [FoundationValue] = [
+            .string("ü"), .integer(-9_000_000_000), .integer(PropertyListInteger(UInt64.max)), .real(0.1), .data(Data([0, 255])),
+            .date(Date(timeIntervalSinceReferenceDate: 12.5)), .url(relative),
+            .null, .array([.string("a"), .null]), .set([.string("b"), .string("a")]),
+            .dictionary([.string("k"): .integer(1), .string("j"): .array([])]),
+            .specialValue(ArchivedSpecialValue(range: 2 ..< 5)),
+            .specialValue(ArchivedSpecialValue(.rect(x: 1, y: 2, width: 3, height: 4))),
+            .color(ArchivedColor(.rgb(red: 0.5, green: 0.25, blue: 1, alpha: 1, calibrated: true))),
+            .color(ArchivedColor(.catalog(catalogName: "System", colorName: "red", fallback: ArchivedColor(.white(white: 0, alpha: 1, calibrated: false))))),
+            .font(ArchivedFont(name: "Lucida Grande", size: 13, flags: 0x1000_0000)),
+            .attributedString(text),
+        ]
+        for order in [TypedstreamArchive.ByteOrder.littleEndian, .bigEndian] {
+            var archiver = TypedstreamArchiver()
+            archiver.byteOrder = order
+            for value in values {
+                let data = try archiver.archivedData(withRootValue: value)
+                #expect(try TypedstreamUnarchiver().foundationValue(from: data) == value, "\(value)")
+            }
+        }
+    }
+
+    @Test func deepValueIsRefusedPastTheLimit() throws {
+        var value = FoundationValue.null
+        for _ in 0 ..< 200 { value = .array([value]) }
+        var archiver = TypedstreamArchiver()
+        archiver.maximumDepth = 100
+        #expect(throws: TypedstreamError.self) { try archiver.archivedData(withRootValue: value) }
+        archiver.maximumDepth = 1_000
+        #expect(try TypedstreamUnarchiver().foundationValue(from: archiver.archivedData(withRootValue: value)) == value)
+    }
+}
