@@ -145,8 +145,8 @@ struct FoundationClass: Sendable {
 /// FoundationClass(archivable: ArchivedIndexSet.self),
 /// ```
 ///
-/// Evidence for each layout: /work/shared/FORMAT-NOTES.md ("Conventions and per-class encodings") and the
-/// macOS-written fixtures the structural comparison tests read.
+/// Evidence for each layout: each value type's documentation (the writer, reader or file it follows) and the
+/// macOS-written fixtures of the shared corpus that the structural comparison tests read.
 struct FoundationClassCatalogue: Sendable {
     /// The entries, in the order the catalogue was given them.
     let entries: [FoundationClass]

@@ -9,8 +9,8 @@ import Darwin
 /// What the Codable adapter needs to know about a type to write or read it (which of its own protocols
 /// the type conforms to), found once per type and thread by dynamic casts and then looked up.
 ///
-/// Dynamic casts to protocol existentials cost far more than a lookup (they took a fifth of the time
-/// archiving the benchmark's Codable graph took), and the adapter asks for every field of every object.
+/// A dynamic cast to a protocol existential costs far more than a table lookup, and the adapter asks for
+/// every field of every object.
 /// Each thread keeps its own table (no lock on the way), with the last type looked up in front.
 final class CodableTypeKinds<Kind>: @unchecked Sendable {
     /// One thread's table.
