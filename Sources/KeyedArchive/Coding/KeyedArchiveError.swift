@@ -37,7 +37,10 @@ public struct KeyedArchiveError: Error, Hashable, Sendable, CustomStringConverti
         public static let limitExceeded = Code("limitExceeded")
         /// The data is well-formed but its content is not what the type expects (user types may throw this).
         public static let dataCorrupted = Code("dataCorrupted")
-        /// A value could not be archived (for example a `$`-key the archiver reserves).
+        /// A value could not be turned into an archive value (for example `PropertyListEncoder` gave no value
+        /// for a type passed to `encodeEncodable`), or a coder was used the wrong way round (reading from a
+        /// container that only records what is written). Keys starting with `$` are not refused: the
+        /// archiver escapes them as Apple's does.
         public static let invalidValue = Code("invalidValue")
         /// An archived set or dictionary holds two strings that NSString keeps apart (their UTF-16 units
         /// differ) but Swift's `String` `==` finds equal (they are canonically equivalent, as "\u{E9}" and

@@ -24,8 +24,9 @@ import Foundation
 ///   Nothing is ever looked up by name at run time (there is no `NSClassFromString`).
 /// - **Shared objects** met again through a second reference are checked against the second field's
 ///   allowed types too (Foundation only checks the first time).
-/// - **Limits** (``Limits``) bound the number of objects, the bytes of strings and data, and the nesting
-///   depth; exceeding one throws ``KeyedArchiveError/Code/limitExceeded``.
+/// - **Limits** (``Limits``) bound the number of objects, the collection elements (each decode of a shared
+///   collection counted again), the bytes of strings and data, and the nesting depth; exceeding one throws
+///   ``KeyedArchiveError/Code/limitExceeded``. ``readingOptions`` bounds the property-list reading beneath.
 /// - **Never half-built.** Back-references (``ArchiveDecoder/decodeObjectReference(of:forKey:assign:)``)
 ///   are delivered after the whole graph is built, and not at all if the unarchive fails.
 ///
