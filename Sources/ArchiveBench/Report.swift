@@ -107,6 +107,12 @@ struct Report {
         if let a = ratio("codable.codable-archive", "codable.hand-archive"), let u = ratio("codable.codable-unarchive", "codable.hand-unarchive") {
             Swift.print("  ArchivableCodable model vs hand-written: archive \(x(a)), unarchive \(x(u)) the time")
         }
+        for (label, archive, unarchive) in [("hand-written", "archive", "unarchive"), ("ArchivableCodable", "codable-archive", "codable-unarchive")] {
+            guard let u = ratio("collections.foundation-unarchive", "collections.\(unarchive)"),
+                  let a = ratio("collections.foundation-archive", "collections.\(archive)") else { continue }
+            Swift.print("  array-shaped model (\(label)): unarchive vs Foundation \(x(u)) faster (target >= 50x: \(verdict(u >= 50))), "
+                        + "archive vs Foundation \(x(a)) faster (target >= 80x: \(verdict(a >= 80)))")
+        }
 
         Swift.print("\n== growth (ratio of the medians; each size in processes of its own; target: no more than the growth in models)")
         for (small, large) in zip(archiverSizes, archiverSizes.dropFirst()) {
