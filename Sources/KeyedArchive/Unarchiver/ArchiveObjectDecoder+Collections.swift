@@ -91,17 +91,60 @@ extension ArchiveObjectDecoder {
         let (uid, dict, cls) = try collection(key, names: names, expected: expected())
         let refs = try elements(dict, uid, cls, key: key)
         try session.countElements(refs.count, key: pathKey(key), uid: uid, className: cls)
+        // This generic runs unspecialized (reached through `any ArchiveDecoder`): strings and class instances,
+        // the common elements, are collected in an array of a concrete type, which touches no generic
+        // metadata per element. Each element is still read by the call `T.decode(from:forKey:)` makes.
+        if T.self == String.self {
+            let strings = try withEntered(uid, cls, key: key) { try decodeStringElements(refs) }
+            return unsafeBitCast(strings, to: [T].self)  // T is String
+        }
+        if session.isClass(T.self) {
+            let instances = try withEntered(uid, cls, key: key) { try decodeInstanceElements(refs, of: T.self) }
+            // T is a class: [AnyObject] and [T] hold the same references, laid out alike.
+            return unsafeBitCast(instances, to: [T].self)
+        }
         return try withEntered(uid, cls, key: key) {
             var result: [T] = []
             result.reserveCapacity(refs.count)
-            let decoder = ArchiveObjectDecoder(session: session, element: 0)
+            var decoder = session.elementDecoder()
             for (i, ref) in refs.enumerated() {
                 // Elements that refer to objects met before are read from memory four at a time.
                 if i % UnarchivingSession.warmedLanes == 0 { session.warm(refs, from: i) }
                 result.append(try decodeElement(ref, at: .index(i), with: decoder))
             }
+            session.recycle(elementDecoder: &decoder)
             return result
         }
+    }
+
+    /// The elements `refs` of an array of strings, each read as `String.decode(from:forKey:)` reads it.
+    private func decodeStringElements(_ refs: [Int]) throws -> [String] {
+        var result: [String] = []
+        result.reserveCapacity(refs.count)
+        var decoder = session.elementDecoder()
+        for (i, ref) in refs.enumerated() {
+            session.push(.index(i))
+            defer { session.pop() }
+            decoder.element = ref
+            result.append(try decoder.decode(String.self, forKey: ""))
+        }
+        session.recycle(elementDecoder: &decoder)
+        return result
+    }
+
+    /// The elements `refs` of an array whose element type `T` is a class, each read by `T.decode(from:forKey:)`.
+    private func decodeInstanceElements<T: ArchiveValue>(_ refs: [Int], of type: T.Type) throws -> [AnyObject] {
+        var result: [AnyObject] = []
+        result.reserveCapacity(refs.count)
+        var decoder = session.elementDecoder()
+        for (i, ref) in refs.enumerated() {
+            // Elements that refer to objects met before are read from memory four at a time.
+            if i % UnarchivingSession.warmedLanes == 0 { session.warm(refs, from: i) }
+            let element: T = try decodeElement(ref, at: .index(i), with: decoder)
+            result.append(unsafeBitCast(element, to: AnyObject.self))  // T is a class
+        }
+        session.recycle(elementDecoder: &decoder)
+        return result
     }
 
     func decodeSet<T: ArchiveValue & Hashable>(of type: T.Type, forKey key: String) throws -> Set<T> {
