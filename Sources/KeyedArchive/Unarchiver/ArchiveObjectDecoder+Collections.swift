@@ -11,17 +11,32 @@ extension ArchiveObjectDecoder {
     func collection(_ key: String, names: [String], expected: @autoclosure () -> String)
         throws -> (ArchiveObjectID, ArchiveFields, String)
     {
+        let object = try collectionObject(key, names: names, expected: expected())
+        return (object.uid, object.fields, object.className)
+    }
+
+    /// ``collection(_:names:expected:)`` with the object's key table.
+    @inline(__always)
+    func collectionObject(_ key: String, names: [String], expected: @autoclosure () -> String) throws -> BuiltinObject {
         let (value, uid) = try scalar(key, expected: expected())
-        return try builtin(value, uid: uid, key: key, names: names, expected: expected())
+        return try builtinObject(value, uid: uid, key: key, names: names, expected: expected())
     }
 
     /// The element references of an array, set or ordered set: `NS.objects` (an array of UIDs) or one UID
     /// member per element, `NS.object.0`, `NS.object.1`, ... in any stored order (Apple's ordered-set
     /// layout; also accepted for arrays and sets). Indices with a gap are rejected, not read as a shorter
     /// list; a key stored twice counts once (its last value), as the raw model reads it. `member` names the array-of-UIDs member to read (`NS.keys` for dictionary keys).
+    /// `keyTable`, when given, is `dict`'s (``UnarchivingSession/keyTable(for:)``): the member is found in it
+    /// rather than in the bytes.
     func elements(_ dict: ArchiveFields, _ uid: ArchiveObjectID, _ cls: String, key: String,
-                          member name: String = Catalogue.elementArrayKey) throws -> [Int] {
-        if let list = try session.lookup(dict, name, key: pathKey(key), uid: uid) {
+                  member name: String = Catalogue.elementArrayKey, keyTable: UnarchivingSession.KeyTable? = nil) throws -> [Int] {
+        let stored: Int?
+        if let keyTable {
+            stored = try keyTable.position(ofStoredKey: name).map { try session.value(at: $0, of: dict, key: pathKey(key), uid: uid) }
+        } else {
+            stored = try session.lookup(dict, name, key: pathKey(key), uid: uid)
+        }
+        if let list = stored {
             guard let refs = try session.arrayElements(list, key: pathKey(key), uid: uid) else {
                 throw fail(.dataCorrupted, "\(cls).\(name) must be an array of UIDs, found \(session.kindName(list))", key,
                            uid: uid, className: cls)
@@ -88,8 +103,9 @@ extension ArchiveObjectDecoder {
 
     func decodeElements<T: ArchiveValue>(of type: T.Type, forKey key: String, names: [String],
                                                   expected: @autoclosure () -> String) throws -> [T] {
-        let (uid, dict, cls) = try collection(key, names: names, expected: expected())
-        let refs = try elements(dict, uid, cls, key: key)
+        let object = try collectionObject(key, names: names, expected: expected())
+        let (uid, cls) = (object.uid, object.className)
+        let refs = try elements(object.fields, uid, cls, key: key, keyTable: object.keyTable)
         try session.countElements(refs.count, key: pathKey(key), uid: uid, className: cls)
         // This generic runs unspecialized (reached through `any ArchiveDecoder`): strings and class instances,
         // the common elements, are collected in an array of a concrete type, which touches no generic
