@@ -89,7 +89,9 @@ extension Array: ArchiveEncodableCollection where Element: Encodable {
 
 extension Array: ArchiveDecodableCollection where Element: Decodable {
     static func decodeArchiveCollection(from decoder: any ArchiveDecoder, forKey key: String) throws -> [Element] {
-        try decoder.decodeArray(of: CodableDecodedElement<Element>.self, forKey: key).map(\.value)
+        // A closure, not the key path `\.value`: in this generic context a key path is built at run time
+        // (its generic argument demangled) on every call.
+        try decoder.decodeArray(of: CodableDecodedElement<Element>.self, forKey: key).map { $0.value }
     }
 }
 
@@ -101,7 +103,7 @@ extension Set: ArchiveEncodableCollection where Element: Encodable {
 
 extension Set: ArchiveDecodableCollection where Element: Decodable {
     static func decodeArchiveCollection(from decoder: any ArchiveDecoder, forKey key: String) throws -> Set<Element> {
-        Set(try decoder.decodeSet(of: CodableDecodedElement<Element>.self, forKey: key).map(\.value))
+        Set(try decoder.decodeSet(of: CodableDecodedElement<Element>.self, forKey: key).map { $0.value })  // as above
     }
 }
 
