@@ -83,7 +83,28 @@ protocol ArchiveDecodableCollection {
 
 extension Array: ArchiveEncodableCollection where Element: Encodable {
     func encodeArchiveCollection(to sink: any ArchiveEncoder, forKey key: String, codingPath: [any CodingKey]) throws {
+        // A string and a class instance that is an ArchiveValue (an ArchivableCodable model) are written by
+        // the Codable rules as their ArchiveValue conformance writes them (one `encode(to:forKey:)` each):
+        // such an array is handed to the encoder as it is, without a wrapped copy, and the archiver's
+        // paths for arrays of strings and of instances apply. The calls and bytes are the same.
+        if Element.self == String.self {
+            try sink.encodeArray(unsafeBitCast(self, to: [String].self), forKey: key)  // Element is String
+            return
+        }
+        let kind = CodableEncodingKind.cache.kind(of: Element.self) { CodableEncodingKind(Element.self) }
+        if kind.isClass, kind.optional == nil, kind.collection == nil, let archivable = kind.archiveValue {
+            try archivable.encodeCodableArray(self, to: sink, forKey: key)
+            return
+        }
         try sink.encodeArray(map { CodableEncodedElement(value: $0) }, forKey: key)
+    }
+}
+
+extension ArchiveValue {
+    /// Writes `elements`, whose element type is exactly `Self` (found by ``CodableEncodingKind``), as an array
+    /// of `Self`.
+    fileprivate static func encodeCodableArray<U>(_ elements: [U], to sink: any ArchiveEncoder, forKey key: String) throws {
+        try sink.encodeArray(unsafeBitCast(elements, to: [Self].self), forKey: key)  // U is Self
     }
 }
 
