@@ -55,7 +55,7 @@ struct CollectionsWorkload: Workload {
             },
         ]
         if !oursOnly {
-            let foundationPeople = FoundationArrayPerson.graph(count: count)
+            let foundationPeople = NSArray(array: FoundationArrayPerson.graph(count: count))
             let theirs = try NSKeyedArchiver.archivedData(withRootObject: foundationPeople, requiringSecureCoding: true)
             let classes: [AnyClass] = [NSArray.self, FoundationArrayPerson.self]
             let foundationBack = try NSKeyedUnarchiver.unarchivedObject(ofClasses: classes, from: theirs) as? [FoundationArrayPerson]
@@ -78,8 +78,24 @@ struct CollectionsWorkload: Workload {
     }
 }
 
+/// A person of the benchmark's graph, made from ``PersonData``'s values, with a `friends` array.
+protocol LinkedPerson: AnyObject {
+    init(_ i: Int)
+    var index: Int { get }
+    var friends: [Self] { get set }
+}
+
+extension LinkedPerson {
+    /// `count` people, each with ``PersonData/friends(_:count:)`` as its friends.
+    static func graph(count: Int) -> [Self] {
+        let people = (0 ..< count).map(Self.init)
+        for p in people { p.friends = PersonData.friends(p.index, count: count).map { people[$0] } }
+        return people
+    }
+}
+
 /// The benchmark's person with its tags and friends stored as arrays, coded by hand.
-final class ArrayPerson: KeyedArchivable {
+final class ArrayPerson: KeyedArchivable, LinkedPerson {
     static var archivedClassName: String { "ArchiveBench.ArrayPerson" }
     var index: Int
     var name: String
@@ -98,12 +114,6 @@ final class ArrayPerson: KeyedArchivable {
         birthday = PersonData.birthday(i)
         tags = PersonData.tags(i)
         avatar = PersonData.avatar(i)
-    }
-
-    static func graph(count: Int) -> [ArrayPerson] {
-        let people = (0 ..< count).map(ArrayPerson.init)
-        for p in people { p.friends = PersonData.friends(p.index, count: count).map { people[$0] } }
-        return people
     }
 
     init(from decoder: any ArchiveDecoder) throws {
@@ -130,7 +140,7 @@ final class ArrayPerson: KeyedArchivable {
 }
 
 /// The same person as a Codable model: no coding written by hand.
-final class CodableArrayPerson: ArchivableCodable {
+final class CodableArrayPerson: ArchivableCodable, LinkedPerson {
     static var archivedClassName: String { "ArchiveBench.ArrayPerson" }
     var index: Int
     var name: String
@@ -151,16 +161,11 @@ final class CodableArrayPerson: ArchivableCodable {
         avatar = PersonData.avatar(i)
     }
 
-    static func graph(count: Int) -> [CodableArrayPerson] {
-        let people = (0 ..< count).map(CodableArrayPerson.init)
-        for p in people { p.friends = PersonData.friends(p.index, count: count).map { people[$0] } }
-        return people
-    }
 }
 
 /// Foundation's array-shaped person, with identity-based `hash`/`isEqual` (see ``ArchiverWorkload``). It
 /// archives its arrays as ``IdentityHashedArray``s (written as plain NSArrays), for the reason given there.
-final class FoundationArrayPerson: NSObject, NSSecureCoding {
+final class FoundationArrayPerson: NSObject, NSSecureCoding, LinkedPerson {
     static var supportsSecureCoding: Bool { true }
     var index: Int
     var name: String
@@ -179,12 +184,6 @@ final class FoundationArrayPerson: NSObject, NSSecureCoding {
         birthday = PersonData.birthday(i)
         tags = PersonData.tags(i)
         avatar = PersonData.avatar(i)
-    }
-
-    static func graph(count: Int) -> NSArray {
-        let people = (0 ..< count).map(FoundationArrayPerson.init)
-        for p in people { p.friends = PersonData.friends(p.index, count: count).map { people[$0] } }
-        return NSArray(array: people)
     }
 
     override var hash: Int { ObjectIdentifier(self).hashValue }
