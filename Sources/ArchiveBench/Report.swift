@@ -63,7 +63,7 @@ struct Report {
             Swift.print("  " + ("size " + key).padding(toLength: 44, withPad: " ", startingAt: 0) + "\(bytes.formatted()) bytes")
         }
 
-        Swift.print("\n== ratios (targets from issue #18)")
+        Swift.print("\n== ratios (targets from issue #18; the array-shaped model's from issue #33)")
         for size in archiverSizes {
             let p = "archiver.\(size)"
             guard median("\(p).unarchive") != nil else { continue }
