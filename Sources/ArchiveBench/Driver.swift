@@ -90,6 +90,7 @@ struct Driver {
             for size in settings.sizes { plan.append(["--child", "archiver", "--count", "\(size)"]) }
         }
         if wants("codable") { plan.append(["--child", "codable"]) }
+        if wants("collections") { plan.append(["--child", "collections"]) }
         let common = ["--runs", "\(settings.runs)", "--warmup", "\(settings.warmups)", "--foundation-max", "\(settings.foundationMaximum)"]
         // The first process of each writes the archives for the memory probes and libplist.
         let inTurns = settings.turns ? plan.filter { fitsInTurns($0) } : []

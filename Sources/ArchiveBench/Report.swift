@@ -63,7 +63,7 @@ struct Report {
             Swift.print("  " + ("size " + key).padding(toLength: 44, withPad: " ", startingAt: 0) + "\(bytes.formatted()) bytes")
         }
 
-        Swift.print("\n== ratios (targets from issue #18)")
+        Swift.print("\n== ratios (targets from issue #18; the array-shaped model's from issue #33)")
         for size in archiverSizes {
             let p = "archiver.\(size)"
             guard median("\(p).unarchive") != nil else { continue }
@@ -106,6 +106,12 @@ struct Report {
         for note in notes where seen.insert(note).inserted { Swift.print("  " + note) }  // once, though every process says it
         if let a = ratio("codable.codable-archive", "codable.hand-archive"), let u = ratio("codable.codable-unarchive", "codable.hand-unarchive") {
             Swift.print("  ArchivableCodable model vs hand-written: archive \(x(a)), unarchive \(x(u)) the time")
+        }
+        for (label, archive, unarchive) in [("hand-written", "archive", "unarchive"), ("ArchivableCodable", "codable-archive", "codable-unarchive")] {
+            guard let u = ratio("collections.foundation-unarchive", "collections.\(unarchive)"),
+                  let a = ratio("collections.foundation-archive", "collections.\(archive)") else { continue }
+            Swift.print("  array-shaped model (\(label)): unarchive vs Foundation \(x(u)) faster (target >= 50x: \(verdict(u >= 50))), "
+                        + "archive vs Foundation \(x(a)) faster (target >= 80x: \(verdict(a >= 80)))")
         }
 
         Swift.print("\n== growth (ratio of the medians; each size in processes of its own; target: no more than the growth in models)")

@@ -29,7 +29,7 @@ func exitUnlessLinux() {
 }
 exitUnlessLinux()
 
-let workloadNames = ["small-dictionaries", "data-blob", "archiver", "codable"]
+let workloadNames = ["small-dictionaries", "data-blob", "archiver", "codable", "collections"]
 /// `--only` names of the large-archive measurements (LargeArchiveProbe.swift), run by the driver itself.
 let largeNames = ["dump-memory", "lazy-open"]
 
@@ -39,6 +39,7 @@ let largeNames = ["dump-memory", "lazy-open"]
     case "small-dictionaries": return SmallDictionariesWorkload(outputDirectory: directory)
     case "data-blob": return DataBlobWorkload()
     case "codable": return CodableWorkload()
+    case "collections": return CollectionsWorkload()
     default:
         let count = count ?? 20_000
         return ArchiverWorkload(count: count, includesFoundation: count <= settings.foundationMaximum, outputDirectory: directory)

@@ -46,7 +46,24 @@ extension KeyedArchiver {
     }
 
     public func encodeArray<T: ArchiveValue>(_ elements: [T], forKey key: String) throws {
-        try encodeList(elements, as: .array, forKey: key)
+        // This generic runs unspecialized (reached through `any ArchiveEncoder`): an array of strings or of
+        // class instances, the common arrays, is walked as an array of a concrete type or through its
+        // buffer, which looks up no generic conformance per element. The bytes are the general path's.
+        if T.self == String.self {
+            let strings = unsafeBitCast(elements, to: [String].self)  // T is String
+            try encodeList(as: .array, forKey: key) {
+                for string in strings {
+                    // What `encode(_:forKey:)` writes for a string element.
+                    s.elementRefs.append(KeyedArchiveEmitter.uid(s.emitter.appendElement(s.emitter.string(string))))
+                }
+            }
+        } else if isClass(T.self) {
+            try encodeList(as: .array, forKey: key) {
+                try elements.withUnsafeBufferPointer { try appendInstanceRefs($0) }
+            }
+        } else {
+            try encodeList(elements, as: .array, forKey: key)
+        }
     }
 
     /// Writes `elements` in order as an `NSOrderedSet` (`NS.object.0`, `NS.object.1`, ...: one UID member per
@@ -70,10 +87,22 @@ extension KeyedArchiver {
             if s.currentContainer == nil && !asElement { try drain() }
             return
         }
+        try writeList(as: builtin, asElement: asElement, forKey: key) { _ = try appendElementRefs(elements) }
+    }
+
+    /// An `NSArray`, `NSOrderedSet` or `NSSet` whose element refs `appendRefs` appends to `elementRefs`, in order.
+    private func encodeList(as builtin: BuiltinClass, forKey key: String, _ appendRefs: () throws -> Void) throws {
+        try checkOpen()
+        try writeList(as: builtin, asElement: takeCapture(), forKey: key, appendRefs)
+    }
+
+    /// Takes the list's UID, appends its element refs (`appendRefs`), completes it and puts its reference
+    /// under `key` (or as the captured element).
+    private func writeList(as builtin: BuiltinClass, asElement: Bool, forKey key: String, _ appendRefs: () throws -> Void) throws {
         let (uid, object) = s.emitter.appendContainerElement()
         let base = s.elementRefs.count
         defer { s.elementRefs.removeLast(s.elementRefs.count - base) }
-        _ = try appendElementRefs(elements)
+        try appendRefs()
         try completeList(uid: uid, object: object, base: base, as: builtin)
         put(reference: uid, asElement: asElement, forKey: key)
         if s.currentContainer == nil && !asElement { try drain() }

@@ -83,13 +83,36 @@ protocol ArchiveDecodableCollection {
 
 extension Array: ArchiveEncodableCollection where Element: Encodable {
     func encodeArchiveCollection(to sink: any ArchiveEncoder, forKey key: String, codingPath: [any CodingKey]) throws {
+        // A string and a class instance that is an ArchiveValue (an ArchivableCodable model) are written by
+        // the Codable rules as their ArchiveValue conformance writes them (one `encode(to:forKey:)` each):
+        // such an array is handed to the encoder as it is, without a wrapped copy, and the archiver's
+        // paths for arrays of strings and of instances apply. The calls and bytes are the same.
+        if Element.self == String.self {
+            try sink.encodeArray(unsafeBitCast(self, to: [String].self), forKey: key)  // Element is String
+            return
+        }
+        let kind = CodableEncodingKind.cache.kind(of: Element.self) { CodableEncodingKind(Element.self) }
+        if kind.isClass, kind.optional == nil, kind.collection == nil, let archivable = kind.archiveValue {
+            try archivable.encodeCodableArray(self, to: sink, forKey: key)
+            return
+        }
         try sink.encodeArray(map { CodableEncodedElement(value: $0) }, forKey: key)
+    }
+}
+
+extension ArchiveValue {
+    /// Writes `elements`, whose element type is exactly `Self` (found by ``CodableEncodingKind``), as an array
+    /// of `Self`.
+    fileprivate static func encodeCodableArray<U>(_ elements: [U], to sink: any ArchiveEncoder, forKey key: String) throws {
+        try sink.encodeArray(unsafeBitCast(elements, to: [Self].self), forKey: key)  // U is Self
     }
 }
 
 extension Array: ArchiveDecodableCollection where Element: Decodable {
     static func decodeArchiveCollection(from decoder: any ArchiveDecoder, forKey key: String) throws -> [Element] {
-        try decoder.decodeArray(of: CodableDecodedElement<Element>.self, forKey: key).map(\.value)
+        // A closure, not the key path `\.value`: in this generic context a key path is built at run time
+        // (its generic argument demangled) on every call.
+        try decoder.decodeArray(of: CodableDecodedElement<Element>.self, forKey: key).map { $0.value }
     }
 }
 
@@ -101,7 +124,7 @@ extension Set: ArchiveEncodableCollection where Element: Encodable {
 
 extension Set: ArchiveDecodableCollection where Element: Decodable {
     static func decodeArchiveCollection(from decoder: any ArchiveDecoder, forKey key: String) throws -> Set<Element> {
-        Set(try decoder.decodeSet(of: CodableDecodedElement<Element>.self, forKey: key).map(\.value))
+        Set(try decoder.decodeSet(of: CodableDecodedElement<Element>.self, forKey: key).map { $0.value })  // as above
     }
 }
 

@@ -11,17 +11,32 @@ extension ArchiveObjectDecoder {
     func collection(_ key: String, names: [String], expected: @autoclosure () -> String)
         throws -> (ArchiveObjectID, ArchiveFields, String)
     {
+        let object = try collectionObject(key, names: names, expected: expected())
+        return (object.uid, object.fields, object.className)
+    }
+
+    /// ``collection(_:names:expected:)`` with the object's key table.
+    @inline(__always)
+    func collectionObject(_ key: String, names: [String], expected: @autoclosure () -> String) throws -> BuiltinObject {
         let (value, uid) = try scalar(key, expected: expected())
-        return try builtin(value, uid: uid, key: key, names: names, expected: expected())
+        return try builtinObject(value, uid: uid, key: key, names: names, expected: expected())
     }
 
     /// The element references of an array, set or ordered set: `NS.objects` (an array of UIDs) or one UID
     /// member per element, `NS.object.0`, `NS.object.1`, ... in any stored order (Apple's ordered-set
     /// layout; also accepted for arrays and sets). Indices with a gap are rejected, not read as a shorter
     /// list; a key stored twice counts once (its last value), as the raw model reads it. `member` names the array-of-UIDs member to read (`NS.keys` for dictionary keys).
+    /// `keyTable`, when given, is `dict`'s (``UnarchivingSession/keyTable(for:)``): the member is found in it
+    /// rather than in the bytes.
     func elements(_ dict: ArchiveFields, _ uid: ArchiveObjectID, _ cls: String, key: String,
-                          member name: String = Catalogue.elementArrayKey) throws -> [Int] {
-        if let list = try session.lookup(dict, name, key: pathKey(key), uid: uid) {
+                  member name: String = Catalogue.elementArrayKey, keyTable: UnarchivingSession.KeyTable? = nil) throws -> [Int] {
+        let stored: Int?
+        if let keyTable {
+            stored = try keyTable.position(ofStoredKey: name).map { try session.value(at: $0, of: dict, key: pathKey(key), uid: uid) }
+        } else {
+            stored = try session.lookup(dict, name, key: pathKey(key), uid: uid)
+        }
+        if let list = stored {
             guard let refs = try session.arrayElements(list, key: pathKey(key), uid: uid) else {
                 throw fail(.dataCorrupted, "\(cls).\(name) must be an array of UIDs, found \(session.kindName(list))", key,
                            uid: uid, className: cls)
@@ -88,20 +103,64 @@ extension ArchiveObjectDecoder {
 
     func decodeElements<T: ArchiveValue>(of type: T.Type, forKey key: String, names: [String],
                                                   expected: @autoclosure () -> String) throws -> [T] {
-        let (uid, dict, cls) = try collection(key, names: names, expected: expected())
-        let refs = try elements(dict, uid, cls, key: key)
+        let object = try collectionObject(key, names: names, expected: expected())
+        let (uid, cls) = (object.uid, object.className)
+        let refs = try elements(object.fields, uid, cls, key: key, keyTable: object.keyTable)
         try session.countElements(refs.count, key: pathKey(key), uid: uid, className: cls)
+        // This generic runs unspecialized (reached through `any ArchiveDecoder`): strings and class instances,
+        // the common elements, are collected in an array of a concrete type, which touches no generic
+        // metadata per element. Each element is still read by the call `T.decode(from:forKey:)` makes.
+        if T.self == String.self {
+            let strings = try withEntered(uid, cls, key: key) { try decodeStringElements(refs) }
+            return unsafeBitCast(strings, to: [T].self)  // T is String
+        }
+        if session.isClass(T.self) {
+            let instances = try withEntered(uid, cls, key: key) { try decodeInstanceElements(refs, of: T.self) }
+            // T is a class: [AnyObject] and [T] hold the same references, laid out alike.
+            return unsafeBitCast(instances, to: [T].self)
+        }
         return try withEntered(uid, cls, key: key) {
             var result: [T] = []
             result.reserveCapacity(refs.count)
-            let decoder = ArchiveObjectDecoder(session: session, element: 0)
+            var decoder = session.elementDecoder()
             for (i, ref) in refs.enumerated() {
                 // Elements that refer to objects met before are read from memory four at a time.
                 if i % UnarchivingSession.warmedLanes == 0 { session.warm(refs, from: i) }
                 result.append(try decodeElement(ref, at: .index(i), with: decoder))
             }
+            session.recycle(elementDecoder: &decoder)
             return result
         }
+    }
+
+    /// The elements `refs` of an array of strings, each read as `String.decode(from:forKey:)` reads it.
+    private func decodeStringElements(_ refs: [Int]) throws -> [String] {
+        var result: [String] = []
+        result.reserveCapacity(refs.count)
+        var decoder = session.elementDecoder()
+        for (i, ref) in refs.enumerated() {
+            session.push(.index(i))
+            defer { session.pop() }
+            decoder.element = ref
+            result.append(try decoder.decode(String.self, forKey: ""))
+        }
+        session.recycle(elementDecoder: &decoder)
+        return result
+    }
+
+    /// The elements `refs` of an array whose element type `T` is a class, each read by `T.decode(from:forKey:)`.
+    private func decodeInstanceElements<T: ArchiveValue>(_ refs: [Int], of type: T.Type) throws -> [AnyObject] {
+        var result: [AnyObject] = []
+        result.reserveCapacity(refs.count)
+        var decoder = session.elementDecoder()
+        for (i, ref) in refs.enumerated() {
+            // Elements that refer to objects met before are read from memory four at a time.
+            if i % UnarchivingSession.warmedLanes == 0 { session.warm(refs, from: i) }
+            let element: T = try decodeElement(ref, at: .index(i), with: decoder)
+            result.append(unsafeBitCast(element, to: AnyObject.self))  // T is a class
+        }
+        session.recycle(elementDecoder: &decoder)
+        return result
     }
 
     func decodeSet<T: ArchiveValue & Hashable>(of type: T.Type, forKey key: String) throws -> Set<T> {

@@ -132,26 +132,26 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
     /// The Foundation object under `key`: a dictionary whose class is one of `names`. Gives the object,
     /// its fields and its class name (the name only: copying the whole ``ArchivedClass`` would retain
     /// and release its chain and hints too, for every date or string object read).
-    func builtin(_ value: Int, uid: ArchiveObjectID?, key: String, names: [String], expected: String)
+    func builtin(_ value: Int, uid: ArchiveObjectID?, key: String, names: [String], expected: @autoclosure () -> String)
         throws -> (ArchiveObjectID, ArchiveFields, String)
     {
-        let object = try builtinObject(value, uid: uid, key: key, names: names, expected: expected)
+        let object = try builtinObject(value, uid: uid, key: key, names: names, expected: expected())
         return (object.uid, object.fields, object.className)
     }
 
     /// ``builtin(_:uid:key:names:expected:)`` with the object's key table (nil: its members are looked up in
     /// the bytes), so that reading its members does not look the table up again.
     @inline(__always)
-    func builtinObject(_ value: Int, uid: ArchiveObjectID?, key: String, names: [String], expected: String)
+    func builtinObject(_ value: Int, uid: ArchiveObjectID?, key: String, names: [String], expected: @autoclosure () -> String)
         throws -> BuiltinObject
     {
         guard let uid, session.storage.kind(value) == .dictionary,
               let (dict, classIndex, table) = try session.objectClass(uid, key: pathKey(key)) else {
-            throw fail(.typeMismatch, "expected \(expected), found \(found(value, uid: uid))", key, uid: uid)
+            throw fail(.typeMismatch, "expected \(expected()), found \(found(value, uid: uid))", key, uid: uid)
         }
         let className = session.classTable[classIndex].name
         guard names.contains(className) else {
-            throw fail(.classNotAllowed, "class \"\(className)\" is not allowed here; expected \(expected) (\(names.joined(separator: ", ")))",
+            throw fail(.classNotAllowed, "class \"\(className)\" is not allowed here; expected \(expected()) (\(names.joined(separator: ", ")))",
                        key, uid: uid, className: className)
         }
         return BuiltinObject(uid: uid, fields: dict, className: className, keyTable: table)

@@ -107,6 +107,8 @@ final class UnarchivingSession {
     @exclusivity(unchecked) private var active = true
     /// Object decoders that nothing else holds, for the next objects (see ``instance(_:allowed:key:expected:)``).
     @exclusivity(unchecked) private var spareDecoders: [ArchiveObjectDecoder] = []
+    /// Element-mode decoders that nothing else holds, for the next collections (see ``elementDecoder()``).
+    @exclusivity(unchecked) private var spareElementDecoders: [ArchiveObjectDecoder] = []
     /// The key tables met so far, at most 8 (UnarchivingSession+KeyTables.swift).
     @exclusivity(unchecked) var keyTables: [KeyTable] = []
     /// The fields each of ``keyTables`` was made from, compared without touching the tables themselves
@@ -159,6 +161,7 @@ final class UnarchivingSession {
         decodedObjects = []
         deferred = []
         spareDecoders = []
+        spareElementDecoders = []
     }
 
     // MARK: Reading the archive
@@ -596,7 +599,7 @@ final class UnarchivingSession {
 
     /// Whether `type` is a class (cached: a metatype cast per object costs more than a compare).
     @inline(__always)
-    private func isClass(_ type: any KeyedArchivable.Type) -> Bool {
+    func isClass(_ type: any Any.Type) -> Bool {
         let id = ObjectIdentifier(type)
         if let lastKind, lastKind.type == id { return lastKind.isClass }
         let result = type is AnyClass
@@ -656,6 +659,20 @@ final class UnarchivingSession {
         remember(value, slots[uid.rawValue])  // `value` is the UID checkedObject followed; state 2 on return
         decoded = true
         return made
+    }
+
+    /// An element-mode decoder for the elements of one collection: a spare one, or a new one. Hand it back
+    /// with ``recycle(elementDecoder:)`` when the collection is read.
+    @inline(__always)
+    func elementDecoder() -> ArchiveObjectDecoder {
+        spareElementDecoders.popLast() ?? ArchiveObjectDecoder(session: self, element: 0)
+    }
+
+    /// Keeps `decoder` for the next collection when nothing else holds it (an element's `decode(from:forKey:)`
+    /// may have kept it; such a decoder stays as it is).
+    @inline(__always)
+    func recycle(elementDecoder decoder: inout ArchiveObjectDecoder) {
+        if isKnownUniquelyReferenced(&decoder) { spareElementDecoders.append(decoder) }
     }
 
     /// Validates a reference to a class instance: a UID, not nil, in range, to an object dictionary. Gives

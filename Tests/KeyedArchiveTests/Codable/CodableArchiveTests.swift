@@ -135,6 +135,52 @@ private func objects(_ data: Data, className: String) throws -> [PropertyListDic
     }
 }
 
+extension CodableRoundTripTests {
+    @Test func arraysOfStringsAndOfModelsGiveTheHandWrittenBytes() throws {
+        let codable = (0 ..< 4).map { CTagged(name: "p\($0)", tags: ["t\($0)", "shared"]) }
+        let hand = (0 ..< 4).map { HandTagged(name: "p\($0)", tags: ["t\($0)", "shared"]) }
+        for i in 0 ..< 3 {  // each refers to the ones after it; the last to none
+            codable[i].friends = Array(codable[(i + 1)...])
+            hand[i].friends = Array(hand[(i + 1)...])
+        }
+        let data = try KeyedArchiver.archivedData(withRootObject: codable)
+        #expect(data == (try KeyedArchiver.archivedData(withRootObject: hand)))
+        let back = try KeyedUnarchiver().decode([CTagged].self, from: data)
+        #expect(back.map(\.name) == ["p0", "p1", "p2", "p3"])
+        #expect(back.map(\.tags) == (0 ..< 4).map { ["t\($0)", "shared"] })
+        #expect(back[0].friends.count == 3 && back[0].friends.indices.allSatisfy { back[0].friends[$0] === back[$0 + 1] })
+        #expect(back[1].friends[1] === back[3] && back[3].friends.isEmpty)
+    }
+}
+
+/// A Codable model holding an array of strings and an array of models.
+private final class CTagged: ArchivableCodable {
+    static var archivedClassName: String { "Tagged" }
+    var name: String
+    var tags: [String]
+    var friends: [CTagged] = []
+    init(name: String, tags: [String]) { self.name = name; self.tags = tags }
+}
+
+/// CTagged written by hand.
+private final class HandTagged: KeyedArchivable {
+    static var archivedClassName: String { "Tagged" }
+    var name: String
+    var tags: [String]
+    var friends: [HandTagged] = []
+    init(name: String, tags: [String]) { self.name = name; self.tags = tags }
+    init(from decoder: any ArchiveDecoder) throws {
+        name = try decoder.decode(String.self, forKey: "name")
+        tags = try decoder.decode([String].self, forKey: "tags")
+        friends = try decoder.decode([HandTagged].self, forKey: "friends")
+    }
+    func encode(to encoder: any ArchiveEncoder) throws {
+        try encoder.encode(name, forKey: "name")
+        try encoder.encode(tags, forKey: "tags")
+        try encoder.encode(friends, forKey: "friends")
+    }
+}
+
 /// CPersonCard written by hand.
 private struct HandCard: KeyedArchivable {
     static var archivedClassName: String { "Card" }
