@@ -6,9 +6,8 @@ import Foundation
 
 /// The objects of a keyed archive as ``KeyedArchiver`` produces them, kept compact, then laid out as `bplist00`.
 ///
-/// The archiver used to build a ``PropertyListValue`` tree that ``BinaryPropertyListWriter`` then flattened,
-/// hashed and de-duplicated again. The emitter skips the tree, and writes exactly the bytes the writer
-/// writes for that tree:
+/// The emitter builds no ``PropertyListValue`` tree (which ``BinaryPropertyListWriter`` would flatten, hash
+/// and de-duplicate again) and writes exactly the bytes the writer writes for the tree of the same objects:
 ///
 /// 1. **While encoding**, every scalar (string, number, data) is encoded once into `pool` and given a
 ///    scalar id; equal scalars share one id (the writer's byte-exact equality, through the shared

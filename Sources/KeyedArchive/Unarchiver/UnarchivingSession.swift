@@ -557,9 +557,9 @@ final class UnarchivingSession {
     /// (a friend decoded long ago lies anywhere in the table and the heap); taken four at a time, the
     /// misses of a step overlap. Nothing is retained (a retain is an atomic operation, which would wait
     /// for the header's miss before the next load could start) and nothing is decided here: the decoder
-    /// then reads the same entries again, from the cache, with all its checks. (Objects not decoded yet
-    /// are left alone: their dictionaries, warmed too, came out slower in the A/B, most likely because a
-    /// new object's decoding evicts what was warmed for the entries after it.)
+    /// then reads the same entries again, from the cache, with all its checks. Objects not decoded yet are
+    /// left alone: decoding a new object touches enough memory to evict what was warmed for the entries
+    /// after it.
     @inline(__always)
     private func warm(_ o0: Int, _ o1: Int, _ o2: Int, _ o3: Int) {
         let i0 = warmedInstance(o0), i1 = warmedInstance(o1), i2 = warmedInstance(o2), i3 = warmedInstance(o3)
