@@ -20,6 +20,18 @@ import Foundation
 /// (Foundation truncates silently; this decoder throws ``KeyedArchiveError/Code/typeMismatch``).
 ///
 /// Use the generic ``decode(_:forKey:)->T`` and ``decodeIfPresent(_:forKey:)`` for everything.
+///
+/// ## Conforming types
+/// The decoder ``KeyedUnarchiver`` passes to `init(from:)` is the one full implementation. A few readers
+/// need what this protocol does not expose (an object's stored keys, the kind of a stored value before it
+/// is read, the unarchiver's registry and stack), so they work only with that decoder:
+/// - an ``ArchivableCodable`` model's unkeyed and dictionary containers (`[T]`, `[K: V]` properties) throw
+///   `DecodingError.typeMismatch`, and its `allKeys` is empty;
+/// - NSValue's Objective-C-type layout (``ArchivedSpecialValue``) throws ``KeyedArchiveError/Code/dataCorrupted``;
+/// - a nested object's class is checked against the type's own names only (no registry, no module moves);
+/// - a ``BackReference`` is delivered through ``decodeObjectReference(of:forKey:assign:)`` as a hand-written
+///   model's is.
+/// Another conforming type (a test double, a wrapper) serves hand-written ``KeyedArchivable`` models fully.
 public protocol ArchiveDecoder: AnyObject {
     /// The key path from the root to the object being decoded (`root.children[2]`), for error messages.
     var keyPath: String { get }
