@@ -215,6 +215,7 @@ struct FoundationClassCatalogue: Sendable {
         FoundationClass(archivable: ArchivedAttributedString.self),  // NSAttributedString, NSMutableAttributedString
         FoundationClass(archivable: ArchivedColor.self),             // NSColor
         FoundationClass(archivable: ArchivedFont.self),              // NSFont
+        FoundationClass(archivable: ArchivedPersonNameComponents.self),  // NSPersonNameComponents
     ]
 
     /// The classes the package reads and writes: the plain Foundation values, then the value types.

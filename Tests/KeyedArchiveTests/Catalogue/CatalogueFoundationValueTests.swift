@@ -93,6 +93,8 @@ private final class CatalogueTestNote: KeyedArchivable {
             .attributedString(Self.styled),
             .color(Self.red),
             .font(ArchivedFont(name: "Helvetica", size: 12)),
+            .catalogued(ArchivedPersonNameComponents(givenName: "Ada", familyName: "Lovelace",
+                                                     phoneticRepresentation: ArchivedPersonNameComponents(givenName: "エイダ"))),
             .measurement(ArchivedMeasurement(value: 45, unit: .init(className: "NSUnitLength", symbol: "mi",
                                                                       converter: .init(coefficient: 1609.34)))),
         ]
