@@ -24,6 +24,14 @@
 //   by `acceptedNames(of:registry:names:)` below.
 // Untyped Foundation values (`FoundationValue`) never reach a model type: only the catalogue's value
 // classes are read there (`ArchiveObjectDecoder+FoundationValue.swift`).
+//
+// Other places refuse a class by a fixed list of names, never instantiating by name either, and throw
+// `classNotAllowed` themselves: `ArchiveObjectDecoder.builtinObject` (Foundation's own classes read as
+// strings, dates, collections...), `ArchiveObjectDecoder+FoundationValue.swift` (the catalogue's classes),
+// `ArchiveCodableDecoder`'s keyed container (a Codable model's nested object named as a Foundation class)
+// and `decodeDecodable`'s subtree conversion (property-list classes only). Every typed path reads an
+// object's class through `UnarchivingSession.objectClass(_:key:)` first: a rule about the class name
+// itself, whatever the caller allowed, belongs there so that no path skips it.
 
 /// The allow-list decision: which allowed type, if any, an archived class name may become.
 enum ArchiveAllowList {
