@@ -262,7 +262,21 @@ package enum ArchiveDumpCommand {
         let root: PropertyListValue
         let graph: ArchivedObjectGraph?
         var mapped: MappedPropertyList?
-        if [.raw, .rawJSON].contains(options.mode), let plist = MappedPropertyList(data, expandedValueBudget: budget) {
+        var typedstream: TypedstreamRenderer?
+        if TypedstreamRenderer.isTypedstream(data) {
+            if [.xml, .binary].contains(options.mode) {
+                errors.write("Error: \(ValueFormatting.printable(name)): a typedstream (NSArchiver) archive is not a property list; "
+                             + "'\(options.mode == .xml ? "--xml" : "--binary")' cannot convert it\n")
+                return exitUsage
+            }
+            do {
+                typedstream = TypedstreamRenderer(archive: try TypedstreamArchive(data: data), budget: budget, maxDepth: options.maxDepth)
+            } catch {
+                return fail("\(error)")
+            }
+            root = .dictionary([:])
+            graph = nil
+        } else if [.raw, .rawJSON].contains(options.mode), let plist = MappedPropertyList(data, expandedValueBudget: budget) {
             // The property list as stored, of a binary file that passes every check below: its containers
             // are read from the bytes as they are shown (memory: the file and, while checking, 9 bytes per object).
             root = .dictionary([:])
@@ -314,6 +328,9 @@ package enum ArchiveDumpCommand {
 
         /// Writes the chosen output to `out`; returns the exit status of a failure (its message written).
         func render(to out: DumpOutput) -> Int32? {
+            if let typedstream {
+                return renderTypedstream(typedstream, mode: options.mode, to: out, fail: fail)
+            }
             switch options.mode {
             case .tree:
                 if let graph {
@@ -354,12 +371,13 @@ package enum ArchiveDumpCommand {
             case .classes:
                 guard let graph else { return fail("not a keyed archive: it has no $archiver and $objects") }
                 let counts = graph.instanceCounts().sorted { a, b in a.value != b.value ? a.value > b.value : a.key < b.key }
-                let width = String(counts.first?.value ?? 0).count
-                for (name, count) in counts {
-                    let n = String(count)
-                    out.write(String(repeating: " ", count: width - n.count) + n + "  " + ValueFormatting.printable(name) + "\n")
-                }
+                writeClassCounts(counts.map { ($0.key, $0.value) }, to: out)
             }
+            return finish(out)
+        }
+
+        /// Flushes `out`; the exit status of a failed write (its message written), else nil.
+        func finish(_ out: DumpOutput) -> Int32? {
             out.flush()
             if let failure = out.failure {
                 // A reader that went away (`archive-dump big.plist | head`) is not worth a message.
@@ -367,6 +385,20 @@ package enum ArchiveDumpCommand {
                 return exitFailure
             }
             return nil
+        }
+
+        /// Writes a typedstream archive in `mode` (never --xml or --binary, refused above).
+        func renderTypedstream(_ renderer: TypedstreamRenderer, mode: Options.Mode, to out: DumpOutput,
+                               fail: (String) -> Int32) -> Int32? {
+            switch mode {
+            case .tree: renderer.renderTree(to: out)
+            case .raw: renderer.renderRaw(to: out)
+            case .json, .rawJSON:
+                if let message = renderer.renderJSON(to: out) { return fail(message) }
+            case .classes: writeClassCounts(renderer.classCounts(), to: out)
+            case .validate, .xml, .binary: out.write("OK\n")
+            }
+            return finish(out)
         }
 
         // Where the output goes. A regular file (new or existing) is replaced with AtomicFileWriter: the
@@ -414,6 +446,15 @@ package enum ArchiveDumpCommand {
             return exitFailure
         }
         return exitSuccess
+    }
+
+    /// Writes `counts` (most first) as `--classes` shows them: each count right-aligned, then the class name.
+    private static func writeClassCounts(_ counts: [(name: String, count: Int)], to out: DumpOutput) {
+        let width = String(counts.first?.count ?? 0).count
+        for (name, count) in counts {
+            let n = String(count)
+            out.write(String(repeating: " ", count: width - n.count) + n + "  " + ValueFormatting.printable(name) + "\n")
+        }
     }
 
     /// A dump that failed after the output file was opened (its message already written): the atomic
