@@ -61,8 +61,12 @@ package struct TreeRenderer {
         /// For each UID, the line where it was expanded (0: not yet).
         var shownAtLine: [Int]
         var onPath: [Bool]
+        /// Lines left for attributed strings' runs and attributes, which are decoded values (an attribute
+        /// object shared by many runs is shown at each): 4 per object of the archive plus 4096.
+        var attributeLines: Int
 
         init(renderer: TreeRenderer, graph: ArchivedObjectGraph?, out: DumpOutput) {
+            attributeLines = ArchiveDumpCommand.nodeBudget(inputByteCount: graph?.count ?? 0)
             self.renderer = renderer
             self.graph = graph
             self.out = out
@@ -81,7 +85,7 @@ package struct TreeRenderer {
                     out.write(indent(depth))
                     switch label {
                     case .index(let n): out.write("[" + String(n) + "]: ")
-                    case .key(let k): out.write(Self.bareKey(k)); out.write(": ")
+                    case .key(let k): out.write(ValueFormatting.bareKey(k)); out.write(": ")
                     case .archivedKey(let k): out.write(keyText(k)); out.write(": ")
                     case .none: break
                     }
@@ -92,16 +96,6 @@ package struct TreeRenderer {
                 }
             }
         }
-
-        /// A key as is when it is plain (letters, digits, `._$-`), quoted otherwise.
-        static func bareKey(_ k: String) -> String {
-            let plain = !k.isEmpty && k.utf8.allSatisfy { b in
-                (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
-                    || b == 0x2E || b == 0x5F || b == 0x24 || b == 0x2D
-            }
-            return plain ? k : ValueFormatting.quoted(k)
-        }
-
 
         /// A dictionary key object: its inline value, or `#n Class` when it is an object.
         private func keyText(_ k: ArchivedValue) -> String {
@@ -166,6 +160,26 @@ package struct TreeRenderer {
             }
         }
 
+        /// Writes the attributed string at `uid` after `head`: its text and run count, then each run's range,
+        /// text and attributes below it (within the lines left in ``attributeLines``).
+        private mutating func emitAttributedString(_ uid: UID, head: String, in graph: ArchivedObjectGraph, depth: Int) {
+            guard let text = try? KeyedUnarchiver().decodeObject(at: uid, ofType: ArchivedAttributedString.self, in: graph)
+                as? ArchivedAttributedString else {
+                out.write(head + "(does not decode as an attributed string)\n")
+                return
+            }
+            let value = FoundationValue.attributedString(text)
+            let runs = ValueTreeWriter.children(of: value)
+            if runs.isEmpty || renderer.maxDepth.map({ depth >= $0 }) == true {
+                out.write(head + ValueTreeWriter.head(of: value) + (runs.isEmpty ? "\n" : " ...\n"))
+                return
+            }
+            out.write(head + ValueTreeWriter.head(of: value) + "\n")
+            var writer = ValueTreeWriter(out: out, maxDepth: renderer.maxDepth, archive: nil, lineLimit: attributeLines)
+            writer.write(runs, depth: depth + 1)
+            attributeLines = writer.remainingLines
+        }
+
         private mutating func emitObject(_ uid: UID, depth: Int) {
             guard let graph, let object = renderer.resolve(graph, uid) else {
                 let reason = graph.map { "damaged: " + DamageMarks.outOfRange(uid, in: $0) } ?? "out of range"
@@ -200,6 +214,9 @@ package struct TreeRenderer {
                 head = "\(name) " + ValueFormatting.printable(relative) + " relative to"
                 children = .fields([ArchivedField("base", base)])
             case .nsNull: out.write(id + " \(name)\n"); return
+            case .decoded(let typeName, _, _) where typeName == "\(ArchivedAttributedString.self)":
+                emitAttributedString(uid, head: id + " \(name) ", in: graph, depth: depth)
+                return
             case .decoded(_, let description, _):
                 out.write(id + " \(name) " + ValueFormatting.printable(ValueFormatting.decodedValueText(description, className: name)) + "\n")
                 return
