@@ -1,0 +1,112 @@
+import Testing
+import Foundation
+@testable import ArchiveDumpCore
+import KeyedArchive
+import KeyedArchiveTestSupport
+
+/// `archive-dump` on typedstream files and attributed strings: the tree shows each run's text and attributes
+/// as the unarchiver reads them, and `--classes` counts what the raw model holds.
+@Suite(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+struct TypedstreamDumpTests {
+    /// The tree output of `archive-dump` on `arguments`, and its exit status.
+    static func tree(_ arguments: [String]) -> (status: Int32, lines: [String]) {
+        let out = DumpOutputCollector(), err = DumpOutputCollector()
+        let status = ArchiveDumpCommand.run(arguments: arguments, input: { Data() }, output: out.output, errors: err.output,
+                                            outputIsTerminal: false)
+        return (status, out.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+    }
+
+    /// Checks that `lines`, from `start`, show `text`'s runs in order: each run's range and exact text on
+    /// one line, its attribute keys (sorted) on the lines below it, one level deeper, strings and integers
+    /// with their values.
+    static func expectRuns(of text: ArchivedAttributedString, in lines: [String], after start: Int, indent: String,
+                           _ comment: Comment) {
+        let units = Array(text.string.utf16)
+        var line = start
+        for (i, run) in text.runs.enumerated() {
+            let runText = String(decoding: units[run.range], as: UTF16.self)
+            let expected = indent + "run [\(i)]: \(run.range.lowerBound)..<\(run.range.upperBound) " + ValueFormatting.quoted(runText)
+            guard let found = lines[line...].firstIndex(of: expected) else {
+                Issue.record("\(comment): no line \(expected)")
+                return
+            }
+            line = found + 1
+            for key in run.attributes.keys.sorted() {
+                let keyLine = indent + "  " + ValueFormatting.bareKey(key) + ": "
+                guard line < lines.count, lines[line].hasPrefix(keyLine) else {
+                    Issue.record("\(comment): run \(i): expected attribute \(key) at line \(line + 1)")
+                    return
+                }
+                switch run.attributes[key] {
+                case .string(let s)?: #expect(lines[line] == keyLine + ValueFormatting.quoted(s), comment)
+                case .integer(let n)?: #expect(lines[line] == keyLine + n.description, comment)
+                default: break
+                }
+                line += 1
+                // Skip what opens below a container attribute.
+                while line < lines.count, lines[line].hasPrefix(indent + "    ") { line += 1 }
+            }
+        }
+    }
+
+    @Test func attributedBodyTreeShowsTheUnarchiversTextAndRuns() throws {
+        var checked = 0
+        for file in CorpusRegressionTests.typedstreamFiles() where file.hasPrefix("typedstream/crabstep/") {
+            let data = try Corpus.data(file)
+            guard let value = try? TypedstreamUnarchiver().foundationValue(from: data), let text = value.attributedString else { continue }
+            let (status, lines) = Self.tree([Corpus.url(file).path])
+            #expect(status == 0, "\(file)")
+            guard lines.count > 2 else { Issue.record("\(file): no tree"); continue }
+            #expect(lines[1].hasSuffix(" " + ValueFormatting.quoted(text.string) + " (\(text.runs.count) run\(text.runs.count == 1 ? "" : "s"))"),
+                    "\(file): \(lines[1])")
+            Self.expectRuns(of: text, in: lines, after: 2, indent: "  ", "\(file)")
+            checked += 1
+        }
+        #expect(checked >= 30)
+    }
+
+    @Test func classCountsEqualTheRawModels() throws {
+        for file in CorpusRegressionTests.typedstreamFiles() where CorpusRegressionTests.damagedTypedstreams[file] == nil {
+            let archive = try TypedstreamArchive(data: try Corpus.data(file))
+            var expected: [String: Int] = [:]
+            for index in archive.objects.indices { expected[archive.className(ofObjectAt: index) ?? "", default: 0] += 1 }
+            let (status, lines) = Self.tree(["--classes", Corpus.url(file).path])
+            #expect(status == 0, "\(file)")
+            var shown: [String: Int] = [:]
+            for line in lines where !line.isEmpty {
+                let parts = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+                guard parts.count == 2, let count = Int(parts[0]) else { Issue.record("\(file): \(line)"); continue }
+                shown[parts[1].trimmingCharacters(in: .whitespaces)] = count
+            }
+            #expect(shown == expected, "\(file)")
+            #expect(!expected.isEmpty, "\(file)")
+        }
+    }
+
+    @Test func keyedAttributedStringShowsItsRuns() throws {
+        for file in ["corelibs-foundation/Fixtures/macOS-10.14/NSMutableAttributedString.archive",
+                     "corelibs-foundation/Fixtures/macOS-10.14/NSAttributedString.archive"] {
+            let data = try Corpus.data(file)
+            let text = try KeyedUnarchiver().decode(ArchivedAttributedString.self, from: data)
+            #expect(text.runs.count > 1, "\(file)")
+            let (status, lines) = Self.tree([Corpus.url(file).path])
+            #expect(status == 0, "\(file)")
+            #expect(lines.count > 2 && lines[1].hasSuffix(ValueFormatting.quoted(text.string) + " (\(text.runs.count) runs)"), "\(file)")
+            Self.expectRuns(of: text, in: lines, after: 2, indent: "  ", "\(file)")
+        }
+    }
+
+    /// `--max-depth` counts runs as one level and their attributes as the next, as it counts objects' fields.
+    @Test func maxDepthStopsAtTheRunsOrTheirAttributes() throws {
+        let file = "corelibs-foundation/Fixtures/macOS-10.14/NSMutableAttributedString.archive"
+        let text = try KeyedUnarchiver().decode(ArchivedAttributedString.self, from: try Corpus.data(file))
+        let root = Self.tree(["--max-depth", "0", Corpus.url(file).path])
+        #expect(root.status == 0 && root.lines.count == 3 && root.lines[1].hasSuffix("runs) ..."), "\(root.lines)")
+        let runs = Self.tree(["--max-depth", "1", Corpus.url(file).path])
+        #expect(runs.status == 0 && runs.lines.count == 3 + text.runs.count, "\(runs.lines)")
+        for (i, run) in text.runs.enumerated() where 2 + i < runs.lines.count {
+            #expect(runs.lines[2 + i].hasPrefix("  run [\(i)]: ") && runs.lines[2 + i].hasSuffix(" ...") == !run.attributes.isEmpty,
+                    "\(runs.lines[2 + i])")
+        }
+    }
+}
