@@ -394,7 +394,7 @@ package enum ArchiveDumpCommand {
             case .tree: renderer.renderTree(to: out)
             case .raw: renderer.renderRaw(to: out)
             case .json, .rawJSON:
-                if let message = renderer.renderJSON(to: out) { return fail(message) }
+                if let message = renderer.renderJSON(asStored: mode == .rawJSON, to: out) { return fail(message) }
             case .classes: writeClassCounts(renderer.classCounts(), to: out)
             case .validate, .xml, .binary: out.write("OK\n")
             }

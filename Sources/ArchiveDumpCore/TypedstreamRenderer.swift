@@ -92,14 +92,15 @@ package struct TypedstreamRenderer {
     }
 
     /// Writes JSON: `{"$typedstream": …, "$values": […]}` with every top-level value as Foundation JSON when
-    /// all of them have a Foundation value, else the stored model (`"$classes"`, `"$objects"`, `"$groups"`).
+    /// all of them have a Foundation value and `asStored` is false, else the stored model (`"$classes"`,
+    /// `"$objects"`, `"$groups"`).
     ///
     /// - Returns: an error message when the Foundation values, shown in full, hold more than ``budget`` values.
-    package func renderJSON(to out: DumpOutput) -> String? {
+    package func renderJSON(asStored: Bool, to out: DumpOutput) -> String? {
         let head = "{\"$typedstream\":" + ValueFormatting.jsonString(archive.byteOrder == .littleEndian ? "little-endian" : "big-endian")
             + ",\"$systemVersion\":\(archive.systemVersion)"
         var json = JSONText(maxDepth: maxDepth, remaining: budget)
-        if let values = try? TypedstreamUnarchiver().foundationValues(of: archive.groups.flatMap(\.values), in: archive) {
+        if !asStored, let values = try? TypedstreamUnarchiver().foundationValues(of: archive.groups.flatMap(\.values), in: archive) {
             json.text = head + ",\"$values\":["
             for (i, value) in values.enumerated() {
                 if i > 0 { json.text += "," }

@@ -110,3 +110,45 @@ struct TypedstreamDumpTests {
         }
     }
 }
+
+/// Output of a typedstream whose objects are shared: bounded by the input's size.
+struct TypedstreamDumpBoundsTests {
+    /// 40 NSArrays, each holding the next one twice (stored, then referenced): 2^40 values when expanded.
+    static func sharedArrayChain(depth: Int) throws -> Data {
+        var objects: [TypedstreamObject] = []
+        for k in 0 ..< depth {
+            objects.append(TypedstreamObject(classIndex: 0, groups: [
+                TypedstreamGroup(encoding: "i", values: [.integer(2)]),
+                TypedstreamGroup(encoding: "@", values: [.object(k + 1)]),
+                TypedstreamGroup(encoding: "@", values: [.objectReference(k + 1)]),
+            ]))
+        }
+        objects.append(TypedstreamObject(classIndex: 0, groups: [TypedstreamGroup(encoding: "i", values: [.integer(0)])]))
+        let archive = TypedstreamArchive(classes: [TypedstreamClass(name: "NSArray", version: 0, superclass: 1),
+                                                   TypedstreamClass(name: "NSObject", version: 0, superclass: nil)],
+                                         objects: objects, groups: [TypedstreamGroup(encoding: "@", values: [.object(0)])])
+        return try archive.encodedData()
+    }
+
+    @Test func sharedObjectsDoNotMakeTheOutputUnbounded() throws {
+        let data = try Self.sharedArrayChain(depth: 40)
+        let budget = ArchiveDumpCommand.nodeBudget(inputByteCount: data.count)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("typedstream-bomb-\(UUID().uuidString)").path
+        try data.write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for mode in [[], ["--raw"], ["--json"], ["--json", "--raw"], ["--classes"], ["--validate"]] {
+            let out = DumpOutputCollector(), err = DumpOutputCollector()
+            let status = ArchiveDumpCommand.run(arguments: mode + [path], input: { Data() }, output: out.output, errors: err.output,
+                                                outputIsTerminal: false)
+            #expect(out.bytes.count <= budget * 300, "\(mode)")
+            if mode == ["--json"] {
+                #expect(status == 1 && err.text.contains("nothing was shown"), "\(err.text)")
+            } else {
+                #expect(status == 0, "\(mode): \(err.text)")
+            }
+            if mode == [] {
+                #expect(out.text.hasSuffix("the rest is left out)\n"))
+            }
+        }
+    }
+}
