@@ -32,11 +32,14 @@ package enum ArchiveDumpCommand {
 
     /// The `--help` text.
     package static let help = """
-        OVERVIEW: Shows what is inside a property list or an NSKeyedArchiver archive.
+        OVERVIEW: Shows what is inside a property list, an NSKeyedArchiver archive or a typedstream.
 
         Reads a binary or XML property list from a file or standard input. A keyed archive is shown as a
         tree of its objects (UIDs as #n), with Foundation classes shown as their values; an object met
         again refers to the line where it was first shown. Nothing in the archive is instantiated.
+        A typedstream (NSArchiver, such as an iMessage attributedBody; it starts 04 0B streamtyped or
+        typedstream) is shown the same way, objects as #index Class vVersion; --xml and --binary refuse it.
+        An attributed string shows each run's range, text and attributes.
 
         USAGE: \(usage)
 
@@ -44,9 +47,11 @@ package enum ArchiveDumpCommand {
           <file>                  The property list to read, or - for standard input.
 
         OPTIONS:
-          --raw                   Show the property list as stored, UIDs as UID(n) (like plutil -p).
+          --raw                   Show the property list as stored, UIDs as UID(n) (like plutil -p); a
+                                  typedstream's classes, objects and groups as stored.
           --json                  Write JSON: the resolved object graph, or with --raw the property list
-                                  as stored.
+                                  as stored. A typedstream: its Foundation values, or (when a value is
+                                  not Foundation's, or with --raw) its stored model.
           --xml                   Convert to an XML property list (UIDs as CF$UID dictionaries).
           --binary                Convert to a binary property list. Refuses to write to a terminal.
           -o, --output <file>     Write to <file> instead of standard output.
@@ -55,7 +60,8 @@ package enum ArchiveDumpCommand {
                                   rules are the unarchiver's, strict as Apple's: $archiver
                                   "NSKeyedArchiver", $version 100000, $objects[0] "$null", every
                                   UID in range, every $class a class description. Inline $top
-                                  values (scalars encoded straight into the archiver) are valid.
+                                  values (scalars encoded straight into the archiver) are valid. A
+                                  typedstream is read in full; its first error names its byte offset.
           --classes               List the archived classes and how many objects of each.
           --lenient               Show what can be shown of a damaged file, for forensic work: each place
                                   that breaks the archive's rules is listed and marked with its error

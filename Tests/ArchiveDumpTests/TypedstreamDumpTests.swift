@@ -152,3 +152,20 @@ struct TypedstreamDumpBoundsTests {
         }
     }
 }
+
+/// README.md's typedstream example, as written there, on a real attributedBody.
+@Suite(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+struct TypedstreamReadmeExampleTests {
+    @Test func readmeExampleReadsAnAttributedBody() throws {
+        let attributedBody = try Corpus.data("typedstream/crabstep/Mention")
+        var printed: [String] = []
+        func print(_ range: Range<Int>, _ keys: [String]) { printed.append("\(range) \(keys)") }
+        let body = try TypedstreamUnarchiver().foundationValue(from: attributedBody)
+        if let text = body.attributedString {
+            for run in text.runs { print(run.range, run.attributes.keys.sorted()) }
+        }
+        #expect(printed == ["0..<5 [\"__kIMMessagePartAttributeName\"]",
+                            "5..<8 [\"__kIMMentionConfirmedMention\", \"__kIMMessagePartAttributeName\"]",
+                            "8..<9 [\"__kIMMessagePartAttributeName\"]"])
+    }
+}
