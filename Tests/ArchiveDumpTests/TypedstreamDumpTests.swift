@@ -169,3 +169,43 @@ struct TypedstreamReadmeExampleTests {
                             "8..<9 [\"__kIMMessagePartAttributeName\"]"])
     }
 }
+
+extension TypedstreamDumpBoundsTests {
+    /// `depth` NSArrays, each holding the next; the last holds an object of a class without a Foundation value.
+    static func arrayChain(depth: Int, leafClass: String) throws -> Data {
+        var objects: [TypedstreamObject] = []
+        for k in 0 ..< depth {
+            objects.append(TypedstreamObject(classIndex: 0, groups: [
+                TypedstreamGroup(encoding: "i", values: [.integer(1)]),
+                TypedstreamGroup(encoding: "@", values: [.object(k + 1)]),
+            ]))
+        }
+        objects.append(TypedstreamObject(classIndex: 2, groups: [TypedstreamGroup(encoding: "i", values: [.integer(7)])]))
+        let archive = TypedstreamArchive(classes: [TypedstreamClass(name: "NSArray", version: 0, superclass: 1),
+                                                   TypedstreamClass(name: "NSObject", version: 0, superclass: nil),
+                                                   TypedstreamClass(name: leafClass, version: 3, superclass: 1)],
+                                         objects: objects, groups: [TypedstreamGroup(encoding: "@", values: [.object(0)])])
+        return try archive.encodedData()
+    }
+
+    /// A chain of NSArrays ending in a user's class: no array has a Foundation value, so each is shown as stored,
+    /// one level deeper than the one holding it, the user's class with its version and superclass.
+    @Test func aChainEndingInAUsersClassIsShownAsStored() throws {
+        let depth = 3_000
+        let data = try Self.arrayChain(depth: depth, leafClass: "Leaf")
+        let out = DumpOutputCollector(), err = DumpOutputCollector()
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("typedstream-chain-\(UUID().uuidString)").path
+        try data.write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let start = ContinuousClock.now
+        let status = ArchiveDumpCommand.run(arguments: [path], input: { Data() }, output: out.output, errors: err.output,
+                                            outputIsTerminal: false)
+        #expect(ContinuousClock.now - start < .seconds(20))
+        #expect(status == 0, "\(err.text)")
+        let lines = out.text.split(separator: "\n").map(String.init)
+        #expect(lines.count == 1 + 2 * depth + 2)
+        #expect(lines[1] == "[0] @: #0 NSArray v0 (NSObject v0)")
+        #expect(lines.last?.hasSuffix("[0] i: 7") == true)
+        #expect(lines.contains { $0.hasSuffix("#\(depth) Leaf v3 (NSObject v0)") })
+    }
+}
