@@ -113,10 +113,6 @@ package struct TreeRenderer {
             }
         }
 
-        private static func count(_ n: Int, _ noun: String) -> String {
-            "(\(n) " + (n == 1 ? noun : noun == "entry" ? "entries" : noun + "s") + ")"
-        }
-
         /// Writes `head` and opens `children` below it (or stops at the depth limit).
         private mutating func open(_ head: String, _ children: ChildList, _ depth: Int, leaving: UID? = nil) {
             if children.count == 0 {
@@ -140,9 +136,9 @@ package struct TreeRenderer {
             switch node {
             case .plist(let v):
                 switch v {
-                case .array(let a): open("array " + Self.count(a.count, "item"), .plistArray(a.elements), depth)
-                case .set(let a): open("set " + Self.count(a.count, "item"), .plistArray(a.elements), depth)
-                case .dictionary(let d): open("dictionary " + Self.count(d.count, "entry"), .plistDictionary(d), depth)
+                case .array(let a): open("array " + ValueTreeWriter.count(a.count, "item"), .plistArray(a.elements), depth)
+                case .set(let a): open("set " + ValueTreeWriter.count(a.count, "item"), .plistArray(a.elements), depth)
+                case .dictionary(let d): open("dictionary " + ValueTreeWriter.count(d.count, "entry"), .plistDictionary(d), depth)
                 case .string(let s): out.writeQuoted(s); out.write("\n")
                 default: out.write(ValueFormatting.textScalar(v)); out.write("\n")
                 }
@@ -150,9 +146,9 @@ package struct TreeRenderer {
                 switch a {
                 case .null: out.write("nil\n")
                 case .value(let v): emit(.plist(v), depth: depth)
-                case .array(let items): open("array " + Self.count(items.count, "item"), .archivedArray(items), depth)
-                case .set(let items): open("set " + Self.count(items.count, "item"), .archivedArray(items), depth)
-                case .dictionary(let f): open("dictionary " + Self.count(f.count, "entry"), .fields(f), depth)
+                case .array(let items): open("array " + ValueTreeWriter.count(items.count, "item"), .archivedArray(items), depth)
+                case .set(let items): open("set " + ValueTreeWriter.count(items.count, "item"), .archivedArray(items), depth)
+                case .dictionary(let f): open("dictionary " + ValueTreeWriter.count(f.count, "entry"), .fields(f), depth)
                 case .reference(let uid): emitObject(uid, depth: depth)
                 }
             case .mapped:
@@ -221,10 +217,10 @@ package struct TreeRenderer {
                 out.write(id + " \(name) " + ValueFormatting.printable(ValueFormatting.decodedValueText(description, className: name)) + "\n")
                 return
             case .list(let items):
-                head = "\(name) " + Self.count(items.count, "item")
+                head = "\(name) " + ValueTreeWriter.count(items.count, "item")
                 children = .archivedArray(items)
             case .map(let keys, let values):
-                head = "\(name) " + Self.count(keys.count, "entry")
+                head = "\(name) " + ValueTreeWriter.count(keys.count, "entry")
                 children = .pairs(keys: keys, values: values)
             case .object(let instance):
                 head = name

@@ -137,6 +137,7 @@ struct ValueTreeWriter {
         return head(of: key)
     }
 
+    /// `(n noun)`, the noun in the plural unless n is 1: `(1 item)`, `(3 entries)`, `(2 classes)`.
     static func count(_ n: Int, _ noun: String) -> String {
         "(\(n) " + (n == 1 ? noun : noun == "entry" ? "entries" : noun.hasSuffix("s") ? noun + "es" : noun + "s") + ")"
     }
