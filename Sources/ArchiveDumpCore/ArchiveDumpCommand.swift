@@ -270,10 +270,11 @@ package enum ArchiveDumpCommand {
         var mapped: MappedPropertyList?
         var typedstream: TypedstreamRenderer?
         if TypedstreamRenderer.isTypedstream(data) {
+            // Refused as `--classes` refuses a property list that is no keyed archive: the input, not the
+            // command line, is what does not fit (exit 1).
             if [.xml, .binary].contains(options.mode) {
-                errors.write("Error: \(ValueFormatting.printable(name)): a typedstream (NSArchiver) archive is not a property list; "
-                             + "'\(options.mode == .xml ? "--xml" : "--binary")' cannot convert it\n")
-                return exitUsage
+                return fail("a typedstream (NSArchiver) archive is not a property list; '\(options.mode == .xml ? "--xml" : "--binary")' "
+                            + "cannot convert it")
             }
             do {
                 typedstream = TypedstreamRenderer(archive: try TypedstreamArchive(data: data), budget: budget, maxDepth: options.maxDepth)
