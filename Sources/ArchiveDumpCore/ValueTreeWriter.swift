@@ -219,7 +219,8 @@ struct ValueTreeWriter {
         var head = id
         if let value = foundationValue(index) {
             items = Self.children(of: value)
-            head += " " + Self.head(of: value)
+            // A catalogued value's description starts with its class name, already on the line.
+            head += " " + ValueFormatting.decodedValueText(Self.head(of: value), className: archive.className(ofObjectAt: index) ?? "")
         } else {
             items = Self.groupItems(archive.objects[index].groups)
             let chain = archive.classChain(ofClassAt: archive.objects[index].classIndex).dropFirst()
