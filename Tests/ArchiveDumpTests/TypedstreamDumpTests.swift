@@ -209,3 +209,30 @@ extension TypedstreamDumpBoundsTests {
         #expect(lines.contains { $0.hasSuffix("#\(depth) Leaf v3 (NSObject v0)") })
     }
 }
+
+extension TypedstreamDumpBoundsTests {
+    /// An object met again is named with the line where it was shown: `repeated` beside it, `cycle` inside it.
+    @Test func objectsMetAgainReferToTheirLine() throws {
+        let archive = TypedstreamArchive(
+            classes: [TypedstreamClass(name: "Holder", version: 1, superclass: 1), TypedstreamClass(name: "NSObject", version: 0, superclass: nil),
+                      TypedstreamClass(name: "Leaf", version: 3, superclass: 1)],
+            objects: [TypedstreamObject(classIndex: 0, groups: [TypedstreamGroup(encoding: "@@", values: [.object(1), .objectReference(1)])]),
+                      TypedstreamObject(classIndex: 2, groups: [TypedstreamGroup(encoding: "i", values: [.integer(7)]),
+                                                                TypedstreamGroup(encoding: "@", values: [.objectReference(0)])])],
+            groups: [TypedstreamGroup(encoding: "@", values: [.object(0)])])
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("typedstream-refs-\(UUID().uuidString)").path
+        try archive.encodedData().write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (status, lines) = TypedstreamDumpTests.tree([path])
+        #expect(status == 0)
+        #expect(Array(lines.dropFirst()) == [
+            "[0] @: #0 Holder v1 (NSObject v0)",
+            "  [0] @@: group (2 values)",
+            "    [0]: #1 Leaf v3 (NSObject v0)",
+            "      [0] i: 7",
+            "      [1] @: #0 Holder v1 (cycle: back to line 2)",
+            "    [1]: #1 Leaf v3 (repeated: see line 4)",
+            "",
+        ])
+    }
+}
