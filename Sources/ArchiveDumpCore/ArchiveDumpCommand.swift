@@ -32,11 +32,14 @@ package enum ArchiveDumpCommand {
 
     /// The `--help` text.
     package static let help = """
-        OVERVIEW: Shows what is inside a property list or an NSKeyedArchiver archive.
+        OVERVIEW: Shows what is inside a property list, an NSKeyedArchiver archive or a typedstream.
 
         Reads a binary or XML property list from a file or standard input. A keyed archive is shown as a
         tree of its objects (UIDs as #n), with Foundation classes shown as their values; an object met
         again refers to the line where it was first shown. Nothing in the archive is instantiated.
+        A typedstream (NSArchiver, such as an iMessage attributedBody; it starts 04 0B streamtyped or
+        typedstream) is shown the same way, objects as #index Class vVersion; --xml and --binary refuse it.
+        An attributed string shows each run's range, text and attributes.
 
         USAGE: \(usage)
 
@@ -44,9 +47,11 @@ package enum ArchiveDumpCommand {
           <file>                  The property list to read, or - for standard input.
 
         OPTIONS:
-          --raw                   Show the property list as stored, UIDs as UID(n) (like plutil -p).
+          --raw                   Show the property list as stored, UIDs as UID(n) (like plutil -p); a
+                                  typedstream's classes, objects and groups as stored.
           --json                  Write JSON: the resolved object graph, or with --raw the property list
-                                  as stored.
+                                  as stored. A typedstream: its Foundation values, or (when a value is
+                                  not Foundation's, or with --raw) its stored model.
           --xml                   Convert to an XML property list (UIDs as CF$UID dictionaries).
           --binary                Convert to a binary property list. Refuses to write to a terminal.
           -o, --output <file>     Write to <file> instead of standard output.
@@ -55,7 +60,8 @@ package enum ArchiveDumpCommand {
                                   rules are the unarchiver's, strict as Apple's: $archiver
                                   "NSKeyedArchiver", $version 100000, $objects[0] "$null", every
                                   UID in range, every $class a class description. Inline $top
-                                  values (scalars encoded straight into the archiver) are valid.
+                                  values (scalars encoded straight into the archiver) are valid. A
+                                  typedstream is read in full; its first error names its byte offset.
           --classes               List the archived classes and how many objects of each.
           --lenient               Show what can be shown of a damaged file, for forensic work: each place
                                   that breaks the archive's rules is listed and marked with its error
@@ -262,7 +268,22 @@ package enum ArchiveDumpCommand {
         let root: PropertyListValue
         let graph: ArchivedObjectGraph?
         var mapped: MappedPropertyList?
-        if [.raw, .rawJSON].contains(options.mode), let plist = MappedPropertyList(data, expandedValueBudget: budget) {
+        var typedstream: TypedstreamRenderer?
+        if TypedstreamRenderer.isTypedstream(data) {
+            // Refused as `--classes` refuses a property list that is no keyed archive: the input, not the
+            // command line, is what does not fit (exit 1).
+            if [.xml, .binary].contains(options.mode) {
+                return fail("a typedstream (NSArchiver) archive is not a property list; '\(options.mode == .xml ? "--xml" : "--binary")' "
+                            + "cannot convert it")
+            }
+            do {
+                typedstream = TypedstreamRenderer(archive: try TypedstreamArchive(data: data), budget: budget, maxDepth: options.maxDepth)
+            } catch {
+                return fail("\(error)")
+            }
+            root = .dictionary([:])
+            graph = nil
+        } else if [.raw, .rawJSON].contains(options.mode), let plist = MappedPropertyList(data, expandedValueBudget: budget) {
             // The property list as stored, of a binary file that passes every check below: its containers
             // are read from the bytes as they are shown (memory: the file and, while checking, 9 bytes per object).
             root = .dictionary([:])
@@ -314,6 +335,9 @@ package enum ArchiveDumpCommand {
 
         /// Writes the chosen output to `out`; returns the exit status of a failure (its message written).
         func render(to out: DumpOutput) -> Int32? {
+            if let typedstream {
+                return renderTypedstream(typedstream, mode: options.mode, to: out, fail: fail)
+            }
             switch options.mode {
             case .tree:
                 if let graph {
@@ -354,12 +378,13 @@ package enum ArchiveDumpCommand {
             case .classes:
                 guard let graph else { return fail("not a keyed archive: it has no $archiver and $objects") }
                 let counts = graph.instanceCounts().sorted { a, b in a.value != b.value ? a.value > b.value : a.key < b.key }
-                let width = String(counts.first?.value ?? 0).count
-                for (name, count) in counts {
-                    let n = String(count)
-                    out.write(String(repeating: " ", count: width - n.count) + n + "  " + ValueFormatting.printable(name) + "\n")
-                }
+                writeClassCounts(counts.map { ($0.key, $0.value) }, to: out)
             }
+            return finish(out)
+        }
+
+        /// Flushes `out`; the exit status of a failed write (its message written), else nil.
+        func finish(_ out: DumpOutput) -> Int32? {
             out.flush()
             if let failure = out.failure {
                 // A reader that went away (`archive-dump big.plist | head`) is not worth a message.
@@ -367,6 +392,20 @@ package enum ArchiveDumpCommand {
                 return exitFailure
             }
             return nil
+        }
+
+        /// Writes a typedstream archive in `mode` (never --xml or --binary, refused above).
+        func renderTypedstream(_ renderer: TypedstreamRenderer, mode: Options.Mode, to out: DumpOutput,
+                               fail: (String) -> Int32) -> Int32? {
+            switch mode {
+            case .tree: renderer.renderTree(to: out)
+            case .raw: renderer.renderRaw(to: out)
+            case .json, .rawJSON:
+                if let message = renderer.renderJSON(asStored: mode == .rawJSON, to: out) { return fail(message) }
+            case .classes: writeClassCounts(renderer.classCounts(), to: out)
+            case .validate, .xml, .binary: out.write("OK\n")
+            }
+            return finish(out)
         }
 
         // Where the output goes. A regular file (new or existing) is replaced with AtomicFileWriter: the
@@ -414,6 +453,15 @@ package enum ArchiveDumpCommand {
             return exitFailure
         }
         return exitSuccess
+    }
+
+    /// Writes `counts` (most first) as `--classes` shows them: each count right-aligned, then the class name.
+    private static func writeClassCounts(_ counts: [(name: String, count: Int)], to out: DumpOutput) {
+        let width = String(counts.first?.count ?? 0).count
+        for (name, count) in counts {
+            let n = String(count)
+            out.write(String(repeating: " ", count: width - n.count) + n + "  " + ValueFormatting.printable(name) + "\n")
+        }
     }
 
     /// A dump that failed after the output file was opened (its message already written): the atomic

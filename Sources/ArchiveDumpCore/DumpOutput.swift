@@ -90,9 +90,14 @@ package final class DumpOutput {
         if buffer.count >= chunkSize { flush() }
     }
 
+    /// The number of bytes written so far (sent to the sink or buffered).
+    package var bytesWritten: Int { flushedByteCount + buffer.count }
+    private var flushedByteCount = 0
+
     /// Sends everything buffered to the sink.
     package func flush() {
         guard !buffer.isEmpty else { return }
+        flushedByteCount += buffer.count
         if failure == nil {
             let code = sink(buffer)
             if code != 0 {

@@ -61,8 +61,12 @@ package struct TreeRenderer {
         /// For each UID, the line where it was expanded (0: not yet).
         var shownAtLine: [Int]
         var onPath: [Bool]
+        /// Lines left for attributed strings' runs and attributes, which are decoded values (an attribute
+        /// object shared by many runs is shown at each): 4 per object of the archive plus 4096.
+        var attributeLines: Int
 
         init(renderer: TreeRenderer, graph: ArchivedObjectGraph?, out: DumpOutput) {
+            attributeLines = ArchiveDumpCommand.nodeBudget(inputByteCount: graph?.count ?? 0)
             self.renderer = renderer
             self.graph = graph
             self.out = out
@@ -81,7 +85,7 @@ package struct TreeRenderer {
                     out.write(indent(depth))
                     switch label {
                     case .index(let n): out.write("[" + String(n) + "]: ")
-                    case .key(let k): out.write(Self.bareKey(k)); out.write(": ")
+                    case .key(let k): out.write(ValueFormatting.bareKey(k)); out.write(": ")
                     case .archivedKey(let k): out.write(keyText(k)); out.write(": ")
                     case .none: break
                     }
@@ -92,16 +96,6 @@ package struct TreeRenderer {
                 }
             }
         }
-
-        /// A key as is when it is plain (letters, digits, `._$-`), quoted otherwise.
-        static func bareKey(_ k: String) -> String {
-            let plain = !k.isEmpty && k.utf8.allSatisfy { b in
-                (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
-                    || b == 0x2E || b == 0x5F || b == 0x24 || b == 0x2D
-            }
-            return plain ? k : ValueFormatting.quoted(k)
-        }
-
 
         /// A dictionary key object: its inline value, or `#n Class` when it is an object.
         private func keyText(_ k: ArchivedValue) -> String {
@@ -117,10 +111,6 @@ package struct TreeRenderer {
             case .value(let v): return ValueFormatting.textScalar(v)
             default: return "(container)"
             }
-        }
-
-        private static func count(_ n: Int, _ noun: String) -> String {
-            "(\(n) " + (n == 1 ? noun : noun == "entry" ? "entries" : noun + "s") + ")"
         }
 
         /// Writes `head` and opens `children` below it (or stops at the depth limit).
@@ -146,9 +136,9 @@ package struct TreeRenderer {
             switch node {
             case .plist(let v):
                 switch v {
-                case .array(let a): open("array " + Self.count(a.count, "item"), .plistArray(a.elements), depth)
-                case .set(let a): open("set " + Self.count(a.count, "item"), .plistArray(a.elements), depth)
-                case .dictionary(let d): open("dictionary " + Self.count(d.count, "entry"), .plistDictionary(d), depth)
+                case .array(let a): open("array " + ValueTreeWriter.count(a.count, "item"), .plistArray(a.elements), depth)
+                case .set(let a): open("set " + ValueTreeWriter.count(a.count, "item"), .plistArray(a.elements), depth)
+                case .dictionary(let d): open("dictionary " + ValueTreeWriter.count(d.count, "entry"), .plistDictionary(d), depth)
                 case .string(let s): out.writeQuoted(s); out.write("\n")
                 default: out.write(ValueFormatting.textScalar(v)); out.write("\n")
                 }
@@ -156,14 +146,34 @@ package struct TreeRenderer {
                 switch a {
                 case .null: out.write("nil\n")
                 case .value(let v): emit(.plist(v), depth: depth)
-                case .array(let items): open("array " + Self.count(items.count, "item"), .archivedArray(items), depth)
-                case .set(let items): open("set " + Self.count(items.count, "item"), .archivedArray(items), depth)
-                case .dictionary(let f): open("dictionary " + Self.count(f.count, "entry"), .fields(f), depth)
+                case .array(let items): open("array " + ValueTreeWriter.count(items.count, "item"), .archivedArray(items), depth)
+                case .set(let items): open("set " + ValueTreeWriter.count(items.count, "item"), .archivedArray(items), depth)
+                case .dictionary(let f): open("dictionary " + ValueTreeWriter.count(f.count, "entry"), .fields(f), depth)
                 case .reference(let uid): emitObject(uid, depth: depth)
                 }
             case .mapped:
                 break  // the tree is drawn from decoded values or the object graph
             }
+        }
+
+        /// Writes the attributed string at `uid` after `head`: its text and run count, then each run's range,
+        /// text and attributes below it (within the lines left in ``attributeLines``).
+        private mutating func emitAttributedString(_ uid: UID, head: String, in graph: ArchivedObjectGraph, depth: Int) {
+            guard let text = try? KeyedUnarchiver().decodeObject(at: uid, ofType: ArchivedAttributedString.self, in: graph)
+                as? ArchivedAttributedString else {
+                out.write(head + "(does not decode as an attributed string)\n")
+                return
+            }
+            let value = FoundationValue.attributedString(text)
+            let runs = ValueTreeWriter.children(of: value)
+            if runs.isEmpty || renderer.maxDepth.map({ depth >= $0 }) == true {
+                out.write(head + ValueTreeWriter.head(of: value) + (runs.isEmpty ? "\n" : " ...\n"))
+                return
+            }
+            out.write(head + ValueTreeWriter.head(of: value) + "\n")
+            var writer = ValueTreeWriter(out: out, maxDepth: renderer.maxDepth, archive: nil, lineLimit: attributeLines)
+            writer.write(runs, depth: depth + 1)
+            attributeLines = writer.remainingLines
         }
 
         private mutating func emitObject(_ uid: UID, depth: Int) {
@@ -200,14 +210,17 @@ package struct TreeRenderer {
                 head = "\(name) " + ValueFormatting.printable(relative) + " relative to"
                 children = .fields([ArchivedField("base", base)])
             case .nsNull: out.write(id + " \(name)\n"); return
+            case .decoded(let typeName, _, _) where typeName == "\(ArchivedAttributedString.self)":
+                emitAttributedString(uid, head: id + " \(name) ", in: graph, depth: depth)
+                return
             case .decoded(_, let description, _):
                 out.write(id + " \(name) " + ValueFormatting.printable(ValueFormatting.decodedValueText(description, className: name)) + "\n")
                 return
             case .list(let items):
-                head = "\(name) " + Self.count(items.count, "item")
+                head = "\(name) " + ValueTreeWriter.count(items.count, "item")
                 children = .archivedArray(items)
             case .map(let keys, let values):
-                head = "\(name) " + Self.count(keys.count, "entry")
+                head = "\(name) " + ValueTreeWriter.count(keys.count, "entry")
                 children = .pairs(keys: keys, values: values)
             case .object(let instance):
                 head = name

@@ -152,6 +152,15 @@ package enum ValueFormatting {
         return "{length = \(count), bytes = \(hex)}"
     }
 
+    /// A key as is when it is plain (letters, digits, `._$-`), quoted otherwise.
+    package static func bareKey(_ k: String) -> String {
+        let plain = !k.isEmpty && k.utf8.allSatisfy { b in
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+                || b == 0x2E || b == 0x5F || b == 0x24 || b == 0x2D
+        }
+        return plain ? k : quoted(k)
+    }
+
     /// A string as is when every character is printable, quoted and escaped otherwise.
     package static func printable(_ s: String) -> String {
         let plain = !s.isEmpty && s.unicodeScalars.allSatisfy {

@@ -54,7 +54,7 @@ import Foundation
         let (status, text, errors) = run(["--help"])
         #expect(status == 0)
         #expect(errors.isEmpty)
-        #expect(text.hasPrefix("OVERVIEW: Shows what is inside a property list or an NSKeyedArchiver archive.\n"))
+        #expect(text.hasPrefix("OVERVIEW: Shows what is inside a property list, an NSKeyedArchiver archive or a typedstream.\n"))
         for heading in ["\nUSAGE: archive-dump ", "\nARGUMENTS:\n", "\nOPTIONS:\n", "  --max-depth <n>", "  -h, --help"] {
             #expect(text.contains(heading), "\(heading)")
         }

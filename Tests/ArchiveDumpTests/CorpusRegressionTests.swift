@@ -9,8 +9,9 @@ import KeyedArchiveTestSupport
 /// malformed or deliberately broken fail with the errors listed here, and no others fail.
 ///
 /// The corpus's `typedstream/` folder holds NSArchiver (typedstream) files, which are not property lists:
-/// plistlib does not read them, so they are outside this test. The files plistlib cannot read are the ones
-/// MANIFEST.md lists under "Files that plistlib could not parse".
+/// every one is shown in every mode too (``everyCorpusTypedstreamFileIsShownInEveryMode()``), the one
+/// MANIFEST.md marks as damaged failing with the reader's error and its byte offset. The files plistlib
+/// cannot read are the ones MANIFEST.md lists under "Files that plistlib could not parse".
 @Suite(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
 struct CorpusRegressionTests {
     /// Every output mode of the tool.
@@ -119,6 +120,60 @@ struct CorpusRegressionTests {
             }
         }
         #expect(shown > 1_300)
+    }
+
+    /// Typedstream files MANIFEST.md marks as damaged (crabstep's `ExtraData`: a block of text is missing, so
+    /// a string's length runs past the end): the byte offset of the reader's first error.
+    static let damagedTypedstreams: [String: Int] = ["typedstream/crabstep/ExtraData": 121]
+
+    /// The corpus's typedstream files.
+    static func typedstreamFiles() -> [String] {
+        Corpus.files().filter { $0.hasPrefix("typedstream/") && !$0.hasSuffix(".md") }
+    }
+
+    @Test func everyCorpusTypedstreamFileIsShownInEveryMode() throws {
+        let files = Self.typedstreamFiles()
+        #expect(files.count == 84)
+        var shown = 0
+        for file in files {
+            let data = try Corpus.data(file)
+            #expect(TypedstreamRenderer.isTypedstream(data), "\(file)")
+            let prefix = "Error: \(Corpus.url(file).path): "
+            for mode in Self.modes {
+                let result = Self.dump(mode, file)
+                if mode == ["--xml"] || mode == ["--binary"] {
+                    #expect(result.status == ArchiveDumpCommand.exitFailure && result.stdout.isEmpty, "\(file) \(mode)")
+                    #expect(result.stderr == prefix + "a typedstream (NSArchiver) archive is not a property list; "
+                            + "'\(mode[0])' cannot convert it\n", "\(file) \(mode)")
+                } else if let offset = Self.damagedTypedstreams[file] {
+                    var readerError: TypedstreamError?
+                    do { _ = try TypedstreamArchive(data: data) } catch { readerError = error }
+                    #expect(readerError?.byteOffset == offset, "\(file)")
+                    #expect(result.status == 1 && result.stderr == prefix + "\(readerError.map { "\($0)" } ?? "")\n",
+                            "\(file) \(mode): \(result.stderr)")
+                    #expect(result.stderr.contains("byte \(offset)"), "\(file) \(mode)")
+                } else {
+                    #expect(result.status == 0 && result.stderr.isEmpty, "\(file) \(mode): \(result.stderr)")
+                    let text = String(decoding: result.stdout, as: UTF8.self)
+                    switch mode {
+                    case ["--validate"]: #expect(text == "OK\n", "\(file)")
+                    case ["--classes"]: #expect(!text.isEmpty, "\(file)")
+                    case ["--json"], ["--json", "--raw"]:
+                        #expect((try? JSONSerialization.jsonObject(with: result.stdout)) != nil, "\(file) \(mode)")
+                        // --raw is the stored model; without it, the Foundation values when every top-level value has one.
+                        let foundation = (try? TypedstreamUnarchiver().foundationValues(from: data)) != nil && mode == ["--json"]
+                        let next = foundation ? ",\"$values\":[" : ",\"$classes\":["
+                        #expect(text.hasPrefix("{\"$typedstream\":") && text.contains("\"$systemVersion\":1000" + next), "\(file) \(mode)")
+                    default:
+                        let byteOrder = data[data.startIndex + 2] == UInt8(ascii: "s") ? "\"streamtyped\" (little-endian)"
+                            : "\"typedstream\" (big-endian)"
+                        #expect(text.hasPrefix("typedstream: \(byteOrder), system version 1000, "), "\(file) \(mode)")
+                    }
+                    shown += 1
+                }
+            }
+        }
+        #expect(shown == 83 * (Self.modes.count - 2))
     }
 
     /// `--lenient` in every mode but `--validate` (which stays strict): what the strict dump shows is shown

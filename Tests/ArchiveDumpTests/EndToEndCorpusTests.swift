@@ -204,7 +204,8 @@ import KeyedArchive
     @Test(.enabled(if: TestEnvironment.hasCorpus, "needs the shared corpus (../shared/corpus)"),
           .enabled(if: TestEnvironment.hasPython3, "needs python3"))
     func rawJSONAndXMLAgreeWithPlistlibOnTheCorpus() throws {
-        let files = TestEnvironment.corpusFiles()
+        // typedstream/ holds NSArchiver files, no property lists: CorpusRegressionTests shows them in every mode.
+        let files = TestEnvironment.corpusFiles().filter { !$0.path.contains("/typedstream/") }
         #expect(files.count > 100)
         let python = try #require(TestEnvironment.python3())
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("archive-dump-corpus-\(UUID().uuidString)")

@@ -291,7 +291,7 @@ extension KeyedUnarchiver {
     /// - Throws: ``KeyedArchiveError`` (``KeyedArchiveError/Code/limitExceeded`` when the object reaches more
     ///   objects than the limit allows, ``KeyedArchiveError/Code/invalidArchive`` when it refers outside
     ///   `$objects`), or the type's own error.
-    func decodeObject(at uid: UID, ofType type: any KeyedArchivable.Type, in graph: ArchivedObjectGraph) throws
+    package func decodeObject(at uid: UID, ofType type: any KeyedArchivable.Type, in graph: ArchivedObjectGraph) throws
         -> any KeyedArchivable
     {
         guard let archive = graph.reachableArchive(from: uid, maximumObjectCount: limits.maximumObjectCount) else {
