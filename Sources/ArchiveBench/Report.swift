@@ -1,7 +1,7 @@
 import Foundation
 
 /// The driver's closing report: every figure (median over processes, with the spread), the ratios the
-/// performance issue sets targets for, growth, peak memory, and optionally the README's table.
+/// performance issue sets targets for, growth, peak memory, and optionally the Performance article's table.
 struct Report {
     var times: [String: [Double]]
     var sizes: [String: Int]
@@ -197,7 +197,7 @@ struct Report {
         return lines
     }
 
-    /// The peers' growth lines: label in the report, label in the README table, and the result key, `%d` for the size.
+    /// The peers' growth lines: label in the report, label in the Performance article's table, and the result key, `%d` for the size.
     static let peers: [(label: String, short: String, key: String)] = [
         ("libplist plist_from_bin (peer)", "libplist read", "libplist.archive-%d.libplist"),
         ("libplist plist_to_bin (peer)", "libplist write", "libplist.archive-%d.libplist-write"),
@@ -258,7 +258,7 @@ struct Report {
             + (apart.isEmpty ? "" : "; at \(apart.map { $0.formatted() }.joined(separator: ", ")) models one after another (memory)")
     }
 
-    /// The README's performance table.
+    /// The Performance article's table (KeyedArchive.docc/Performance.md).
     func markdown() -> String {
         var rows: [String] = []
         func row(_ a: String, _ b: String, _ c: String) { rows.append("| \(a) | \(b) | \(c) |") }
@@ -391,7 +391,7 @@ struct SameBytesRatios {
             + "\(describe("GNUstep", gnustep)); \(floorPart)"
     }
 
-    /// The README table's cells: ours (with the floor), and the peers'.
+    /// The Performance table's cells: ours (with the floor), and the peers'.
     var markdownOurs: String {
         Report.x(ours) + (floor.map { " (\(Report.x(beyondFloor)) beyond the graph-building floor of \(Report.time($0)))" } ?? "")
     }

@@ -74,7 +74,7 @@ let largeNames = ["dump-memory", "lazy-open"]
                       with `swift build -c release --package-path Benchmarks`).
       --gnustep <path>  GNUstep's NSKeyedArchiver/NSKeyedUnarchiver as the archive/unarchive peer (default:
                       \(GNUstepPeer.defaultPath), when built with Benchmarks/GNUstep/build.sh).
-      --markdown      Also print the README's performance table from this run's figures.
+      --markdown      Also print the Performance article's table from this run's figures.
       --verbose       Show the children's own output.
       --from-log <path>  Report (and --markdown) from the @ lines of earlier --verbose runs' output instead of
                       measuring (repeatable: merges runs, e.g. an interrupted one).
