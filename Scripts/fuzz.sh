@@ -41,7 +41,8 @@
 # Build: KeyedArchive and ArchiveDumpCore are compiled as separate modules (static libraries built with
 # -sanitize=fuzzer,address, which instruments them without adding a main), then each entry file is
 # compiled as its own small module that imports them, into .build-fuzz/fuzz-TARGET. Package.swift is
-# not involved. Libraries are rebuilt only when a source file is newer than the library.
+# not involved. Libraries are rebuilt only when a source file is newer than the library, whose time is
+# the start of its build (so an edit made during a build is picked up by the next run).
 #
 # Limits per run: -rss_limit_mb=2048 -malloc_limit_mb=1024 -max_len=65536 -timeout=10.
 # Leak detection is off (ASAN_OPTIONS=detect_leaks=0): Foundation leaks small allocations on some error
@@ -80,6 +81,10 @@ build_library() { # NAME SOURCE_DIR
     if [[ -f $lib ]] && [[ -z $(find "$dir" -name '*.swift' -newer "$lib" | head -1) ]]; then return 0; fi
     echo "== building $name (fuzz-instrumented)" >&2
     rm -f "$lib"
+    # The library gets the time the build started: a source edited while it compiles is newer than
+    # the library, so the next run rebuilds instead of fuzzing stale code.
+    local started=$BUILD/lib/$name.started
+    touch "$started"
     local sources
     mapfile -t sources < <(find "$dir" -name '*.swift' | sort)
     # ld.gold's "Cannot export local symbol '__asan_...'" warnings are harmless and filtered out.
@@ -87,6 +92,7 @@ build_library() { # NAME SOURCE_DIR
         -I "$BUILD/modules" "${sources[@]}" \
         -emit-module-path "$BUILD/modules/$name.swiftmodule" -o "$lib" 2>&1 | grep -v 'Cannot export local symbol' >&2 || true
     [[ -f $lib ]] || { echo "building $name failed" >&2; return 1; }
+    touch -r "$started" "$lib"
 }
 
 build_target() { # TARGET
@@ -188,7 +194,7 @@ summarize() { # TARGET LOG
 main() {
     local command=${1:-}
     case "$command" in
-        ""|-h|--help) sed -n '2,48p' "$0"; exit 0 ;;
+        ""|-h|--help) sed -n '2,/^set /{/^#/p}' "$0"; exit 0 ;;
         list) printf '%s\n' "${TARGETS[@]}"; exit 0 ;;
         seeds) FUZZ_NO_SEEDS=0 make_seeds; exit 0 ;;
         build)
