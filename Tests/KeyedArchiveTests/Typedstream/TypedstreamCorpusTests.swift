@@ -72,7 +72,7 @@ struct TypedstreamCorpusTests {
     @Test(.requiresCorpus, .requiresPytypedstream)
     func eventStreamsEqualPytypedstream() throws {
         let files = Self.files
-        let readings = try PytypedstreamOracle.read(files: files.map(Corpus.url))
+        let readings = try PytypedstreamOracle.corpusReadings.get()
         for (file, reading) in zip(files, readings) {
             if file == Self.damaged {
                 #expect(reading.readError != nil, "pytypedstream reads the damaged file")
@@ -114,7 +114,7 @@ extension TypedstreamCorpusTests {
     @Test(.requiresCorpus, .requiresPytypedstream)
     func decodedValuesEqualPytypedstream() throws {
         let files = Self.files
-        let readings = try PytypedstreamOracle.read(files: files.map(Corpus.url))
+        let readings = try PytypedstreamOracle.corpusReadings.get()
         var compared = 0, attributedBodies = 0
         for (file, reading) in zip(files, readings) where file != Self.damaged && reading.readError == nil {
             guard let decoded = reading.decoded else {
