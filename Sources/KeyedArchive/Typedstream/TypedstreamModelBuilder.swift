@@ -109,8 +109,8 @@ struct TypedstreamModelBuilder {
         return .object(stored)
     }
 
-    /// `value` of `source` with the objects and classes it names copied (arrays and structs recurse as deep
-    /// as their type encoding nests, which the reader bounds).
+    /// `value` of `source` with the objects and classes it names copied. An array or struct counts as a
+    /// level of nesting, as an object does, so that the recursion stays within ``maximumDepth`` levels.
     private mutating func copy(_ value: TypedstreamValue, of source: TypedstreamArchive, depth: Int,
                                copied: inout [Int: Int]) throws(TypedstreamError) -> TypedstreamValue {
         switch value {
@@ -118,13 +118,12 @@ struct TypedstreamModelBuilder {
             return try copy(objectAt: index, of: source, depth: depth, copied: &copied)
         case .class(let index?):
             return .class(try copy(classAt: index, of: source))
-        case .array(let items):
+        case .array(let items), .structure(let items):
+            guard depth < maximumDepth else { throw TypedstreamError(.limitExceeded, "values nest deeper than maximumDepth (\(maximumDepth))") }
             var result: [TypedstreamValue] = []
-            for item in items { result.append(try copy(item, of: source, depth: depth, copied: &copied)) }
-            return .array(result)
-        case .structure(let fields):
-            var result: [TypedstreamValue] = []
-            for field in fields { result.append(try copy(field, of: source, depth: depth, copied: &copied)) }
+            result.reserveCapacity(items.count)
+            for item in items { result.append(try copy(item, of: source, depth: depth + 1, copied: &copied)) }
+            if case .array = value { return .array(result) }
             return .structure(result)
         default:
             return value

@@ -185,3 +185,35 @@ extension TypedstreamArchiverTests {
         }
     }
 }
+
+extension TypedstreamArchiverTests {
+    /// A chain of 9,000 objects of a class with no Foundation value, each stored inside the previous (the
+    /// nesting a hostile file can have within the default limits), is read as one kept object and written back
+    /// byte for byte on a thread sized for it; past ``TypedstreamArchiver/maximumDepth`` it is refused.
+    @Test func deepChainOfKeptObjectsIsWrittenBackAndTheDepthLimitHolds() throws {
+        let count = 9_000
+        let archive = TypedstreamArchive(
+            classes: [TypedstreamClass(name: "Link", version: 3, superclass: nil)],
+            objects: (0 ..< count).map { i in
+                TypedstreamObject(classIndex: 0, groups: [
+                    TypedstreamGroup(encoding: "{Wrap=[1@]}", values: [.structure([.array([i + 1 < count ? .object(i + 1) : .objectReference(0)])])]),
+                ])
+            },
+            groups: [TypedstreamGroup(encoding: "@", values: [.object(0)])])
+        let data = try archive.encodedData()
+        var unarchiver = TypedstreamUnarchiver()
+        unarchiver.keepsUnknownObjects = true
+        let value = try unarchiver.foundationValue(from: data)
+        #expect(value.catalogued(as: ArchivedTypedstreamObject.self)?.classChain == [TypedstreamClassVersion(name: "Link", version: 3)])
+        var archiver = TypedstreamArchiver()
+        archiver.maximumDepth = 3 * count + 1
+        #expect(try archiver.archivedData(withRootValue: value) == data)
+        // Each object counts with its struct and array: 3 levels per link.
+        archiver.maximumDepth = 3 * count - 1
+        #expect {
+            try archiver.archivedData(withRootValue: value)
+        } throws: { error in
+            (error as? TypedstreamError)?.code == .limitExceeded
+        }
+    }
+}
