@@ -15,7 +15,8 @@ import Foundation
 /// `kCFBooleanTrue`); set elements in their stored order; dictionary entries whose keys are all strings in
 /// ascending order, as ``KeyedArchiver`` writes them; equal attribute dictionaries of an attributed string
 /// once. So a value read from Apple's file is written back equal, but not always byte for byte (Apple's file
-/// may hold the mutable classes, `i` numbers, or another order); ``TypedstreamArchive`` keeps every byte.
+/// may hold the mutable classes, `i` numbers, or another order); ``TypedstreamArchive`` keeps every byte. An
+/// ``ArchivedTypedstreamObject`` is written as it was stored, with every object it holds.
 public struct TypedstreamArchiver: Sendable {
     /// The byte order written (Apple's machines today write little-endian, `streamtyped`).
     public var byteOrder: TypedstreamArchive.ByteOrder = .littleEndian
