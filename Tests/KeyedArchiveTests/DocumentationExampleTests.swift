@@ -716,3 +716,107 @@ enum ChangingYourModelsExample {
         #expect(back.weight == invoice.weight)
     }
 }
+
+// MARK: - Typedstream.md
+
+// Typedstream 1: begin
+/// Each run of a message: its text, the message part it belongs to, and its link, if any.
+func messageRuns(_ attributedBody: Data) throws -> [(text: String, part: Int?, link: URL?)] {
+    let body = try TypedstreamUnarchiver().foundationValue(from: attributedBody)
+    guard let message = body.attributedString else { return [] }
+    let utf16 = Array(message.string.utf16)
+    return message.runs.map { run in
+        (String(decoding: utf16[run.range], as: UTF16.self),
+         run.attributes["__kIMMessagePartAttributeName"]?.int,
+         run.attributes["__kIMLinkAttributeName"]?.url)
+    }
+}
+// Typedstream 1: end
+
+enum TypedstreamExample {
+    // Typedstream 2: begin
+    struct Bookmark: TypedstreamCodable {
+        static let typedstreamClassName = "Bookmark"
+        static let typedstreamClassVersion = 2
+
+        var title: String
+        var url: URL?
+        var visits: Int
+
+        init(title: String, url: URL?, visits: Int) {
+            (self.title, self.url, self.visits) = (title, url, visits)
+        }
+
+        init(from decoder: TypedstreamDecoder) throws {
+            title = try decoder.decodeString() ?? ""
+            url = try decoder.decodeFoundationValue().url
+            // Version 1 did not count visits.
+            let version = decoder.version(forClassName: decoder.className) ?? 0
+            visits = version >= 2 ? try decoder.decodeInteger() : 0
+        }
+
+        func encode(to encoder: TypedstreamEncoder) throws {
+            try encoder.encodeString(title)
+            try encoder.encodeFoundationValue(url.map(FoundationValue.url) ?? .null)
+            try encoder.encodeInteger(visits)
+        }
+    }
+    // Typedstream 2: end
+
+    /// The class as an older app wrote it: named `WebBookmark`, at version 1, without a visit count.
+    struct WebBookmarkVersion1: TypedstreamEncodable {
+        static let typedstreamClassName = "WebBookmark"
+        static let typedstreamClassVersion = 1
+        var title: String
+        var url: URL
+        func encode(to encoder: TypedstreamEncoder) throws {
+            try encoder.encodeString(title)
+            try encoder.encodeFoundationValue(.url(url))
+        }
+    }
+}
+
+@Suite("Typedstream article examples")
+struct TypedstreamDocumentationExampleTests {
+    typealias Bookmark = TypedstreamExample.Bookmark
+
+    @Test func messageRunsGiveEachRunsTextPartAndLink() throws {
+        let link = try #require(URL(string: "https://swift.org"))
+        let text = try ArchivedAttributedString(string: "Hi 👋 swift.org", runs: [
+            .init(range: 0 ..< 6, attributes: ["__kIMMessagePartAttributeName": .integer(0)]),
+            .init(range: 6 ..< 15, attributes: ["__kIMMessagePartAttributeName": .integer(1), "__kIMLinkAttributeName": .url(link)]),
+        ])
+        let attributedBody = try TypedstreamArchiver().archivedData(withRootValue: .attributedString(text))
+        let runs = try messageRuns(attributedBody)
+        #expect(runs.map(\.text) == ["Hi 👋 ", "swift.org"])
+        #expect(runs.map(\.part) == [0, 1])
+        #expect(runs.map(\.link) == [nil, link])
+    }
+
+    @Test func oldBookmarkIsMigratedAndWrittenUnderItsOldName() throws {
+        let url = try #require(URL(string: "https://example.com/old"))
+        let oldFile = try TypedstreamArchiver().archivedData(withRootObject: TypedstreamExample.WebBookmarkVersion1(title: "Old", url: url))
+        // Typedstream 3: begin
+        var unarchiver = TypedstreamUnarchiver()
+        unarchiver.setClass(Bookmark.self, forClassName: "WebBookmark")
+        let bookmark = try unarchiver.decode(Bookmark.self, from: oldFile)
+        // Typedstream 3: end
+        #expect(bookmark.title == "Old")
+        #expect(bookmark.url == url)
+        #expect(bookmark.visits == 0)
+        #expect(throws: TypedstreamError.self) { try TypedstreamUnarchiver().decode(Bookmark.self, from: oldFile) }
+
+        // Typedstream 4: begin
+        var archiver = TypedstreamArchiver()
+        archiver.setClassName("WebBookmark", forClassName: "Bookmark")
+        let data = try archiver.archivedData(withRootObject: Bookmark(title: "Swift", url: URL(string: "https://swift.org"), visits: 3))
+        // Typedstream 4: end
+        let archive = try TypedstreamArchive(data: data)
+        #expect(archive.classChain(ofClassAt: archive.objects[0].classIndex).map(\.name) == ["WebBookmark", "NSObject"])
+        #expect(archive.classes.first?.version == 2)
+        let back = try unarchiver.decode(Bookmark.self, from: data)
+        #expect(back.title == "Swift")
+        #expect(back.url == URL(string: "https://swift.org"))
+        #expect(back.visits == 3)
+    }
+}

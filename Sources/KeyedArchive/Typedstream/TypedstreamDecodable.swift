@@ -4,6 +4,7 @@
 /// The corresponding Foundation API is `NSCoding`'s `init(coder:)` with a non-keyed coder
 /// (`allowsKeyedCoding == false`). Register the type with ``TypedstreamUnarchiver/setClass(_:forClassName:)``
 /// for other names (a renamed class); ``TypedstreamUnarchiver/decode(_:from:)`` reads a root of this type.
+/// ``TypedstreamEncodable`` is the writing half.
 ///
 /// ```swift
 /// struct Point: TypedstreamDecodable {

@@ -29,14 +29,22 @@ public final class TypedstreamDecoder {
     public var isAtEnd: Bool { fields.isAtEnd }
 
     /// The version the archive records for the class named `name` (how old code told which fields an
-    /// archive holds), or nil when no class of that name is in the archive.
+    /// archive holds), or nil when no class of that name is in the archive. A class renamed since is found by
+    /// its type's name too: the archive's class whose name is registered with
+    /// ``TypedstreamUnarchiver/setClass(_:forClassName:)`` for a type whose
+    /// ``TypedstreamDecodable/typedstreamClassName`` is `name`.
     ///
     /// The corresponding Foundation API is `NSCoder.version(forClassName:)`.
     ///
     /// - Parameter name: a class name, such as this object's class or one of its superclasses.
     /// - Returns: the stored version, or nil.
     public func version(forClassName name: String) -> Int? {
-        session.archive.classes.first { $0.name == name }?.version
+        let classes = session.archive.classes
+        if let stored = classes.first(where: { $0.name == name }) { return stored.version }
+        for (archivedName, type) in session.registry where type.typedstreamClassName == name {
+            if let stored = classes.first(where: { $0.name == archivedName }) { return stored.version }
+        }
+        return nil
     }
 
     /// The next group's values, whose type encoding must be `types`.
@@ -88,7 +96,8 @@ public final class TypedstreamDecoder {
     ///
     /// - Returns: the object's value.
     /// - Throws: ``TypedstreamError``: the next group is not one object, or its class is not one of
-    ///   Foundation's value classes.
+    ///   Foundation's value classes (unless ``TypedstreamUnarchiver/keepsUnknownObjects`` is set: then it is an
+    ///   ``ArchivedTypedstreamObject``).
     public func decodeFoundationValue() throws(TypedstreamError) -> FoundationValue {
         try session.foundationValue(of: try fields.nextGroup(ofOneTypeIn: "@"), depth: depth)
     }

@@ -13,11 +13,11 @@ final class TypedstreamDecodingSession {
     private var foundationValues: TypedstreamFoundationValues
     private var inProgress = Set<Int>()
 
-    init(archive: TypedstreamArchive, registry: [String: any TypedstreamDecodable.Type], maximumDepth: Int) {
+    init(archive: TypedstreamArchive, registry: [String: any TypedstreamDecodable.Type], maximumDepth: Int, keepsUnknownObjects: Bool) {
         self.archive = archive
         self.registry = registry
         self.maximumDepth = maximumDepth
-        foundationValues = TypedstreamFoundationValues(archive: archive, maximumDepth: maximumDepth)
+        foundationValues = TypedstreamFoundationValues(archive: archive, maximumDepth: maximumDepth, keepsUnknownObjects: keepsUnknownObjects)
     }
 
     func foundationValue(of value: TypedstreamValue, depth: Int) throws(TypedstreamError) -> FoundationValue {

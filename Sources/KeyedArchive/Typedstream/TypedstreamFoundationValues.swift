@@ -10,12 +10,16 @@ import Foundation
 struct TypedstreamFoundationValues {
     let archive: TypedstreamArchive
     let maximumDepth: Int
+    /// Whether an object of a class with no Foundation value is kept as an ``ArchivedTypedstreamObject``
+    /// (else reading it throws).
+    let keepsUnknownObjects: Bool
     private var made: [Int: FoundationValue] = [:]
     private var inProgress = Set<Int>()
 
-    init(archive: TypedstreamArchive, maximumDepth: Int) {
+    init(archive: TypedstreamArchive, maximumDepth: Int, keepsUnknownObjects: Bool = false) {
         self.archive = archive
         self.maximumDepth = maximumDepth
+        self.keepsUnknownObjects = keepsUnknownObjects
     }
 
     mutating func value(_ value: TypedstreamValue, depth: Int) throws(TypedstreamError) -> FoundationValue {
@@ -46,13 +50,22 @@ struct TypedstreamFoundationValues {
         }
         defer { inProgress.remove(index) }
         var fields = TypedstreamFields(archive: archive, objectIndex: index)
-        let result = try make(&fields, depth: depth + 1)
-        try fields.expectEnd()
+        let result: FoundationValue
+        if let value = try make(&fields, depth: depth + 1) {
+            try fields.expectEnd()
+            result = value
+        } else {
+            guard keepsUnknownObjects else {
+                throw fields.corrupted("class \(fields.className) has no Foundation value; read it from the raw model (TypedstreamArchive)")
+            }
+            result = .catalogued(try ArchivedTypedstreamObject(objectAt: index, in: archive))
+        }
         made[index] = result
         return result
     }
 
-    private mutating func make(_ fields: inout TypedstreamFields, depth: Int) throws(TypedstreamError) -> FoundationValue {
+    /// The value of the object `fields` reads, or nil when its class has no Foundation value.
+    private mutating func make(_ fields: inout TypedstreamFields, depth: Int) throws(TypedstreamError) -> FoundationValue? {
         switch fields.className {
         case "NSString", "NSMutableString":
             return .string(try string(fields.next("+"), in: fields))
@@ -96,7 +109,7 @@ struct TypedstreamFoundationValues {
         case "NSAttributedString", "NSMutableAttributedString":
             return .attributedString(try attributedString(&fields, depth: depth))
         default:
-            throw fields.corrupted("class \(fields.className) has no Foundation value; read it from the raw model (TypedstreamArchive)")
+            return nil
         }
     }
 
@@ -165,6 +178,16 @@ struct TypedstreamFoundationValues {
                   let o = reals(origin), let s = reals(size), o.count == 2, s.count == 2
             else { throw fields.corrupted("a rect of type \(type) that is not two pairs of reals") }
             return ArchivedSpecialValue(.rect(x: o[0], y: o[1], width: s[0], height: s[1]))
+        case ("NSEdgeInsets", .structure(let parts)):
+            guard let r = reals(parts), r.count == 4 else { throw fields.corrupted("edge insets of type \(type) that are not four reals") }
+            return ArchivedSpecialValue(.edgeInsets(top: r[0], left: r[1], bottom: r[2], right: r[3]))
+        case (_, .byteArray(let bytes)):
+            // `[Nc]` or `[NC]`: the stream stores the N bytes as they are (see TypedstreamReader); each is a number.
+            let signed = type.hasSuffix("c]")
+            let numbers = bytes.map { byte -> ArchivedSpecialValue.ObjCValue.Number in
+                signed ? .integer(Int64(Int8(bitPattern: byte))) : .unsignedInteger(UInt64(byte))
+            }
+            return ArchivedSpecialValue(.objCValue(ArchivedSpecialValue.ObjCValue(typeEncoding: type, elements: numbers)))
         default:
             let elements: [TypedstreamValue]
             if case .array(let items) = stored { elements = items } else { elements = [stored] }
@@ -176,7 +199,7 @@ struct TypedstreamFoundationValues {
                 case .float(let f): numbers.append(.real(Double(f)))
                 case .double(let d): numbers.append(.real(d))
                 case .bool(let b): numbers.append(.bool(b))
-                default: throw fields.corrupted("an NSValue of type \(type.debugDescription), which is not a number, range, point, size or rect")
+                default: throw fields.corrupted("an NSValue of type \(type.debugDescription), which is not a number, range, point, size, rect or edge insets")
                 }
             }
             return ArchivedSpecialValue(.objCValue(ArchivedSpecialValue.ObjCValue(typeEncoding: type, elements: numbers)))

@@ -9,55 +9,129 @@ import Foundation
 struct TypedstreamModelBuilder {
     var archive: TypedstreamArchive
     let maximumDepth: Int
+    /// A class's name to the name the archive stores for it (``TypedstreamArchiver/setClassName(_:forClassName:)``).
+    let classNames: [String: String]
+    /// A class's name (before ``classNames``) to its index in the archive's classes.
     private var classIndexes: [String: Int] = [:]
 
-    init(byteOrder: TypedstreamArchive.ByteOrder, maximumDepth: Int) {
+    init(byteOrder: TypedstreamArchive.ByteOrder, maximumDepth: Int, classNames: [String: String] = [:]) {
         archive = TypedstreamArchive(byteOrder: byteOrder)
         self.maximumDepth = maximumDepth
+        self.classNames = classNames
     }
 
     /// The class chains written, each class with its superclass (the versions of Apple's files in the corpus).
-    private static let chains: [String: [(String, Int)]] = [
-        "NSString": [("NSString", 1), ("NSObject", 0)],
-        "NSNumber": [("NSNumber", 0), ("NSValue", 0), ("NSObject", 0)],
-        "NSValue": [("NSValue", 0), ("NSObject", 0)],
-        "NSData": [("NSData", 0), ("NSObject", 0)],
-        "NSDate": [("NSDate", 0), ("NSObject", 0)],
-        "NSURL": [("NSURL", 0), ("NSObject", 0)],
-        "NSNull": [("NSNull", 0), ("NSObject", 0)],
-        "NSArray": [("NSArray", 0), ("NSObject", 0)],
-        "NSSet": [("NSSet", 0), ("NSObject", 0)],
-        "NSDictionary": [("NSDictionary", 0), ("NSObject", 0)],
-        "NSColor": [("NSColor", 0), ("NSObject", 0)],
-        "NSFont": [("NSFont", 30), ("NSObject", 0)],
-        "NSAttributedString": [("NSAttributedString", 0), ("NSObject", 0)],
+    private static let chains: [String: [TypedstreamClassVersion]] = [
+        "NSString": [.init(name: "NSString", version: 1), .init(name: "NSObject", version: 0)],
+        "NSNumber": [.init(name: "NSNumber", version: 0), .init(name: "NSValue", version: 0), .init(name: "NSObject", version: 0)],
+        "NSValue": [.init(name: "NSValue", version: 0), .init(name: "NSObject", version: 0)],
+        "NSData": [.init(name: "NSData", version: 0), .init(name: "NSObject", version: 0)],
+        "NSDate": [.init(name: "NSDate", version: 0), .init(name: "NSObject", version: 0)],
+        "NSURL": [.init(name: "NSURL", version: 0), .init(name: "NSObject", version: 0)],
+        "NSNull": [.init(name: "NSNull", version: 0), .init(name: "NSObject", version: 0)],
+        "NSArray": [.init(name: "NSArray", version: 0), .init(name: "NSObject", version: 0)],
+        "NSSet": [.init(name: "NSSet", version: 0), .init(name: "NSObject", version: 0)],
+        "NSDictionary": [.init(name: "NSDictionary", version: 0), .init(name: "NSObject", version: 0)],
+        "NSColor": [.init(name: "NSColor", version: 0), .init(name: "NSObject", version: 0)],
+        "NSFont": [.init(name: "NSFont", version: 30), .init(name: "NSObject", version: 0)],
+        "NSAttributedString": [.init(name: "NSAttributedString", version: 0), .init(name: "NSObject", version: 0)],
     ]
 
-    private mutating func classIndex(_ name: String) -> Int {
-        if let index = classIndexes[name] { return index }
-        let chain = Self.chains[name] ?? [(name, 0)]
+    /// The index of the first class of `chain` (a class, its superclasses, the root), adding the classes
+    /// not added before, each once, under the name ``classNames`` gives it in the archive.
+    ///
+    /// - Throws: ``TypedstreamError/Code/invalidArchive`` when `chain` is empty, or a class added before had
+    ///   another version or superclass (one class is stored once, so its chain cannot differ).
+    mutating func classIndex(chain: [TypedstreamClassVersion]) throws(TypedstreamError) -> Int {
         var superclass: Int?
-        for (className, version) in chain.reversed() {
-            if let existing = classIndexes[className] {
+        for entry in chain.reversed() {
+            if let existing = classIndexes[entry.name] {
+                let stored = archive.classes[existing]
+                guard stored.version == entry.version, stored.superclass == superclass else {
+                    let storedSuper = stored.superclass.map { archive.classes[$0].name } ?? "none"
+                    let newSuper = superclass.map { archive.classes[$0].name } ?? "none"
+                    throw TypedstreamError(.invalidArchive, "class \(entry.name) is written at version \(entry.version) with superclass \(newSuper), "
+                                           + "but was written before at version \(stored.version) with superclass \(storedSuper)", className: entry.name)
+                }
                 superclass = existing
                 continue
             }
-            archive.classes.append(TypedstreamClass(name: className, version: version, superclass: superclass))
+            archive.classes.append(TypedstreamClass(name: classNames[entry.name] ?? entry.name, version: entry.version, superclass: superclass))
             superclass = archive.classes.count - 1
-            classIndexes[className] = superclass
+            classIndexes[entry.name] = superclass
         }
-        return classIndexes[name] ?? 0
+        guard let first = superclass else { throw TypedstreamError(.invalidArchive, "an empty class chain") }
+        return first
     }
 
     /// Stores `value` as a new object (``FoundationValue/null`` as an NSNull) and returns the value that
     /// stores it.
     mutating func object(_ value: FoundationValue, depth: Int) throws(TypedstreamError) -> TypedstreamValue {
         guard depth < maximumDepth else { throw TypedstreamError(.limitExceeded, "values nest deeper than maximumDepth (\(maximumDepth))") }
+        if let kept = value.cataloguedValue as? ArchivedTypedstreamObject {
+            var copied: [Int: Int] = [:]
+            return try copy(objectAt: kept.objectIndex, of: kept.archive, depth: depth, copied: &copied)
+        }
         let (className, groups) = try content(of: value, depth: depth + 1)
         let index = archive.objects.count
-        archive.objects.append(TypedstreamObject(classIndex: classIndex(className), groups: []))
+        let classIndex: Int
+        if let known = classIndexes[className] {
+            classIndex = known
+        } else {
+            classIndex = try self.classIndex(chain: Self.chains[className] ?? [TypedstreamClassVersion(name: className, version: 0)])
+        }
+        archive.objects.append(TypedstreamObject(classIndex: classIndex, groups: []))
         archive.objects[index].groups = try groups(&self)
         return .object(index)
+    }
+
+    /// Stores the object at `index` of `source` as it is stored there (its class chain with versions, its
+    /// groups), and the objects it holds, each once: `copied` maps the objects of `source` copied so far to
+    /// their new indexes, so an object met again is a reference. Returns the value that stores it.
+    private mutating func copy(objectAt index: Int, of source: TypedstreamArchive, depth: Int,
+                               copied: inout [Int: Int]) throws(TypedstreamError) -> TypedstreamValue {
+        if let done = copied[index] { return .objectReference(done) }
+        guard depth < maximumDepth else { throw TypedstreamError(.limitExceeded, "values nest deeper than maximumDepth (\(maximumDepth))") }
+        guard source.className(ofObjectAt: index) != nil else {
+            throw TypedstreamError(.invalidArchive, "object #\(index) or its class is past the archive's tables", objectIndex: index)
+        }
+        let classIndex = try copy(classAt: source.objects[index].classIndex, of: source)
+        let stored = archive.objects.count
+        archive.objects.append(TypedstreamObject(classIndex: classIndex, groups: []))
+        copied[index] = stored
+        var groups = source.objects[index].groups
+        for g in groups.indices {
+            for v in groups[g].values.indices {
+                groups[g].values[v] = try copy(groups[g].values[v], of: source, depth: depth + 1, copied: &copied)
+            }
+        }
+        archive.objects[stored].groups = groups
+        return .object(stored)
+    }
+
+    /// `value` of `source` with the objects and classes it names copied. An array or struct counts as a
+    /// level of nesting, as an object does, so that the recursion stays within ``maximumDepth`` levels.
+    private mutating func copy(_ value: TypedstreamValue, of source: TypedstreamArchive, depth: Int,
+                               copied: inout [Int: Int]) throws(TypedstreamError) -> TypedstreamValue {
+        switch value {
+        case .object(let index), .objectReference(let index):
+            return try copy(objectAt: index, of: source, depth: depth, copied: &copied)
+        case .class(let index?):
+            return .class(try copy(classAt: index, of: source))
+        case .array(let items), .structure(let items):
+            guard depth < maximumDepth else { throw TypedstreamError(.limitExceeded, "values nest deeper than maximumDepth (\(maximumDepth))") }
+            var result: [TypedstreamValue] = []
+            result.reserveCapacity(items.count)
+            for item in items { result.append(try copy(item, of: source, depth: depth + 1, copied: &copied)) }
+            if case .array = value { return .array(result) }
+            return .structure(result)
+        default:
+            return value
+        }
+    }
+
+    private mutating func copy(classAt index: Int, of source: TypedstreamArchive) throws(TypedstreamError) -> Int {
+        try classIndex(chain: source.classChain(ofClassAt: index).map { TypedstreamClassVersion(name: $0.name, version: $0.version) })
     }
 
     /// A value's class and a function making its groups (run after the object is numbered, so that the
@@ -181,8 +255,8 @@ struct TypedstreamModelBuilder {
         case .size(let w, let h): return ("{CGSize=dd}", .structure([.double(w), .double(h)]))
         case .rect(let x, let y, let w, let h):
             return ("{CGRect={CGPoint=dd}{CGSize=dd}}", .structure([.structure([.double(x), .double(y)]), .structure([.double(w), .double(h)])]))
-        case .edgeInsets:
-            throw TypedstreamError(.invalidArchive, "an NSValue of edge insets has no typedstream form here")
+        case .edgeInsets(let top, let left, let bottom, let right):
+            return ("{NSEdgeInsets=dddd}", .structure([.double(top), .double(left), .double(bottom), .double(right)]))
         case .objCValue(let v):
             let numbers: [TypedstreamValue] = v.elements.map { number in
                 switch number {
@@ -192,7 +266,19 @@ struct TypedstreamModelBuilder {
                 case .bool(let b): return .bool(b)
                 }
             }
-            if v.typeEncoding.hasPrefix("[") { return (v.typeEncoding, .array(numbers)) }
+            if v.typeEncoding.hasPrefix("[") {
+                guard v.typeEncoding.hasSuffix("c]") || v.typeEncoding.hasSuffix("C]") else { return (v.typeEncoding, .array(numbers)) }
+                // A C array of bytes is stored as its bytes (TypedstreamReader reads it so).
+                var bytes = Data()
+                for number in v.elements {
+                    switch number {
+                    case .integer(let i) where Int8(exactly: i) != nil: bytes.append(UInt8(bitPattern: Int8(i)))
+                    case .unsignedInteger(let u) where u <= UInt64(UInt8.max): bytes.append(UInt8(u))
+                    default: throw TypedstreamError(.invalidArchive, "an NSValue of type \(v.typeEncoding) holding \(number), which is not a byte")
+                    }
+                }
+                return (v.typeEncoding, .byteArray(bytes))
+            }
             guard let first = numbers.first else { throw TypedstreamError(.invalidArchive, "an NSValue of type \(v.typeEncoding) without a value") }
             return (v.typeEncoding, first)
         }

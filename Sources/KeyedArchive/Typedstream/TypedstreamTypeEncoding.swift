@@ -26,6 +26,15 @@ indirect enum TypedstreamTypeEncoding: Hashable, Sendable {
         }
     }
 
+    /// The type as encoding text (a struct without its name: `{ff}`).
+    var text: String {
+        switch self {
+        case .scalar(let code): return String(Character(Unicode.Scalar(code)))
+        case .array(let count, let element): return "[\(count)\(element.text)]"
+        case .structure(let fields): return "{" + fields.map(\.text).joined() + "}"
+        }
+    }
+
     /// An encoding string cut into the text of each of its types (`"@i{_NSPoint=ff}"` → `["@", "i",
     /// "{_NSPoint=ff}"]`), by bracket depth only; ``parseList(_:)`` checks the syntax.
     static func split(_ encoding: String) -> [String] {

@@ -34,7 +34,8 @@ extension TypedstreamUnarchiver {
         guard let first = archive.groups.first, first.encoding == "@", first.values.count == 1 else {
             throw TypedstreamError(.dataCorrupted, "the first top-level group is \(archive.groups.first?.encoding.debugDescription ?? "missing"); expected one object")
         }
-        let session = TypedstreamDecodingSession(archive: archive, registry: registry, maximumDepth: limits.maximumDepth)
+        let session = TypedstreamDecodingSession(archive: archive, registry: registry, maximumDepth: limits.maximumDepth,
+                                                 keepsUnknownObjects: keepsUnknownObjects)
         let root = try onSizedThread(for: archive) { () throws(TypedstreamError) in try session.object(of: type, from: first.values[0], depth: 0) }
         guard let root else { throw TypedstreamError(.dataCorrupted, "the root object is nil") }
         return root

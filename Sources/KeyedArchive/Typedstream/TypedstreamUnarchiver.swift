@@ -19,17 +19,22 @@ import Foundation
 /// | NSURL | `c` relative?, [`@` base URL], `@` string | `.url` |
 /// | NSArray, NSSet | `i` (`I`) count, then each `@` | `.array`, `.set` |
 /// | NSDictionary | `i` count, then `@` key, `@` value | `.dictionary` |
-/// | NSValue | `*` its type, then the value | `.specialValue` (ranges, points, sizes, rects, numbers) |
+/// | NSValue | `*` its type, then the value | `.specialValue` (ranges, points, sizes, rects, edge insets, numbers and C arrays of them; a `[Nc]` or `[NC]` array's bytes are its numbers) |
 /// | NSNull | nothing | ``FoundationValue/null`` |
 /// | NSColor | `c` kind, then `f` components (or two NSStrings and a fallback NSColor) | `.color` |
 /// | NSFont | an old-style binary property list name, `f` size, four `c` flags | `.font` |
 /// | NSAttributedString | `@` NSString, then per run `iI` (attribute dictionary number, length) and, when the number is new, `@` the dictionary | `.attributedString` |
 ///
-/// Any other class stays in the raw model (``TypedstreamArchive``): reading it as a value throws, naming it.
+/// Any other class stays in the raw model (``TypedstreamArchive``): reading it as a value throws, naming it,
+/// unless ``keepsUnknownObjects`` is set.
 public struct TypedstreamUnarchiver: Sendable {
     /// The limits applied to the archive: objects, values, bytes, and the depth of nesting (stored objects
     /// inside objects while reading, and references followed while making values).
     public var limits = KeyedUnarchiver.Limits()
+    /// Whether an object of a class with no Foundation value (an old nib's `NSIBObjectData`, an app's own
+    /// class) is read as an ``ArchivedTypedstreamObject``, its place in the raw model, instead of failing the
+    /// read. Default false: such a class is an error naming it. Nothing is instantiated either way.
+    public var keepsUnknownObjects = false
     /// Class name to the type read for it (``setClass(_:forClassName:)``).
     var registry: [String: any TypedstreamDecodable.Type] = [:]
 
@@ -76,7 +81,7 @@ public struct TypedstreamUnarchiver: Sendable {
     ///   object that contains itself, nesting deeper than ``limits``, a value with no Foundation form (a
     ///   selector, a class, a C array).
     public func foundationValues(of values: [TypedstreamValue], in archive: TypedstreamArchive) throws(TypedstreamError) -> [FoundationValue] {
-        var maker = TypedstreamFoundationValues(archive: archive, maximumDepth: limits.maximumDepth)
+        var maker = TypedstreamFoundationValues(archive: archive, maximumDepth: limits.maximumDepth, keepsUnknownObjects: keepsUnknownObjects)
         return try onSizedThread(for: archive) { () throws(TypedstreamError) in
             try values.map { value throws(TypedstreamError) in try maker.value(value, depth: 0) }
         }

@@ -12,8 +12,9 @@ import Testing
 /// A test that needs it carries ``Testing/Trait/requiresPytypedstream``, so that a run without it reports the
 /// test as skipped, never as passed (and `.ci/run` fails on any skip).
 enum PytypedstreamOracle {
-    /// What pytypedstream made of one file.
-    struct Reading {
+    /// What pytypedstream made of one file. `@unchecked Sendable`: it holds JSON values parsed once and
+    /// never changed, so the corpus's readings can be shared by the tests of one process.
+    struct Reading: @unchecked Sendable {
         /// `{"byteOrder": "little", "systemVersion": 1000, "streamerVersion": 4}`, or nil when it rejected the file.
         var header: [String: Any]?
         /// The events, each a JSON array such as `["class", "NSString", 1]`; empty when rejected.
@@ -77,6 +78,13 @@ enum PytypedstreamOracle {
                            readError: object["error"] as? String, decoded: object["decoded"] as? [Any],
                            decodeError: object["decodeError"] as? String)
         }
+    }
+
+    /// pytypedstream's reading of every typedstream file of the corpus (``TypedstreamCorpusTests/files``, in
+    /// that order), from one run per test process: the run takes tens of seconds, and the tests that compare
+    /// with it share it. A failed run fails each of them with the same error.
+    static let corpusReadings: Result<[Reading], any Error> = Result {
+        try read(files: TypedstreamCorpusTests.files.map(Corpus.url))
     }
 
     /// pytypedstream's reading of `bytes`.

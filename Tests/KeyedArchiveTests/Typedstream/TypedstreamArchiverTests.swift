@@ -117,3 +117,103 @@ struct TypedstreamArchiverTests {
         #expect(try TypedstreamUnarchiver().foundationValue(from: archiver.archivedData(withRootValue: value)) == value)
     }
 }
+
+extension TypedstreamArchiverTests {
+    /// NSValues of every kind the unarchiver reads, each as `NSValue(bytes:objCType:)` stores it.
+    static let everyNSValueKind: [ArchivedSpecialValue] = [
+        ArchivedSpecialValue(range: 2 ..< 5),
+        ArchivedSpecialValue(.point(x: 1.5, y: -2)),
+        ArchivedSpecialValue(.size(width: 3, height: 0.25)),
+        ArchivedSpecialValue(.rect(x: 1, y: 2, width: 3, height: 4)),
+        ArchivedSpecialValue(.edgeInsets(top: 1, left: 2.5, bottom: 3, right: 4)),
+        ArchivedSpecialValue(.objCValue(.init(typeEncoding: "i", elements: [.integer(-7)]))),
+        ArchivedSpecialValue(.objCValue(.init(typeEncoding: "d", elements: [.real(0.1)]))),
+        ArchivedSpecialValue(.objCValue(.init(typeEncoding: "[3i]", elements: [.integer(1), .integer(2), .integer(3)]))),
+        ArchivedSpecialValue(.objCValue(.init(typeEncoding: "[2f]", elements: [.real(0.5), .real(-1)]))),
+        ArchivedSpecialValue(.objCValue(.init(typeEncoding: "[4c]", elements: [.integer(-1), .integer(0), .integer(127), .integer(-128)]))),
+        ArchivedSpecialValue(.objCValue(.init(typeEncoding: "[3C]", elements: [.unsignedInteger(0), .unsignedInteger(128), .unsignedInteger(255)]))),
+    ]
+
+    @Test func everyNSValueKindRoundTrips() throws {
+        for order in [TypedstreamArchive.ByteOrder.littleEndian, .bigEndian] {
+            var archiver = TypedstreamArchiver()
+            archiver.byteOrder = order
+            for special in Self.everyNSValueKind {
+                let data = try archiver.archivedData(withRootValue: .specialValue(special))
+                #expect(try TypedstreamUnarchiver().foundationValue(from: data) == .specialValue(special), "\(special)")
+            }
+        }
+    }
+
+    /// Edge insets are stored as `{NSEdgeInsets=dddd}`, the type encoding Apple's compilers give `NSEdgeInsets`
+    /// on 64-bit macOS; a `[Nc]` array as its N bytes after the type, as pytypedstream's reader
+    /// (`_read_value_with_encoding`) and NSData's `[Nc]` content in the corpus show.
+    @Test func edgeInsetsAndByteArraysAreStoredInTheirTypes() throws {
+        let insets = try TypedstreamArchiver().archive(withRootValue: .specialValue(Self.everyNSValueKind[4]))
+        #expect(insets.objects[0].groups.map(\.encoding) == ["*", "{NSEdgeInsets=dddd}"])
+        #expect(insets.objects[0].groups[1].values == [.structure([.double(1), .double(2.5), .double(3), .double(4)])])
+        let bytes = try TypedstreamArchiver().archive(withRootValue: .specialValue(Self.everyNSValueKind[9]))
+        #expect(bytes.objects[0].groups[1] == TypedstreamGroup(encoding: "[4c]", values: [.byteArray(Data([0xFF, 0, 0x7F, 0x80]))]))
+        // The group's type refers to the shared string the NSValue's type C string stored; the bytes follow it,
+        // then the object's end.
+        #expect(try bytes.encodedData().suffix(5) == Data([0xFF, 0, 0x7F, 0x80, TypedstreamTag.endOfObject]))
+        // A byte array element that is not a byte is refused, not truncated.
+        let wide = ArchivedSpecialValue(.objCValue(.init(typeEncoding: "[1c]", elements: [.integer(300)])))
+        #expect(throws: TypedstreamError.self) { try TypedstreamArchiver().archivedData(withRootValue: .specialValue(wide)) }
+    }
+
+    /// pytypedstream reads every NSValue kind we write as the same value.
+    @Test(.requiresPytypedstream)
+    func pytypedstreamReadsEveryNSValueKind() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typedstream-nsvalue-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var urls: [URL] = []
+        for (i, special) in Self.everyNSValueKind.enumerated() {
+            let url = folder.appendingPathComponent("\(i)")
+            try TypedstreamArchiver().archivedData(withRootValue: .specialValue(special)).write(to: url)
+            urls.append(url)
+        }
+        let readings = try PytypedstreamOracle.read(files: urls)
+        for (special, reading) in zip(Self.everyNSValueKind, readings) {
+            guard let decoded = reading.decoded, let group = decoded.first as? [Any], let their = (group.last as? [Any])?.first else {
+                Issue.record("\(special): pytypedstream: \(reading.readError ?? reading.decodeError ?? "nothing")")
+                continue
+            }
+            #expect(TypedstreamValueForm.string(TypedstreamValueForm.ours(.specialValue(special)))
+                    == TypedstreamValueForm.string(TypedstreamValueForm.oracle(their)), "\(special)")
+        }
+    }
+}
+
+extension TypedstreamArchiverTests {
+    /// A chain of 9,000 objects of a class with no Foundation value, each stored inside the previous (the
+    /// nesting a hostile file can have within the default limits), is read as one kept object and written back
+    /// byte for byte on a thread sized for it; past ``TypedstreamArchiver/maximumDepth`` it is refused.
+    @Test func deepChainOfKeptObjectsIsWrittenBackAndTheDepthLimitHolds() throws {
+        let count = 9_000
+        let archive = TypedstreamArchive(
+            classes: [TypedstreamClass(name: "Link", version: 3, superclass: nil)],
+            objects: (0 ..< count).map { i in
+                TypedstreamObject(classIndex: 0, groups: [
+                    TypedstreamGroup(encoding: "{Wrap=[1@]}", values: [.structure([.array([i + 1 < count ? .object(i + 1) : .objectReference(0)])])]),
+                ])
+            },
+            groups: [TypedstreamGroup(encoding: "@", values: [.object(0)])])
+        let data = try archive.encodedData()
+        var unarchiver = TypedstreamUnarchiver()
+        unarchiver.keepsUnknownObjects = true
+        let value = try unarchiver.foundationValue(from: data)
+        #expect(value.catalogued(as: ArchivedTypedstreamObject.self)?.classChain == [TypedstreamClassVersion(name: "Link", version: 3)])
+        var archiver = TypedstreamArchiver()
+        archiver.maximumDepth = 3 * count + 1
+        #expect(try archiver.archivedData(withRootValue: value) == data)
+        // Each object counts with its struct and array: 3 levels per link.
+        archiver.maximumDepth = 3 * count - 1
+        #expect {
+            try archiver.archivedData(withRootValue: value)
+        } throws: { error in
+            (error as? TypedstreamError)?.code == .limitExceeded
+        }
+    }
+}

@@ -72,7 +72,7 @@ struct TypedstreamCorpusTests {
     @Test(.requiresCorpus, .requiresPytypedstream)
     func eventStreamsEqualPytypedstream() throws {
         let files = Self.files
-        let readings = try PytypedstreamOracle.read(files: files.map(Corpus.url))
+        let readings = try PytypedstreamOracle.corpusReadings.get()
         for (file, reading) in zip(files, readings) {
             if file == Self.damaged {
                 #expect(reading.readError != nil, "pytypedstream reads the damaged file")
@@ -114,7 +114,7 @@ extension TypedstreamCorpusTests {
     @Test(.requiresCorpus, .requiresPytypedstream)
     func decodedValuesEqualPytypedstream() throws {
         let files = Self.files
-        let readings = try PytypedstreamOracle.read(files: files.map(Corpus.url))
+        let readings = try PytypedstreamOracle.corpusReadings.get()
         var compared = 0, attributedBodies = 0
         for (file, reading) in zip(files, readings) where file != Self.damaged && reading.readError == nil {
             guard let decoded = reading.decoded else {
@@ -148,5 +148,57 @@ extension TypedstreamCorpusTests {
         // attributedBody blobs, the color list's values.
         #expect(attributedBodies == 38 + 1)
         #expect(compared >= 28 + 38 + 2)
+    }
+}
+
+extension TypedstreamCorpusTests {
+    /// With ``TypedstreamUnarchiver/keepsUnknownObjects``, every file that reads reads into Foundation values:
+    /// objects of classes with no Foundation value (the nibs' `NSIBObjectData` and Interface Builder objects,
+    /// Grapher's classes) become ``ArchivedTypedstreamObject``s. Written back from those values, a file whose
+    /// one top-level value is such an object gives Apple's bytes: nothing of it was lost.
+    @Test(.requiresCorpus)
+    func everyFileReadsIntoValuesKeepingUnknownObjects() throws {
+        var unarchiver = TypedstreamUnarchiver()
+        unarchiver.keepsUnknownObjects = true
+        var kept = 0, rewritten = 0
+        for file in Self.files where file != Self.damaged {
+            let data = try Corpus.data(file)
+            let values: [FoundationValue]
+            do {
+                values = try unarchiver.foundationValues(from: data)
+            } catch {
+                Issue.record("\(file): \(error)")
+                continue
+            }
+            let archive = try TypedstreamArchive(data: data)
+            #expect(values.count == archive.groups.flatMap(\.values).count, "\(file)")
+            guard values.count == 1, let root = values[0].catalogued(as: ArchivedTypedstreamObject.self) else { continue }
+            kept += 1
+            #expect(root.objectIndex == 0 && root.archive == archive, "\(file)")
+            #expect(root.classChain.first?.name == archive.className(ofObjectAt: 0), "\(file)")
+            var archiver = TypedstreamArchiver()
+            archiver.byteOrder = archive.byteOrder   // 8 of the nibs are big-endian
+            let written = try archiver.archivedData(withRootValue: values[0])
+            if written == data {
+                rewritten += 1
+            } else {
+                let firstDifference = zip(written, data).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(written.count, data.count)
+                Issue.record("\(file): written back from its values, \(written.count) bytes for \(data.count); first difference at byte \(firstDifference)")
+            }
+        }
+        // The 12 nibs are one NSIBObjectData each.
+        #expect(kept == 12)
+        #expect(rewritten == kept)
+    }
+
+    /// Without it, such a class is an error naming it, as before: nothing is read as what it is not.
+    @Test(.requiresCorpus)
+    func unknownClassIsAnErrorByDefault() throws {
+        let file = try #require(Self.files.first { $0.hasSuffix("objects.nib") })
+        #expect {
+            try TypedstreamUnarchiver().foundationValues(from: Corpus.data(file))
+        } throws: { error in
+            (error as? TypedstreamError)?.message.contains("has no Foundation value") == true
+        }
     }
 }

@@ -84,7 +84,17 @@ enum TypedstreamValueForm {
         case .point(let x, let y): return ["struct": [real(x), real(y)]]
         case .size(let w, let h): return ["struct": [real(w), real(h)]]
         case .rect(let x, let y, let w, let h): return ["struct": [["struct": [real(x), real(y)]], ["struct": [real(w), real(h)]]]]
-        case .edgeInsets: return ["unexpected": "edge insets"]
+        case .edgeInsets(let top, let left, let bottom, let right): return ["struct": [real(top), real(left), real(bottom), real(right)]]
+        case .objCValue(let v) where v.typeEncoding.hasPrefix("[") && (v.typeEncoding.hasSuffix("c]") || v.typeEncoding.hasSuffix("C]")):
+            // pytypedstream reads a C array of bytes as its bytes.
+            let bytes = v.elements.map { number -> UInt8 in
+                switch number {
+                case .integer(let i): return UInt8(truncatingIfNeeded: i)
+                case .unsignedInteger(let u): return UInt8(truncatingIfNeeded: u)
+                default: return 0
+                }
+            }
+            return ["data": Data(bytes).base64EncodedString()]
         case .objCValue(let v):
             let numbers: [Any] = v.elements.map { number -> Any in
                 switch number {
