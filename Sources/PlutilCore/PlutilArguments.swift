@@ -36,6 +36,8 @@ struct PlutilArguments: Equatable {
     var outputPath: String?
     /// `-e extension`.
     var outputExtension: String?
+    /// The edit of `-insert`, `-replace` and `-remove`, its value read from the command line once for all files.
+    private(set) var editOperation: PlutilKeyPathOperation?
 
     /// Parses the arguments (without the program name).
     /// - Throws: ``PlutilFailure`` with the message Apple's `plutil` prints for the same mistake.
@@ -103,6 +105,17 @@ struct PlutilArguments: Equatable {
             rest = arguments[...]
         }
         try parseCommonOptions(&rest)
+        switch command {
+        case .insert(_, let typeOption, let text, let append):
+            let value = try PlutilValueArgument.value(typeOption: typeOption, text: text ?? "")
+            editOperation = append ? .append(value) : .insert(value)
+        case .replace(_, let typeOption, let text):
+            editOperation = .replace(try PlutilValueArgument.value(typeOption: typeOption, text: text ?? ""))
+        case .remove:
+            editOperation = .remove
+        default:
+            break
+        }
     }
 
     /// The options every command shares, and the files.

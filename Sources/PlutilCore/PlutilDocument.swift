@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ArchiveDumpCore
 import KeyedArchive
 
 /// One input of `plutil`: the property list read from a file or standard input, the format it came in,
@@ -31,6 +32,9 @@ struct PlutilDocument {
             return
         } catch {
             propertyListFault = "\(error)"
+        }
+        if TypedstreamRenderer.isTypedstream(data) {
+            throw PlutilFailure("a typedstream (NSArchiver) archive, not a property list; archive-dump shows and checks it")
         }
         if propertyListsOnly { throw PlutilFailure(propertyListFault) }
         do {

@@ -1,7 +1,7 @@
 import KeyedArchive
 
 /// What `-extract`, `-type`, `-insert`, `-replace` and `-remove` do at a key path.
-enum PlutilKeyPathOperation {
+enum PlutilKeyPathOperation: Equatable {
     /// `-extract`, `-type`: read the value.
     case get
     /// `-insert`: a new dictionary key or array element.

@@ -51,13 +51,9 @@ struct PlutilSession {
             try extract(keyPath, from: path, format: format, expect: expect)
         case .type(let keyPath, let expect):
             try extract(keyPath, from: path, format: nil, expect: expect)
-        case .insert(let keyPath, let typeOption, let text, let append):
-            let value = try PlutilValueArgument.value(typeOption: typeOption, text: text ?? "")
-            try edit(path, at: keyPath, append ? .append(value) : .insert(value))
-        case .replace(let keyPath, let typeOption, let text):
-            try edit(path, at: keyPath, .replace(try PlutilValueArgument.value(typeOption: typeOption, text: text ?? "")))
-        case .remove(let keyPath):
-            try edit(path, at: keyPath, .remove)
+        case .insert(let keyPath, _, _, _), .replace(let keyPath, _, _), .remove(let keyPath):
+            guard let operation = arguments.editOperation else { return }
+            try edit(path, at: keyPath, operation)
         }
     }
 

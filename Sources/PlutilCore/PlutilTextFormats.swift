@@ -64,7 +64,7 @@ struct PlutilTextFormats {
     // MARK: - JSON
 
     /// The value as JSON, as Foundation's `JSONSerialization` writes it: compact, or with `readable` indented
-    /// by two spaces with keys sorted. A scalar at the top is written as a JSON fragment.
+    /// by two spaces with keys sorted (an empty container as `{`, an empty line, `}`). A scalar at the top is written as a JSON fragment.
     /// - Throws: ``PlutilFailure`` for a date, data, UID, set or non-finite real, which JSON cannot hold.
     mutating func json(_ value: PropertyListValue, readable: Bool) throws(PlutilFailure) -> String {
         var out = ""
@@ -88,7 +88,7 @@ struct PlutilTextFormats {
                 out += (n == 0 ? "" : ",") + inner
                 try appendJSON(element, readable: readable, indent: indent + 1, to: &out)
             }
-            out += (elements.isEmpty ? "" : closing) + "]"
+            out += (elements.isEmpty && readable ? "\n" : "") + closing + "]"
         case .dictionary(let d):
             try visit(d.values, keys: d.keys)
             out += "{"
@@ -97,7 +97,7 @@ struct PlutilTextFormats {
                 out += (n == 0 ? "" : ",") + inner + ValueFormatting.jsonString(entry.key) + (readable ? " : " : ":")
                 try appendJSON(entry.value, readable: readable, indent: indent + 1, to: &out)
             }
-            out += (d.isEmpty ? "" : closing) + "}"
+            out += (d.isEmpty && readable ? "\n" : "") + closing + "}"
         case .date, .data, .uid, .set:
             throw PlutilFailure("Invalid object in plist for JSON format: \(value.kindName) values have no JSON form")
         }
