@@ -26,7 +26,7 @@ enum PlutilKeyPathOperation: Equatable {
         do {
             return try perform(on: &document.root, at: keyPath)
         } catch let error as PropertyListError {
-            throw PlutilFailure("\(error.message) (key path '\(keyPath)')")
+            throw PlutilFailure("key path '\(keyPath)': \(error.message)")
         } catch {
             throw PlutilFailure("\(error)")
         }

@@ -179,7 +179,7 @@ import KeyedArchive
             .init(arguments: ["-extract", "name", "json", "-o", "-", "a.plist"], stdout: .text("\"Ann\""),
                   toolchain: .differs("a scalar is written as a JSON fragment (RFC 8259); the toolchain's refuses it")),
             .init(arguments: ["-extract", "nope", "raw", "a.plist"], status: 1,
-                  stderr: "a.plist: no key 'nope' in the dictionary at the root (key path 'nope')\n",
+                  stderr: "a.plist: key path 'nope': no key 'nope' in the dictionary at the root\n",
                   toolchain: .sameStatusAndOutput("the message names the component where the key path stopped")),
             .init(arguments: ["-extract", "list.9", "raw", "a.plist"], status: 1, stderr: nil,
                   toolchain: .sameStatusAndOutput("the message names the index and the array's count")),

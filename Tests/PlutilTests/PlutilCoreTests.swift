@@ -131,10 +131,10 @@ import ArchiveDumpCore
     }
 
     @Test func sharedContainersCannotBlowUpTheTextOutputs() throws {
-        // 40 arrays, each holding the next one twice: 2^40 paths in a few hundred bytes.
-        var value: PropertyListValue = "leaf"
-        for _ in 0..<40 { value = [value, value] }
-        let path = try temporaryFile(try value.propertyListData(format: .binary))
+        // 40 arrays, each holding the next one twice: 2^40 paths in 125 bytes.
+        typealias Object = HandWrittenBinaryPropertyList
+        let levels = (0..<40).map { Object.array([UInt8($0 + 1), UInt8($0 + 1)]) }
+        let path = try temporaryFile(Object.file(levels + [Object.ascii("leaf")]))
         for arguments in [["-p", path], ["-convert", "json", "-o", "-", path], ["-convert", "swift", "-o", "-", path]] {
             let result = run(arguments)
             #expect(result.status == 1, "\(arguments)")
