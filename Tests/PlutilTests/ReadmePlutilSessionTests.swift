@@ -54,7 +54,10 @@ import Testing
             let words = Self.words(step.command)
             try #require(words.first == "plutil", "unsupported: \(step.command)")
             let result = try runner.run(tool, Array(words.dropFirst()))
-            #expect(result.text + result.stderr == step.shown.map { $0 + "\n" }.joined(), "README shows other output for: \(step.command)")
+            // JSON ends without a newline, as Apple's plutil writes it; the README shows the next prompt on a line of its own.
+            let printed = result.text + result.stderr, shown = step.shown.map { $0 + "\n" }.joined()
+            #expect(printed == shown || (result.text.hasPrefix("{") && printed + "\n" == shown),
+                    "README shows other output for: \(step.command)")
             #expect(result.status == (result.stderr.isEmpty ? 0 : 1), "\(step.command): exit \(result.status)")
         }
     }
