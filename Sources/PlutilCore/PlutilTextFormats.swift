@@ -291,9 +291,10 @@ struct PlutilTextFormats {
         return d.description
     }
 
-    /// A string literal: `"`, `\` and control characters escaped (`\u{1B}` in Swift, octal in C, which
-    /// cannot run into the next character as a hex escape can).
+    /// A string literal: `"`, `\` and control characters escaped; in Swift as the dump's quoted strings
+    /// (`\n`, `\u{1B}`), in C with octal escapes, which cannot run into the next character as hex escapes can.
     static func literalString(_ s: String, swift: Bool) -> String {
+        if swift { return ValueFormatting.quoted(s) }
         var out = "\""
         for scalar in s.unicodeScalars {
             switch scalar {
@@ -302,17 +303,11 @@ struct PlutilTextFormats {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                let octal = String(scalar.value, radix: 8)
+                out += "\\" + String(repeating: "0", count: 3 - octal.count) + octal
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    if swift {
-                        out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-                    } else {
-                        let octal = String(scalar.value, radix: 8)
-                        out += "\\" + String(repeating: "0", count: 3 - octal.count) + octal
-                    }
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+                out.unicodeScalars.append(scalar)
             }
         }
         return out + "\""
