@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .executable(name: "archive-dump", targets: ["archive-dump"]),
+        .executable(name: "plutil", targets: ["plutil"]),
         .library(name: "KeyedArchiveTesting", targets: ["KeyedArchiveTesting"]),
         .executable(name: "keyedarchive-demo", targets: ["keyedarchive-demo"]),
     ],
@@ -28,10 +29,17 @@ let package = Package(
         /// The renderers behind `archive-dump` (tree, raw, JSON), shared with the samples.
         .target(name: "ArchiveDumpCore", dependencies: ["KeyedArchive"]),
 
+        /// The logic of `plutil` (arguments, key-path commands, the JSON, raw and literal formats), over
+        /// ArchiveDumpCore's renderers.
+        .target(name: "PlutilCore", dependencies: ["ArchiveDumpCore", "KeyedArchive"]),
+
         // MARK: - Tools
 
         /// `archive-dump`: shows what is inside any property list or keyed archive.
         .executableTarget(name: "archive-dump", dependencies: ["ArchiveDumpCore", "KeyedArchive"]),
+
+        /// `plutil`: Apple's plutil command line (lint, print, convert, extract, edit), keyed archives included.
+        .executableTarget(name: "plutil", dependencies: ["PlutilCore"]),
 
         /// `archive-bench`: times this package against Foundation in one run (`swift run -c release archive-bench`).
         .executableTarget(name: "archive-bench", dependencies: ["KeyedArchive"], path: "Sources/ArchiveBench"),
@@ -60,6 +68,8 @@ let package = Package(
                                                                "essentials-only-child"]),
         .testTarget(name: "ArchiveDumpTests", dependencies: ["ArchiveDumpCore", "KeyedArchive", "KeyedArchiveTestSupport",
                                                              "archive-dump"]),
+        .testTarget(name: "PlutilTests", dependencies: ["PlutilCore", "ArchiveDumpCore", "KeyedArchive", "KeyedArchiveTestSupport",
+                                                        "plutil"]),
         .testTarget(name: "SamplesTests", dependencies: ["KeyedArchive", "KeyedArchiveTesting", "KeyedArchiveTestSupport",
                                                          "NotesCore", "SchemaMigration",
                                                          "notes", "schema-migration", "keyedarchive-demo"]),

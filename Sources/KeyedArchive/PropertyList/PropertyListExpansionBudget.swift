@@ -11,7 +11,7 @@
 /// a small multiple of the value's size is the most a walk can produce.
 ///
 /// Nothing is counted until ``allowance`` values have been visited, so small values pay nothing.
-struct PropertyListExpansionBudget {
+package struct PropertyListExpansionBudget {
     /// How many times, on average, a walk may visit each distinct value.
     static let repeatFactor = 16
     /// Visits always allowed, whatever the sharing.
@@ -28,8 +28,11 @@ struct PropertyListExpansionBudget {
         var values: UnsafeRawPointer?
     }
 
+    /// A budget with nothing visited yet.
+    package init() {}
+
     /// What the budget allows, for error messages.
-    static var limitDescription: String {
+    package static var limitDescription: String {
         "\(repeatFactor) visits per distinct value plus \(allowance)"
     }
 
@@ -38,7 +41,7 @@ struct PropertyListExpansionBudget {
     /// - Parameters:
     ///   - values: the container's elements (a dictionary's values).
     ///   - keys: a dictionary's keys, so dictionaries that share values but not keys count as distinct.
-    mutating func visit(_ values: [PropertyListValue], keys: [String]? = nil) -> Bool {
+    package mutating func visit(_ values: [PropertyListValue], keys: [String]? = nil) -> Bool {
         visited += values.count
         guard visited > Self.allowance else { return true }
         if seen == nil { seen = [] }

@@ -1,0 +1,60 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import ArchiveDumpCore
+import KeyedArchive
+
+/// One input of `plutil`: the property list read from a file or standard input, the format it came in,
+/// and whether it is a keyed archive.
+struct PlutilDocument {
+    /// The format a document was read from; edits are written back in it.
+    enum SourceFormat: Equatable {
+        case xml, binary, json
+    }
+
+    /// The bytes as read.
+    let data: Data
+    /// The property list (after any edit).
+    var root: PropertyListValue
+    /// The format of ``data``.
+    let format: SourceFormat
+
+    /// Reads a binary or XML property list, or (unless `propertyListsOnly`, as `-lint` asks) JSON.
+    /// - Throws: ``PlutilFailure`` with the property-list reader's error, and the JSON reader's when JSON was tried.
+    init(data: Data, propertyListsOnly: Bool = false) throws(PlutilFailure) {
+        self.data = data
+        let propertyListFault: String
+        do {
+            root = try PropertyListValue(propertyListData: data)
+            format = PropertyListValue.detectFormat(of: data) == .binary ? .binary : .xml
+            return
+        } catch {
+            propertyListFault = "\(error)"
+        }
+        if TypedstreamRenderer.isTypedstream(data) {
+            throw PlutilFailure("a typedstream (NSArchiver) archive, not a property list; archive-dump shows and checks it")
+        }
+        if propertyListsOnly { throw PlutilFailure(propertyListFault) }
+        do {
+            root = try JSONPropertyListReader.read(data)
+            format = .json
+        } catch {
+            throw PlutilFailure("\(propertyListFault); not JSON either: \(error)")
+        }
+    }
+
+    /// Whether the root is a keyed archive: a dictionary with `$archiver` and `$objects` or `$top`.
+    var isKeyedArchive: Bool {
+        guard case .dictionary(let d) = root, format != .json else { return false }
+        return d["$archiver"] != nil && (d["$objects"] != nil || d["$top"] != nil)
+    }
+
+    /// The keyed archive's object graph, checked by the unarchiver's rules (the bytes as read while
+    /// ``root`` is unchanged, else the edited tree).
+    /// - Throws: the first fault, with its object UID and key path.
+    func archiveGraph(edited: Bool) throws -> ArchivedObjectGraph {
+        edited ? try ArchivedObjectGraph(propertyList: root) : try ArchivedObjectGraph(data: data, parsedRoot: root)
+    }
+}

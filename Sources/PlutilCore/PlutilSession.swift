@@ -1,0 +1,158 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ArchiveDumpCore
+import KeyedArchive
+
+/// One run of a `plutil` command over its files: reads each, does the command, writes the result.
+struct PlutilSession {
+    let arguments: PlutilArguments
+    let input: () throws -> Data
+    let output: DumpOutput
+    /// Standard input, once read (a second `-` reads what is left: nothing).
+    private var standardInputRead = false
+
+    init(arguments: PlutilArguments, input: @escaping () throws -> Data, output: DumpOutput) {
+        self.arguments = arguments
+        self.input = input
+        self.output = output
+    }
+
+    /// Does the command for one file.
+    /// - Throws: ``PlutilFailure`` saying what went wrong; the file is unchanged then.
+    mutating func handle(_ path: String) throws(PlutilFailure) {
+        switch arguments.command {
+        case .help:
+            return
+        case .create(let format):
+            // An empty dictionary, in the format asked for.
+            let bytes = try PlutilOutput.encode(.dictionary([:]), format: format, readable: arguments.readable, sourcePath: path,
+                                                destination: path, objcHeader: false)
+            try write(bytes, for: path, format: format, to: path)
+        case .lint:
+            var document = try PlutilDocument(data: try read(path), propertyListsOnly: true)
+            try checkArchive(&document, edited: false)
+            if !arguments.silent { output.write((path == "-" ? "<stdin>" : ValueFormatting.printable(path)) + ": OK\n") }
+        case .print:
+            try printDocument(try PlutilDocument(data: try read(path)))
+        case .convert(let format, let header):
+            let document = try PlutilDocument(data: try read(path))
+            try write(document.root, from: path, format: format, objcHeader: header)
+        case .extract(let keyPath, let format, let expect):
+            try extract(keyPath, from: path, format: format, expect: expect)
+        case .type(let keyPath, let expect):
+            try extract(keyPath, from: path, format: nil, expect: expect)
+        case .insert(let keyPath, _, _, _), .replace(let keyPath, _, _), .remove(let keyPath):
+            guard let operation = arguments.editOperation else { return }
+            try edit(path, at: keyPath, operation)
+        }
+    }
+
+    // MARK: - Commands
+
+    private mutating func extract(_ keyPath: PropertyListKeyPath, from path: String, format: PlutilArguments.Format?,
+                                  expect: String?) throws(PlutilFailure) {
+        var document = try PlutilDocument(data: try read(path))
+        guard let value = try PlutilKeyPathOperation.get.perform(on: &document, at: keyPath) else { return }
+        let type = PlutilTextFormats.typeName(of: value)
+        if let expect, expect != type {
+            throw PlutilFailure("Value at [\(keyPath)] expected to be \(expect) but is \(type)")
+        }
+        guard let format else {
+            try write(Data(type.utf8), for: path, format: .raw, to: arguments.outputPath)
+            return
+        }
+        try write(value, from: path, format: format, objcHeader: false)
+    }
+
+    private mutating func edit(_ path: String, at keyPath: PropertyListKeyPath, _ operation: PlutilKeyPathOperation) throws(PlutilFailure) {
+        var document = try PlutilDocument(data: try read(path))
+        let wasArchive = document.isKeyedArchive
+        _ = try operation.perform(on: &document, at: keyPath)
+        if wasArchive {
+            // An edit of the stored archive must leave an archive that Foundation reads.
+            try checkArchive(&document, edited: true)
+        }
+        let format: PlutilArguments.Format = switch document.format {
+        case .xml: .xml1
+        case .binary: .binary1
+        case .json: .json
+        }
+        try write(document.root, from: path, format: format, objcHeader: false)
+    }
+
+    /// Checks a keyed archive by the unarchiver's rules (nothing for other property lists).
+    private func checkArchive(_ document: inout PlutilDocument, edited: Bool) throws(PlutilFailure) {
+        guard document.isKeyedArchive else { return }
+        do {
+            _ = try document.archiveGraph(edited: edited)
+        } catch {
+            throw PlutilFailure(edited ? "the edit would leave an invalid keyed archive, nothing was written: \(error)" : "\(error)")
+        }
+    }
+
+    private func printDocument(_ document: PlutilDocument) throws(PlutilFailure) {
+        if document.isKeyedArchive, let graph = try? document.archiveGraph(edited: false) {
+            try PlutilOutput.checkExpansion(document.root)
+            TreeRenderer().render(graph: graph, to: output)
+        } else {
+            var formats = PlutilTextFormats()
+            output.write(try formats.printed(document.root))
+        }
+    }
+
+    // MARK: - Reading and writing
+
+    private mutating func read(_ path: String) throws(PlutilFailure) -> Data {
+        if path == "-" {
+            if standardInputRead { return Data() }
+            standardInputRead = true
+            do {
+                return try input()
+            } catch {
+                throw PlutilFailure("(cannot read standard input: \(error))")
+            }
+        }
+        guard !path.isEmpty else { throw PlutilFailure("Empty path specified") }
+        do {
+            return try FileReader().read(atPath: path)
+        } catch {
+            throw PlutilFailure("(\(error.errno == EISDIR ? "is a directory" : error.reason))")
+        }
+    }
+
+    /// Writes `value` (read from `path`) in `format` where the options say: `-o`, or `path` with `-e`'s
+    /// extension (`.swift`, `.m` for the literals), or standard output for `raw` and for standard input.
+    private func write(_ value: PropertyListValue, from path: String, format: PlutilArguments.Format, objcHeader: Bool) throws(PlutilFailure) {
+        let destination = PlutilOutput.destination(for: path, format: format, outputPath: arguments.outputPath,
+                                                   outputExtension: arguments.outputExtension)
+        let bytes = try PlutilOutput.encode(value, format: format, readable: arguments.readable, sourcePath: path,
+                                            destination: destination ?? "-", objcHeader: false)
+        try write(bytes, for: path, format: format, to: destination)
+        if objcHeader, let destination, destination != "-" {
+            let header = try PlutilOutput.encode(value, format: format, readable: false, sourcePath: path,
+                                                 destination: destination, objcHeader: true)
+            try PlutilOutput.writeFile(header, to: PlutilOutput.replacingExtension(of: destination, with: "h"))
+        }
+    }
+
+    /// Writes `bytes` to `destination` (`-` or nil: standard output, with a newline after `raw` text
+    /// unless `-n`).
+    private func write(_ bytes: Data, for path: String, format: PlutilArguments.Format, to destination: String?) throws(PlutilFailure) {
+        if destination == nil || destination == "-" {
+            output.write(bytes: bytes)
+            if format == .raw, arguments.terminatingNewline { output.write("\n") }
+        } else if let destination {
+            try PlutilOutput.writeFile(bytes, to: destination)
+        }
+    }
+}

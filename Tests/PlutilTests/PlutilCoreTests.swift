@@ -1,0 +1,190 @@
+import Foundation
+import Testing
+import KeyedArchive
+import ArchiveDumpCore
+@testable import PlutilCore
+
+/// The parts of `plutil` below the command line: the JSON reader, the key order, the literal and raw
+/// formats, atomic edits and keyed archives, run in this process.
+@Suite struct PlutilCoreTests {
+    /// Runs the command in this process with absolute paths.
+    func run(_ arguments: [String], input: Data = Data()) -> (status: Int32, stdout: String, stderr: String) {
+        let out = DumpOutputCollector(), err = DumpOutputCollector()
+        let status = PlutilCommand.run(arguments: arguments, input: { input }, output: out.output, errors: err.output)
+        out.output.flush()
+        err.output.flush()
+        return (status, out.text, err.text)
+    }
+
+    func temporaryFile(_ data: Data, name: String = "file.plist") throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plutil-core-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent(name)
+        try data.write(to: url)
+        return url.path
+    }
+
+    @Test func jsonKeepsIntegersRealsAndBooleansApartAndKeysInOrder() throws {
+        let value = try JSONPropertyListReader.read(Data(#" {"b": [1, -0, 1.0, 2e3, 18446744073709551615, true, false], "a": "\u00e9\ud83d\ude00\n\/"} "#.utf8))
+        #expect(value == ["b": [1, 0, 1.0, 2000.0, .integer(PropertyListInteger(UInt64.max)), true, false], "a": "é😀\n/"])
+        #expect(value.dictionaryValue?.keys == ["b", "a"])
+        #expect(try JSONPropertyListReader.read(Data("\"fragment\"".utf8)) == "fragment")
+        #expect(try JSONPropertyListReader.read(Data("[[], {}]".utf8)) == [[], [:]])
+    }
+
+    @Test(arguments: [
+        ("{\"a\": null}", "JSON: line 1, column 7: null has no property-list equivalent (found 'n')"),
+        ("[1,]", "JSON: line 1, column 4: expected a JSON value (found ']')"),
+        ("[1 2]", "JSON: line 1, column 4: expected ',' or ']' after an array element (found '2')"),
+        ("{\"a\" 1}", "JSON: line 1, column 6: expected ':' (found '1')"),
+        ("\"\\ud800\"", "JSON: line 1, column 8: a lone UTF-16 surrogate in a \\u escape (found '\"')"),
+        ("01", "JSON: line 1, column 1: a number cannot start with 0 (found '0')"),
+        ("1e999", "JSON: line 1, column 1: the number 1e999 does not fit in a 64-bit real (found '1')"),
+        ("{}\n x", "JSON: line 2, column 2: unexpected text after the JSON value (found 'x')"),
+        ("", "JSON: line 1, column 1: expected a JSON value (found the end)"),
+    ])
+    func malformedJSONIsRefusedWithWhere(_ text: String, _ message: String) {
+        #expect { try JSONPropertyListReader.read(Data(text.utf8)) } throws: { error in
+            "\(error)" == message
+        }
+    }
+
+    @Test func deepJSONStopsAtTheDepthLimitWithoutRecursion() throws {
+        let limit = JSONPropertyListReader.maximumDepth
+        #expect(throws: JSONPropertyListReader.Failure.self) {
+            try JSONPropertyListReader.read(Data((String(repeating: "[", count: 100_000)).utf8))
+        }
+        let deepest = String(repeating: "[", count: limit) + String(repeating: "]", count: limit)
+        var value = try JSONPropertyListReader.read(Data(deepest.utf8))
+        var depth = 1
+        while case .array(let elements) = value, let first = elements.first {
+            value = first
+            depth += 1
+        }
+        #expect(depth == limit)
+    }
+
+    @Test func keysAreOrderedAsFoundationsNumericCaseInsensitiveCompare() {
+        let keys = ["Zed", "z10", "z9", "ab", "Ab", "a1", "a/b", "$d", ".p", "_u", "b"]
+        // The toolchain's plutil -p lists them in this order (checked by hand and in the conformance table).
+        #expect(keys.sorted(by: PlutilKeyOrder.precedes) == ["_u", ".p", "$d", "a/b", "a1", "ab", "Ab", "b", "z9", "z10", "Zed"])
+        #expect(!PlutilKeyOrder.precedes("a", "a"))
+        #expect(PlutilKeyOrder.precedes("a", "ab"))
+        #expect(PlutilKeyOrder.precedes("x2", "x010"))
+    }
+
+    @Test func literalsEscapeEveryCharacterThatWouldEndOrChangeTheString() {
+        #expect(PlutilTextFormats.literalString("a\"b\\c\nd\u{1}", swift: true) == #""a\"b\\c\nd\u{1}""#)
+        #expect(PlutilTextFormats.literalString("a\"b\\c\td\u{1}9", swift: false) == #""a\"b\\c\td\0019""#)
+        #expect(PlutilTextFormats.variableName(fromFile: "/tmp/My Settings-v2.plist") == "My_Settings_v2")
+        #expect(PlutilTextFormats.fixedPoint(3.5) == "3.500000")
+        #expect(PlutilTextFormats.fixedPoint(-0.0) == "-0.000000")
+    }
+
+    @Test func rawShowsScalarsCountsAndKeys() {
+        #expect(PlutilTextFormats.raw(["b": 1, "a": 2]) == "a\nb")
+        #expect(PlutilTextFormats.raw([1, 2]) == "2")
+        #expect(PlutilTextFormats.raw(.data(Data([0xFF]))) == "/w==")
+        #expect(PlutilTextFormats.raw(.uid(UID(7))) == "7")
+        #expect(PlutilTextFormats.raw(.date(Date(timeIntervalSinceReferenceDate: 0.75))) == "2001-01-01T00:00:00Z")
+    }
+
+    @Test func argumentsParseAsApplesPlutilReadsThem() throws {
+        let insert = try PlutilArguments(["-insert", "a.b", "-integer", "7", "-append", "-s", "--", "-x", "f"])
+        #expect(insert.command == .insert("a.b", typeOption: "-integer", value: "7", append: true))
+        #expect(insert.editOperation == .append(7))
+        #expect(insert.paths == ["-x", "f"])
+        #expect(insert.silent)
+        let lint = try PlutilArguments(["f.plist", "-s"])
+        #expect(lint.command == .lint && lint.paths == ["f.plist"] && lint.silent)
+        #expect(throws: PlutilFailure("-expect requires a type argument.")) { try PlutilArguments(["-type", "k", "-expect"]) }
+        #expect(throws: PlutilFailure("No files specified.")) { try PlutilArguments(["-remove", "k"]) }
+    }
+
+    @Test func aFailedEditLeavesTheFileAsItWasAndNoTemporaryFile() throws {
+        let original = Data(#"<plist version="1.0"><dict><key>k</key><string>v</string></dict></plist>"#.utf8)
+        let path = try temporaryFile(original)
+        let folder = (path as NSString).deletingLastPathComponent
+        let failures = [["-insert", "k", "-string", "x", path], ["-remove", "nope", path], ["-insert", "k.x", "-bool", "YES", path]]
+        for arguments in failures {
+            let result = run(arguments)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["file.plist"])
+        // A file written as JSON cannot take a date: the conversion fails and the file stays.
+        let json = try temporaryFile(Data(#"{"k":"v"}"#.utf8), name: "file.json")
+        #expect(run(["-insert", "d", "-date", "2020-01-01T00:00:00Z", json]).status == 1)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: json)) == Data(#"{"k":"v"}"#.utf8))
+    }
+
+    @Test func anEditKeepsTheFilesPermissionsAndFormat() throws {
+        let dictionary: PropertyListValue = ["k": "v"]
+        let path = try temporaryFile(try dictionary.propertyListData(format: .binary))
+        #expect(chmod(path, 0o600) == 0)
+        #expect(run(["-insert", "n", "-integer", "1", path]).status == 0)
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(data.starts(with: Data("bplist00".utf8)))
+        #expect(try PropertyListValue(propertyListData: data) == ["k": "v", "n": 1])
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+    }
+
+    @Test func sharedContainersCannotBlowUpTheTextOutputs() throws {
+        // 40 arrays, each holding the next one twice: 2^40 paths in 125 bytes.
+        typealias Object = HandWrittenBinaryPropertyList
+        let levels = (0..<40).map { Object.array([UInt8($0 + 1), UInt8($0 + 1)]) }
+        let path = try temporaryFile(Object.file(levels + [Object.ascii("leaf")]))
+        for arguments in [["-p", path], ["-convert", "json", "-o", "-", path], ["-convert", "swift", "-o", "-", path]] {
+            let result = run(arguments)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stderr.contains("shares containers"), "\(result.stderr)")
+        }
+    }
+
+    @Test func keyedArchiveEditsStayArchivesAndRefuseToBreakThem() throws {
+        let archive: PropertyListValue = [
+            "$archiver": "NSKeyedArchiver", "$version": 100000,
+            "$top": ["root": .uid(UID(1))], "$objects": ["$null", "hello"],
+        ]
+        let path = try temporaryFile(try archive.propertyListData(format: .binary))
+        #expect(run(["-replace", "$objects.1", "-string", "bye", path]).status == 0)
+        let graph = try ArchivedObjectGraph(data: try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(graph.objects.count == 2)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let broken = run(["-remove", "$objects.1", path])
+        #expect(broken.status == 1)
+        #expect(broken.stderr.contains("the edit would leave an invalid keyed archive, nothing was written"), "\(broken.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        let seam = run(["-extract", "root", "raw", path])
+        #expect(seam.status == 1)
+        #expect(seam.stderr.hasSuffix("key path 'root': this is a keyed archive, and key paths through its objects are not supported yet; "
+                                      + "a key path starting with $ addresses the archive as stored ($top.root, $objects.1)\n"))
+    }
+
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func everyCorpusArchiveConvertsBetweenXMLAndBinaryKeepingItsGraph() throws {
+        var archives = 0
+        for file in Corpus.files() {
+            let data = try Corpus.data(file)
+            guard let graph = try? ArchivedObjectGraph(data: data) else { continue }
+            archives += 1
+            let original = try PropertyListValue(propertyListData: data)
+            let xml = try temporaryFile(data, name: "archive")
+            #expect(run(["-convert", "xml1", xml]).status == 0, "\(file)")
+            let xmlData = try Data(contentsOf: URL(fileURLWithPath: xml))
+            #expect(PropertyListValue.detectFormat(of: xmlData) == .xml)
+            #expect(run(["-convert", "binary1", xml]).status == 0, "\(file)")
+            let binaryData = try Data(contentsOf: URL(fileURLWithPath: xml))
+            #expect(try PropertyListValue(propertyListData: binaryData) == original, "\(file)")
+            #expect(try ArchivedObjectGraph(data: binaryData) == graph, "\(file)")
+            #expect(run(["-lint", xml]).status == 0, "\(file)")
+            // -p shows the resolved graph exactly as archive-dump's tree renderer does.
+            let tree = DumpOutputCollector()
+            TreeRenderer().render(graph: graph, to: tree.output)
+            tree.output.flush()
+            #expect(run(["-p", xml]).stdout == tree.text, "\(file)")
+        }
+        #expect(archives >= 90)
+    }
+}
