@@ -4,29 +4,41 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The UIDs inside stored values, read and replaced without recursion, each distinct container storage once
-/// (a binary property list can share one container between many places; visiting each place would cost
-/// 2^40 steps for 40 nested shared containers).
-enum ArchivedUIDWalk {
-    /// A container's storage identity (with its kind: an array and a set may share elements).
-    private struct Identity: Hashable {
-        var kind: Int
-        var keys: UnsafeRawPointer?
-        var values: UnsafeRawPointer?
-    }
+/// A container's storage identity, with its kind (an array and a set may share elements): equal for two values
+/// that share one storage, so that a walk meets each shared container once. Valid while the value is alive.
+struct ContainerStorageIdentity: Hashable {
+    var kind: Int
+    var keys: UnsafeRawPointer?
+    var values: UnsafeRawPointer?
 
     private static func address<T>(_ x: [T]) -> UnsafeRawPointer? {
         x.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
     }
 
-    private static func identity(of container: PropertyListValue) -> Identity? {
+    /// The identity of an array, set or dictionary; nil for any other value.
+    init?(_ container: PropertyListValue) {
         switch container {
-        case .array(let items): return Identity(kind: 0, keys: nil, values: address(items.elements))
-        case .set(let items): return Identity(kind: 1, keys: nil, values: address(items.elements))
-        case .dictionary(let d): return Identity(kind: 2, keys: address(d.keys), values: address(d.values))
+        case .array(let items): self.init(kind: 0, keys: nil, values: Self.address(items.elements))
+        case .set(let items): self.init(kind: 1, keys: nil, values: Self.address(items.elements))
+        case .dictionary(let d): self.init(kind: 2, keys: Self.address(d.keys), values: Self.address(d.values))
         default: return nil
         }
     }
+
+    init(kind: Int, keys: UnsafeRawPointer?, values: UnsafeRawPointer?) {
+        self.kind = kind
+        self.keys = keys
+        self.values = values
+    }
+}
+
+/// The UIDs inside stored values, read and replaced without recursion, each distinct container storage once
+/// (a binary property list can share one container between many places; visiting each place would cost
+/// 2^40 steps for 40 nested shared containers).
+enum ArchivedUIDWalk {
+    private typealias Identity = ContainerStorageIdentity
+
+    private static func identity(of container: PropertyListValue) -> Identity? { Identity(container) }
 
     /// The UIDs in `value`, in stored order (a dictionary's values in its key order), depth first; the UIDs
     /// of a container met again (the same storage) are not listed again.

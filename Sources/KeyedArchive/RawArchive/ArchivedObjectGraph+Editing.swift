@@ -119,11 +119,8 @@ extension ArchivedObjectGraph {
     }
 
     /// Reads a keyed archive, applies `edit` to its graph and writes it back in the format it was read in
-    /// (binary or XML).
+    /// (binary or XML): `ArchivedObjectGraph.editing(data) { try $0.replacingValue(at: "root.title", with: "New") }`.
     ///
-    /// ```
-    /// let edited = try ArchivedObjectGraph.editing(data) { try $0.replacingValue(at: "root.title", with: "New") }
-    /// ```
     /// - Parameters:
     ///   - data: the archive's bytes.
     ///   - options: limits for reading them.

@@ -29,7 +29,7 @@ import Testing
 
     static let edgeValues: [PropertyListValue] = [
         .integer(PropertyListInteger(Int64.min)), .integer(PropertyListInteger(UInt64.max)), .integer(0),
-        .real(-0.0), .real(5e-324), .real(1e300), .real(0.1), .real(.infinity), .real(-.infinity), .real(.nan),
+        .real(-0.0), .real(.leastNonzeroMagnitude), .real(1e300), .real(0.1), .real(.infinity), .real(-.infinity), .real(.nan),
         .real(Double(bitPattern: 0x7FF8_0000_0000_0001)), .float(-0.0), .float(3.4028235e38), .float(.nan), .float(.infinity),
         .float(Float(bitPattern: 0x7FC0_0001)),
         .date(Date(timeIntervalSinceReferenceDate: 700_000_000.123456)), .date(Date(timeIntervalSinceReferenceDate: -0.0)),

@@ -4,15 +4,20 @@ import Testing
 
 /// Key paths through an archive's UIDs (``ArchivedObjectGraph/value(at:)``), on archives ``KeyedArchiver`` writes.
 @Suite struct ArchiveKeyPathTests {
-    static let contacts: FoundationValue = .dictionary([
-        .string("title"): .string("Friends"),
-        .string("contacts"): .array([
-            .dictionary([.string("name"): .string("Ann"), .string("age"): .integer(30)]),
-            .dictionary([.string("name"): .string("Bob"), .string("born"): .date(Date(timeIntervalSinceReferenceDate: 86_400))]),
-        ]),
-        .string("tags"): .set([.string("x")]),
-        .string("ordered"): .orderedSet([.string("first"), .string("second")]),
-    ])
+    /// A dictionary of contacts, the first named `firstName`, the second with a date.
+    static func contacts(firstName: String = "Ann") -> FoundationValue {
+        .dictionary([
+            .string("title"): .string("Friends"),
+            .string("contacts"): .array([
+                .dictionary([.string("name"): .string(firstName), .string("age"): .integer(30)]),
+                .dictionary([.string("name"): .string("Bob"), .string("born"): .date(Date(timeIntervalSinceReferenceDate: 86_400))]),
+            ]),
+            .string("tags"): .set([.string("x")]),
+            .string("ordered"): .orderedSet([.string("first"), .string("second")]),
+        ])
+    }
+
+    static let contacts = contacts()
 
     static func graph() throws -> ArchivedObjectGraph {
         try ArchivedObjectGraph(data: KeyedArchiver.archivedData(withRootObject: contacts))

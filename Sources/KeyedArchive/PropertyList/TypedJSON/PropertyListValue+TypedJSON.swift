@@ -38,14 +38,25 @@ enum TypedJSONMarker {
 }
 
 extension PropertyListValue {
-    /// The value as typed JSON: JSON that `init(typedJSON:options:)` reads back to an equal value, dates,
-    /// data, UIDs and the difference between integers and reals kept.
+    /// The value as typed JSON: JSON that ``init(typedJSON:options:)`` reads back to an equal value, dates,
+    /// data, UIDs, sets and the difference between integers and reals kept.
     ///
-    /// The shape: strings, Booleans, arrays and dictionaries are JSON's own; an integer is a number without
-    /// a point (`42`), a real always has one (`1.0`); `{"$date": "2024-05-01T12:00:00Z"}`,
-    /// `{"$data": "<base64>"}`, `{"$uid": 7}`, `{"$set": [...]}`, `{"$float": 1.5}` for a 4-byte real, and
-    /// `{"$real": "nan"}` (`"inf"`, `"-inf"`) for reals JSON has no number for. See <doc:TypedJSON>.
-    /// This is not Apple's `plutil -convert json`, which refuses dates, data and UIDs.
+    /// The shape:
+    /// - a string, a Boolean and an array are JSON's own; a dictionary is a JSON object, keys in stored order;
+    /// - an integer is a number without a point or exponent (`42`); a real (8 bytes) always has one (`1.0`);
+    /// - `{"$real": "nan"}` (`"inf"`, `"-inf"`, or `"0x"` and the 16 hex digits of another NaN's bits): a real
+    ///   JSON has no number for;
+    /// - `{"$float": 1.5}`: a real stored in 4 bytes (non-finite ones as for `$real`, 8 hex digits);
+    /// - `{"$date": "2024-05-01T12:00:00.25Z"}`: a date in UTC, with the shortest fraction of a second that
+    ///   gives back the same value; outside the years 1-9999 (or for -0.0) the seconds since
+    ///   2001-01-01T00:00:00Z as a real;
+    /// - `{"$data": "AAEC"}`: bytes, base64; `{"$uid": 7}`: a keyed archive's UID; `{"$set": [...]}`: a set;
+    /// - `{"$dictionary": {...}}`: a dictionary whose only key is one of these markers (any other dictionary,
+    ///   `$archiver` and `$top` included, is a plain object).
+    ///
+    /// A keyed archive written so keeps its `$objects` and UIDs as they are stored, so a `jq` edit of the JSON
+    /// can be read back as the archive. This is not Apple's `plutil -convert json`, which refuses dates, data
+    /// and UIDs.
     /// - Parameter prettyPrinted: whether to indent nested values by two spaces, one per line.
     /// - Returns: the JSON text, UTF-8.
     public func typedJSONData(prettyPrinted: Bool = false) -> Data {
