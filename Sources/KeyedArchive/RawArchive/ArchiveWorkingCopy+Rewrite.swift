@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 extension ArchiveWorkingCopy {
-    /// The edited archive as a graph: its objects numbered again (``ArchiveReferenceOrder``), those nothing
+    /// The edited archive as a graph: its objects numbered again (`ArchiveReferenceOrder`), those nothing
     /// reaches dropped, then read through every check an archive gets.
     ///
     /// - Parameter originalIsDepthFirst: whether the archive before the edit was numbered depth first

@@ -17,7 +17,7 @@ struct ArchiveWorkingCopy {
     /// The number of objects the archive had before the edit.
     let originalCount: Int
     /// Where each new value an edit placed (by object index) comes among the references of the object (or
-    /// `$top`) that holds it, as an ``ArchiveReferenceOrder`` sort key.
+    /// `$top`) that holds it, as an `ArchiveReferenceOrder` sort key.
     var placed: [Int: Int] = [:]
 
     init(_ graph: ArchivedObjectGraph) {

@@ -6,7 +6,7 @@ import Foundation
 
 /// Edits of an archive's object graph by key path, each followed by a lossless re-write.
 ///
-/// Every edit returns a new graph, written again as ``ArchiveReferenceOrder`` describes: objects the edit does
+/// Every edit returns a new graph, written again as ``ArchivedObjectGraph/rewritten()`` describes: objects the edit does
 /// not touch keep their content, their class descriptions (`$classname`, `$classes`, `$classhints`) and their
 /// sharing (an object reachable two ways stays one object); UIDs are numbered again as Apple's archiver
 /// numbers them; objects nothing reaches any more are dropped. The result is read back through the same
@@ -109,9 +109,15 @@ extension ArchivedObjectGraph {
         }
     }
 
-    /// The graph written again without an edit: the same objects, numbered as ``ArchiveReferenceOrder``
-    /// describes, objects nothing reaches dropped. An archive its writer numbered depth first (every one
-    /// `NSKeyedArchiver` and ``KeyedArchiver`` write) comes back equal, UIDs included.
+    /// The graph written again without an edit, as every edit writes its result.
+    ///
+    /// UIDs are numbered as Apple's `NSKeyedArchiver` numbers them: depth first from `$top`, each object when
+    /// first reached, the objects it refers to (and theirs) before its next sibling, its class description
+    /// after its fields; an unchanged object's references are taken in the order of their old UIDs (the order
+    /// its writer encoded them), a new object's fields in the order they were built. An archive its writer
+    /// numbered so (every one `NSKeyedArchiver` and ``KeyedArchiver`` write) keeps every UID; one numbered
+    /// otherwise (a compiled nib) keeps its objects' order, each new object after the object the walk met
+    /// before it. Objects nothing reaches are dropped; `$null` stays UID 0.
     /// - Throws: ``KeyedArchiveError`` when the graph does not pass the archive's checks (a graph read with
     ///   ``init(lenient:options:)`` may not).
     public func rewritten() throws -> ArchivedObjectGraph {
@@ -371,7 +377,7 @@ extension ArchiveWorkingCopy {
 
     // MARK: - Where a placed value comes among its holder's references
 
-    /// The sort key (``ArchiveReferenceOrder``) of a value placed at `place`: just after the reference to an old
+    /// The sort key (`ArchiveReferenceOrder`) of a value placed at `place`: just after the reference to an old
     /// object before it in the same list, else just before the one after it, else just after the holder's other
     /// references to old objects (an object's new field comes after its other fields: before `$class`, whose
     /// description Apple's archiver numbers after the fields).

@@ -26,7 +26,7 @@ public struct ArchivedKeyPathValue: Hashable, Sendable {
     public var node: ArchivedNode
 }
 
-/// Where the last component of a key path leads, in an ``ArchiveWorkingCopy``.
+/// Where the last component of a key path leads, in an `ArchiveWorkingCopy`.
 struct ArchivePlace {
     enum Kind {
         /// A key of a dictionary: an instance's field, a `$top` key, a key of a plain dictionary.

@@ -71,6 +71,24 @@ import Testing
         #expect(archives > 90)
     }
 
+    /// Every keyed archive of the corpus that reads as a graph: typed JSON back to an equal graph; an edit made
+    /// on the JSON text (as `jq` would) shows in the graph read back.
+    @Test(.requiresCorpus) func corpusArchivesRoundTripAsGraphs() throws {
+        var count = 0
+        for file in Corpus.files() {
+            guard let graph = try? ArchivedObjectGraph(data: Corpus.data(file)) else { continue }
+            #expect(try ArchivedObjectGraph(typedJSON: graph.typedJSONData(prettyPrinted: true)) == graph, "\(file)")
+            count += 1
+        }
+        #expect(count > 80)
+        let graph = try ArchivedObjectGraph(data: KeyedArchiver.archivedData(withRootObject: FoundationValue.array([.string("old")])))
+        let json = String(decoding: graph.typedJSONData(), as: UTF8.self).replacingOccurrences(of: "\"old\"", with: "\"new\"")
+        #expect(try ArchivedObjectGraph(typedJSON: Data(json.utf8)).value(at: "root.0").node.string == "new")
+        let dangling = String(decoding: graph.typedJSONData(), as: UTF8.self).replacingOccurrences(of: "{\"$uid\":1}", with: "{\"$uid\":9}")
+        let error = try #require(throws: KeyedArchiveError.self) { try ArchivedObjectGraph(typedJSON: Data(dangling.utf8)) }
+        #expect(error.code == .invalidReference)
+    }
+
     @Test func hostileJSONThrows() throws {
         let cases: [(String, String)] = [
             (#"{"$uid": "3"}"#, "$uid"), (#"{"$uid": -1}"#, "$uid"), (#"{"$uid": 4294967296}"#, "$uid"), (#"{"$uid": 1.0}"#, "$uid"),

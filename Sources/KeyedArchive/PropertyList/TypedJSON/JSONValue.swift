@@ -6,7 +6,7 @@ import Foundation
 
 /// A parsed JSON document that keeps what typed JSON needs: a number's text (so `1` and `1.0` stay apart and
 /// a 64-bit integer stays exact) and an object's keys in order. Nesting is at most
-/// ``TypedJSONReader/maximumDepth`` deep, so recursion over it is bounded.
+/// the scanner's `maximumDepth` deep, so recursion over it is bounded.
 indirect enum JSONValue: Equatable {
     case null
     case bool(Bool)
