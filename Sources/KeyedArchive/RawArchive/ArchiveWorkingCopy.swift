@@ -97,20 +97,26 @@ struct ArchiveWorkingCopy {
         guard Self.modify(&stored, path[...], change) else { return false }
         switch owner {
         case .root:
-            // The envelope's kinds are checked again when the graph is re-read after the edit.
-            guard case .dictionary(let d) = stored, case .string(let archiver)? = d["$archiver"],
-                  case .integer(let version)? = d["$version"], case .dictionary(let top)? = d["$top"],
-                  case .array(let objects)? = d["$objects"] else { return false }
-            archiverName = archiver
-            self.version = version
-            self.top = top
-            self.objects = objects.elements
+            return setRoot(stored)
         case .top:
             guard case .dictionary(let d) = stored else { return false }
             top = d
         case .object(let i):
             objects[i] = stored
         }
+        return true
+    }
+
+    /// Replaces the whole archive by `root`, an envelope `{$archiver, $version, $top, $objects}` of the right
+    /// kinds (its rules are checked when the graph is read again after the edit); false for anything else.
+    mutating func setRoot(_ root: PropertyListValue) -> Bool {
+        guard case .dictionary(let d) = root, case .string(let archiver)? = d["$archiver"],
+              case .integer(let version)? = d["$version"], case .dictionary(let top)? = d["$top"],
+              case .array(let objects)? = d["$objects"] else { return false }
+        archiverName = archiver
+        self.version = version
+        self.top = top
+        self.objects = objects.elements
         return true
     }
 

@@ -284,7 +284,7 @@ extension ArchiveWorkingCopy {
                                         keyPath: keyPath)
             }
             switch owner {
-            case .root: done = replaceRoot(value)
+            case .root: done = setRoot(value)
             case .top:
                 guard case .dictionary(let d) = value else {
                     throw KeyedArchiveError(.typeMismatch, "$top must be a dictionary, not a \(value.kindName)", keyPath: keyPath)
@@ -304,15 +304,6 @@ extension ArchiveWorkingCopy {
             throw KeyedArchiveError(.keyPathNotFound, "nothing to change here (a missing key or an index out of range)",
                                     keyPath: keyPath)
         }
-    }
-
-    private mutating func replaceRoot(_ value: PropertyListValue) -> Bool {
-        guard case .dictionary = value else { return false }
-        let saved = self
-        objects = []
-        if modify(.root, [], .replace(value)) { return true }
-        self = saved
-        return false
     }
 
     /// `NS.object.<index>` members: an insertion or removal renames the members after `index`.

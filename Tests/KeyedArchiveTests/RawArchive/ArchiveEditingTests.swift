@@ -127,6 +127,9 @@ import Testing
         let a = try #require(try graph.value(at: "root.0").storedValue.uidValue)
         let edited = try graph.replacingValue(at: ArchiveKeyPath("$objects.\(a.value)"), with: "A")
         #expect(try edited.value(at: "root.0").node.string == "A")
+        let other = try ArchivedObjectGraph(data: Self.archive(.string("whole")))
+        #expect(try graph.replacingValue(at: "$", with: other.propertyList) == other)
+        #expect(throws: KeyedArchiveError.self) { try graph.replacingValue(at: "$", with: ["$top": [:]]) }
         let broken = try #require(throws: KeyedArchiveError.self) { try graph.replacingValue(at: "$top.root", with: .uid(UID(99))) }
         #expect(broken.code == .invalidReference, "\(broken)")
         let badUID = try #require(throws: KeyedArchiveError.self) { try graph.appendingValue(.uid(UID(50)), to: "root") }
