@@ -142,26 +142,11 @@ public indirect enum ArchivedValue: Hashable, Sendable {
 /// Interprets stored containers as ``ArchivedValue``s without recursion, each distinct container once.
 private struct ArchivedValueInterpreter {
     /// A container's storage identity (with its kind: an array and a set may share elements).
-    private struct Identity: Hashable {
-        var kind: Int
-        var keys: UnsafeRawPointer?
-        var values: UnsafeRawPointer?
-    }
+    private typealias Identity = ContainerStorageIdentity
     /// What each container already interpreted became (the root value keeps every storage alive).
     private var interpreted: [Identity: ArchivedValue] = [:]
 
-    private static func address<T>(_ x: [T]) -> UnsafeRawPointer? {
-        x.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
-    }
-
-    private static func identity(of container: PropertyListValue) -> Identity? {
-        switch container {
-        case .array(let items): return Identity(kind: 0, keys: nil, values: address(items.elements))
-        case .set(let items): return Identity(kind: 1, keys: nil, values: address(items.elements))
-        case .dictionary(let d): return Identity(kind: 2, keys: address(d.keys), values: address(d.values))
-        default: return nil
-        }
-    }
+    private static func identity(of container: PropertyListValue) -> Identity? { Identity(container) }
 
     mutating func interpret(_ root: PropertyListValue) -> ArchivedValue {
         enum Step {
