@@ -24,6 +24,9 @@ import Foundation
 /// - **`.strings` files.** A document that is a string followed by more text is read as the entries of a
 ///   dictionary without braces (`"key" = "value"; ...`), ending at the first character that starts no key;
 ///   a document of only whitespace and comments is an empty dictionary.
+/// - **Faults CoreFoundation drops.** A value that fails to read where a value may be missing (an array
+///   element, a dictionary key) is dropped, fault and all, when its container closes where the reading
+///   stopped: `(a, ")` is `(a)`, `({ a = b )` is `()`, and a `.strings` file ends at an unterminated key.
 /// - **Comments** `// to the end of the line` and `/* ... */` (an unterminated one runs to the end), and
 ///   whitespace (space, tab, line breaks, vertical tab, form feed, U+2028, U+2029), between any two tokens.
 /// - **Encodings.** UTF-8, with or without a byte-order mark, which must be valid; UTF-16 with a byte-order

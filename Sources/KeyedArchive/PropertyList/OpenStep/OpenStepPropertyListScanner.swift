@@ -50,6 +50,10 @@ struct OpenStepPropertyListScanner {
     var position = 0
     var objectCount = 0
     var stack: [Frame] = []
+    /// Where CoreFoundation's parser stands after the last fault (``recover(from:scalarFailed:)`` resumes there).
+    var failureIndex = 0
+    /// Whether a string or data value inside the innermost container is being read.
+    var readingScalar = false
 
     init(text: OpenStepText, options: PropertyListReadingOptions) {
         self.text = text
@@ -99,7 +103,53 @@ struct OpenStepPropertyListScanner {
 
     /// Reads until the outermost open container closes, and returns it.
     mutating func scanContainers() throws -> PropertyListValue {
-        while let top = stack.indices.last {
+        while !stack.isEmpty {
+            do {
+                if let done = try step() { return done }
+            } catch let failure as PropertyListError where failure.code == .invalidOpenStep {
+                let scalarFailed = readingScalar
+                readingScalar = false
+                if let done = try recover(from: failure, scalarFailed: scalarFailed) { return done }
+            }
+        }
+        throw error("internal: no open container", at: position)
+    }
+
+    /// What CoreFoundation does when a value in an optional place fails (an array element, a dictionary key):
+    /// it drops the value and the error, and the container must end where the failed value's reading stopped
+    /// (`(a, ")` is `(a)`, `({ a = b )` is `()`, `{ a = b; "}` is `{ a = b; }`, a `.strings` file ends there). A value in a required
+    /// place (a dictionary's value) makes its container fail in turn. When nothing takes the fault, the first
+    /// fault is thrown: it names the cause.
+    ///
+    /// - Returns: the outermost container when the recovery closed it, else nil (reading goes on).
+    mutating func recover(from failure: PropertyListError, scalarFailed: Bool) throws -> PropertyListValue? {
+        if !scalarFailed { stack.removeLast() }  // the innermost container itself failed
+        while let reader = stack.indices.last {
+            position = failureIndex
+            switch stack[reader].expectation {
+            case .element:
+                if skipWhitespaceAndComments() == UInt16(ascii: ")") {
+                    position += 1
+                    return try pop()
+                }
+            case .key:
+                if !stack[reader].isBraced { return try pop() }
+                if skipWhitespaceAndComments() == UInt16(ascii: "}") {
+                    position += 1
+                    return try pop()
+                }
+            default:
+                break
+            }
+            failureIndex = position
+            stack.removeLast()
+        }
+        throw failure
+    }
+
+    /// Reads one token of the innermost container; returns the outermost container once it closes.
+    mutating func step() throws -> PropertyListValue? {
+        if let top = stack.indices.last {
             let c = skipWhitespaceAndComments()
             switch stack[top].expectation {
             case .element, .value:
@@ -110,12 +160,14 @@ struct OpenStepPropertyListScanner {
                 }
                 if isArray, c == UInt16(ascii: ")") {
                     position += 1
-                    if let done = try pop() { return done }
+                    return try pop()
                 } else if c == UInt16(ascii: "{") || c == UInt16(ascii: "(") {
                     try push(isDictionary: c == UInt16(ascii: "{"), isBraced: true, at: position)
                     position += 1
                 } else if OpenStepCharacters.startsValue(c) {
+                    readingScalar = true
                     add(try scanScalar())
+                    readingScalar = false
                 } else {
                     throw error(isArray ? "expected a value or ')' in the array, found \(describe(c))"
                                 : "expected the value of \(keyDescription(top)), found \(describe(c))", at: position)
@@ -127,21 +179,24 @@ struct OpenStepPropertyListScanner {
                     stack[top].expectation = .element
                 } else if c == UInt16(ascii: ")") {
                     position += 1
-                    if let done = try pop() { return done }
+                    return try pop()
                 } else {
                     throw error("expected ',' or ')' after an array element, found \(describe(c))", at: position)
                 }
             case .key:
                 if let c, OpenStepCharacters.isQuote(c) || OpenStepCharacters.isUnquoted(c) {
-                    guard case .string(let key) = try scanScalar() else { throw error("internal: a key that is not a string", at: position) }
+                    readingScalar = true
+                    let scalar = try scanScalar()
+                    readingScalar = false
+                    guard case .string(let key) = scalar else { throw error("internal: a key that is not a string", at: position) }
                     stack[top].pendingKey = key
                     stack[top].expectation = .assignment
                 } else if !stack[top].isBraced {
                     // A `.strings` file ends at the first unit that starts no key, as CoreFoundation's does.
-                    if let done = try pop() { return done }
+                    return try pop()
                 } else if c == UInt16(ascii: "}") {
                     position += 1
-                    if let done = try pop() { return done }
+                    return try pop()
                 } else {
                     throw c.map { error("expected a key or '}' in the dictionary, found \(describe($0))", at: position) }
                         ?? error("unterminated dictionary: expected a key or '}'", at: position)
@@ -165,7 +220,7 @@ struct OpenStepPropertyListScanner {
                 stack[top].expectation = .key
             }
         }
-        throw error("internal: no open container", at: position)
+        return nil
     }
 
     /// Adds a finished value to the innermost container.
@@ -239,7 +294,9 @@ struct OpenStepPropertyListScanner {
                 position += 1
             }
         }
-        throw error("unterminated quoted string", at: open)
+        let failure = error("unterminated quoted string", at: open)
+        failureIndex = open + 1  // CoreFoundation stops after the opening quote
+        throw failure
     }
 
     /// `<` hex digit pairs, whitespace between pairs, `>`.
@@ -255,7 +312,9 @@ struct OpenStepPropertyListScanner {
             }
             if let high = OpenStepCharacters.hexValue(c) {
                 guard position + 1 < units.count, let low = OpenStepCharacters.hexValue(units[position + 1]) else {
-                    throw error("data of an odd number of hex digits", at: position)
+                    let failure = error("data of an odd number of hex digits", at: position)
+                    failureIndex = min(position + 1, units.count)  // CoreFoundation stops at the unit after the digit
+                    throw failure
                 }
                 bytes.append(high << 4 | low)
                 position += 2
@@ -265,7 +324,9 @@ struct OpenStepPropertyListScanner {
                 throw error("\(describe(c)) in data, which holds hex digits and whitespace", at: position)
             }
         }
-        throw error("unterminated data: expected '>'", at: open)
+        let failure = error("unterminated data: expected '>'", at: open)
+        failureIndex = units.count
+        throw failure
     }
 
     mutating func countObject(at offset: Int) throws {
@@ -295,8 +356,9 @@ struct OpenStepPropertyListScanner {
     func keyDescription(_ frame: Int) -> String { "the key \"\(stack[frame].pendingKey ?? "")\"" }
 
     /// An error at unit `index`, with the byte offset, line, column and key path.
-    func error(_ message: String, at index: Int, code: PropertyListError.Code = .invalidOpenStep) -> PropertyListError {
+    mutating func error(_ message: String, at index: Int, code: PropertyListError.Code = .invalidOpenStep) -> PropertyListError {
         let index = max(0, min(index, units.count))
+        failureIndex = index
         var line = 1, lineStart = 0, i = 0
         while i < index {
             // Lines end at CR, LF or CR LF, as CoreFoundation counts them in its messages.

@@ -42,6 +42,12 @@ import Testing
         ("strings file shortcut", "a; b;"),
         ("strings file ends at a character that starts no key", "a = b; ) anything"),
         ("nested containers", "{ a = ( { b = ( c, { d = e; } ); } ); }"),
+        // CoreFoundation drops a value that fails in an optional place when its container closes right there.
+        ("unterminated string as the last element", "(a, \")"),
+        ("malformed data as the last element", "(a, <0f)"),
+        ("malformed dictionary as an array element", "({ a = b )"),
+        ("unterminated key before '}'", "{ a = b; \"}"),
+        ("strings file ending in an unterminated key", "a;\""),
     ]
 
     /// Foundation's reading of `data` as a ``PropertyListValue``, and whether it said OpenStep.
