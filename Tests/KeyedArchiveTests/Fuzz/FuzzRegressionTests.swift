@@ -132,4 +132,14 @@ import Testing
         let both = FoundationValue.countedSet(ArchivedCountedSet(counts: [.bool(true): 2, .integer(1): 3]))
         #expect(try KeyedUnarchiver().decode(FoundationValue.self, from: KeyedArchiver.archivedData(withRootObject: both)) == both)
     }
+
+    // openstep-reader, crash-e4fa4184dd170e6013c15e651957f16193530c31 ("Foundation reads this OpenStep
+    // text; ours rejects it"): a .strings file whose last key is an unterminated quoted string. Foundation
+    // (CFOldStylePList.c) drops the failed key and ends the entries there.
+    @Test func openStepStringsFileEndingInAnUnterminatedKeyReadsAsFoundationReadsIt() throws {
+        let data = Data([0x61, 0x3B, 0x22])  // a ; "  -- the last key's quote is never closed
+        let foundation = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        #expect(FoundationBridge.value(foundation) == ["a": "a"])
+        #expect(try OpenStepPropertyListReader().read(data) == ["a": "a"])
+    }
 }
