@@ -30,7 +30,8 @@ import Foundation
 /// - **Comments** `// to the end of the line` and `/* ... */` (an unterminated one runs to the end), and
 ///   whitespace (space, tab, line breaks, vertical tab, form feed, U+2028, U+2029), between any two tokens.
 /// - **Encodings.** UTF-8, with or without a byte-order mark, which must be valid; UTF-16 with a byte-order
-///   mark, either byte order.
+///   mark, either byte order. Text whose first or second byte is zero is refused (CoreFoundation guesses
+///   UTF-16 without a byte-order mark there and drops the first two bytes); UTF-32 is not read.
 /// - **Limits.** Containers nest at most ``PropertyListReadingOptions/maximumDepth`` deep (the root container
 ///   is depth 1) and at most ``PropertyListReadingOptions/maximumObjectCount`` values are read. Parsing is
 ///   iterative, so no input can exhaust the stack, and memory stays proportional to the input's size.

@@ -46,6 +46,13 @@ struct OpenStepText {
                 }
             }
         case .utf8(let skip):
+            // CoreFoundation takes a zero first or second byte (in more than two bytes) for UTF-16 without a
+            // byte-order mark (CFPropertyList.c, encodingForXMLData) and reads the text from its third byte:
+            // such text is refused here rather than guessed at.
+            if skip == 0, data.count > 2, let zero = data.prefix(2).firstIndex(of: 0) {
+                throw PropertyListError(.invalidOpenStep, "a zero byte at the start: UTF-16 text needs a byte-order mark",
+                                        at: .init(byteOffset: zero - data.startIndex))
+            }
             let body = data.dropFirst(skip)
             if let text = String(validating: body, as: UTF8.self) {
                 units = Array(text.utf16)
