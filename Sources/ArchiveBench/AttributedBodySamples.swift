@@ -13,7 +13,7 @@ enum AttributedBodySamples {
 
     /// The `index`-th message (the same value for the same index in every process).
     static func message(_ index: Int) throws -> ArchivedAttributedString {
-        var random = SplitMix(seed: UInt64(index))
+        var random = SampleSequence(seed: UInt64(index))
         let text = sentence(&random, words: 3 + Int(random.next() % 25))
         let part: FoundationValue = .integer(0)
         let direction: FoundationValue = .integer(-1)
@@ -98,26 +98,24 @@ enum AttributedBodySamples {
         return Data(text)
     }
 
-    private static func sentence(_ random: inout SplitMix, words count: Int) -> String {
+    private static func sentence(_ random: inout SampleSequence, words count: Int) -> String {
         (0 ..< count).map { _ in words[Int(random.next() % UInt64(words.count))] }.joined(separator: " ")
     }
 
-    private static func uuid(_ random: inout SplitMix) -> String {
+    private static func uuid(_ random: inout SampleSequence) -> String {
         let hex = String(format: "%016llX%016llX", random.next(), random.next())
         let c = Array(hex)
         return [c[0 ..< 8], c[8 ..< 12], c[12 ..< 16], c[16 ..< 20], c[20 ..< 32]].map { String($0) }.joined(separator: "-")
     }
 }
 
-/// A small deterministic generator (SplitMix64), so every process makes the same samples.
-struct SplitMix {
+/// A deterministic sequence (Knuth's MMIX linear congruential generator, its high bits), so that every
+/// process makes the same samples.
+struct SampleSequence {
     var state: UInt64
-    init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 &+ 1 }
+    init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return state >> 16
     }
 }

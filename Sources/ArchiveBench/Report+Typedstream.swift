@@ -22,6 +22,9 @@ extension Report {
         return Double(blobs) / t
     }
 
+    /// Whether a `@size` key holds a count (objects, blobs, cores) rather than bytes.
+    static func isCount(_ key: String) -> Bool { key.hasSuffix("-objects") || key == "chatdb.blobs" || key == "chatdb.cores" }
+
     var typedstreamLines: [String] {
         var lines: [String] = []
         for (what, label) in [("blobs", "attributedBody blobs"), ("large", "large file")] where median("typedstream.\(what)") != nil {
@@ -38,6 +41,11 @@ extension Report {
             let one = blobsPerSecond("extract-one-thread")
             lines.append("chat.db job, \((sizes["chatdb.blobs"] ?? 0).formatted()) hex lines: \(Int(all).formatted()) blobs/s on \(sizes["chatdb.cores"] ?? 0) cores "
                          + "(wall \(figure("chatdb.extract.wall"))), \(one.map { Int($0).formatted() } ?? "-") blobs/s on 1 thread (wall \(figure("chatdb.extract-one-thread.wall")))")
+            if let cpu = median("chatdb.extract-one-thread"), cpu > 0 {
+                // Wall-clock time counts other processes' turns on a shared machine; CPU time does not.
+                lines.append("chat.db job: \(Int(Double(sizes["chatdb.blobs"] ?? 0) / cpu).formatted()) blobs per CPU-second on 1 thread "
+                             + "(CPU \(figure("chatdb.extract-one-thread")); all cores: CPU \(figure("chatdb.extract")))")
+            }
         }
         return lines
     }

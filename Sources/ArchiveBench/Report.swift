@@ -60,7 +60,7 @@ struct Report {
                         + (times[key]!.count == settings.processes ? "" : "  (\(times[key]!.count) processes)"))
         }
         for (key, bytes) in sizes.sorted(by: { $0.key < $1.key }) {
-            Swift.print("  " + ("size " + key).padding(toLength: 44, withPad: " ", startingAt: 0) + "\(bytes.formatted()) bytes")
+            Swift.print("  " + ("size " + key).padding(toLength: 44, withPad: " ", startingAt: 0) + "\(bytes.formatted())\(Self.isCount(key) ? "" : " bytes")")
         }
 
         Swift.print("\n== ratios (targets from issue #18; the array-shaped model's from issue #33)")
