@@ -25,6 +25,10 @@
 #                                           the strict reader rejects for breaking the archive's rules
 #   typedstream    Fuzz/Typedstream.swift   typedstream read -> write -> read keeps the tables and writes the
 #                                           same bytes again; Foundation values or a TypedstreamError
+#   openstep-reader Fuzz/OpenStepReader.swift  OpenStep / .strings read: a value of strings, data, arrays and
+#                                           dictionaries or a PropertyListError; binary round trip; the
+#                                           detecting entry point agrees; Foundation (CoreFoundation's
+#                                           parser) reads the same value from short inputs
 #
 # Environment:
 #   FUZZ_WORK      work dir (default fuzz-work/, ignored by git). Per target: corpus/TARGET (grows
@@ -52,7 +56,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
-TARGETS=(binary-reader xml-reader unarchiver dump typedstream)
+TARGETS=(binary-reader xml-reader unarchiver dump typedstream openstep-reader)
 WORK=${FUZZ_WORK:-$ROOT/fuzz-work}
 BUILD=$ROOT/.build-fuzz
 SWIFTC=${SWIFTC:-swiftc}
@@ -70,6 +74,7 @@ entry_file() {
         unarchiver) echo Fuzz/Unarchiver.swift ;;
         dump) echo Fuzz/Dump.swift ;;
         typedstream) echo Fuzz/Typedstream.swift ;;
+        openstep-reader) echo Fuzz/OpenStepReader.swift ;;
         *) echo "unknown target '$1' (targets: ${TARGETS[*]})" >&2; return 64 ;;
     esac
 }
@@ -150,6 +155,7 @@ seed_dirs() { # TARGET
         xml-reader) dirs=("$WORK/seeds/xml" "$WORK/seeds/archives-xml") ;;
         unarchiver|dump) dirs=("$WORK/seeds/archives-binary" "$WORK/seeds/archives-xml" "$WORK/seeds/binary" "$WORK/seeds/xml") ;;
         typedstream) dirs=() ;;  # the shared corpus's typedstream files are its seeds
+        openstep-reader) dirs=("$WORK/seeds/openstep") ;;
     esac
     dirs+=("$WORK/shared-corpus")
     for d in "${dirs[@]}"; do if [[ -d $d ]]; then echo "$d"; fi; done

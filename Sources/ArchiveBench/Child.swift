@@ -43,6 +43,7 @@ func runChild(_ workload: any Workload, runs: Int, warmups: Int, turns: Turns? =
             if let id = operation.id {
                 timingsByID[id] = timing
                 print("@time \(workload.resultPrefix).\(id) \(timing.cpu)")
+                if operation.reportsWallClock { print("@time \(workload.resultPrefix).\(id).wall \(timing.wall)") }
             }
             if let (id, description) = operation.growthOf {
                 let base = timingsByID[id].map { String(format: "%.2fx", timing.cpu / $0.cpu) } ?? "(not measured)"

@@ -91,6 +91,8 @@ struct Driver {
         }
         if wants("codable") { plan.append(["--child", "codable"]) }
         if wants("collections") { plan.append(["--child", "collections"]) }
+        if wants("typedstream") { plan.append(["--child", "typedstream"]) }
+        if wants("chatdb") { plan.append(["--child", "chatdb"]) }
         let common = ["--runs", "\(settings.runs)", "--warmup", "\(settings.warmups)", "--foundation-max", "\(settings.foundationMaximum)"]
         // The first process of each writes the archives for the memory probes and libplist.
         let inTurns = settings.turns ? plan.filter { fitsInTurns($0) } : []
@@ -123,6 +125,12 @@ struct Driver {
             }
             try collect(runSelf(["--memory", "blob-read"]))
         }
+        for kind in MemoryProbe.inputFreeKinds where wants(kind.hasPrefix("typedstream") ? "typedstream" : kind) {
+            print("  memory: \(kind)")
+            fflush(nil)
+            try collect(runSelf(["--memory", kind]))
+        }
+        if wants("typedstream") { try runPytypedstream(directory: directory) }
         // The large archives: made once each (in a process of its own), then measured in fresh processes.
         for (name, size, kind, rounds) in [("dump-memory", settings.dumpSize, "dump", 1), ("lazy-open", settings.lazySize, "lazy-open", processes)]
             where settings.only.contains(name) || settings.only.isEmpty {
@@ -175,6 +183,21 @@ struct Driver {
         }
         Report(times: times, sizes: sizes, memory: memory, settings: settings, libplistNote: libplistNote, notes: notes,
                gnustepNote: gnustepNote).print()
+    }
+
+    /// Runs pytypedstream on the typedstream workload's files once per process round (``PytypedstreamPeer``),
+    /// or notes that its comparison was skipped.
+    private mutating func runPytypedstream(directory: String) throws {
+        guard let python = PytypedstreamPeer.interpreter else {
+            notes.append(PytypedstreamPeer.missingNote)
+            return
+        }
+        let peer = PytypedstreamPeer(directory: directory)
+        for round in 1 ... settings.processes {
+            print("  process \(round)/\(settings.processes): pytypedstream (\(python))")
+            fflush(nil)
+            try collect(run(python, peer.arguments(), environment: timingEnvironment))
+        }
     }
 
     /// Runs this executable again with `arguments`: `/proc/self/exe` itself, not the path it names, so that

@@ -9,13 +9,16 @@ import KeyedArchive
 /// the peak includes the input (for the readers, the archive file as `FileReader` maps it), the kept figure
 /// is what the result (and, for zero-copy readers, the input it shares) still holds.
 struct MemoryProbe {
-    static let kinds = ["archive", "unarchive", "read", "foundation-unarchive", "blob-read"]
+    static let kinds = ["archive", "unarchive", "read", "foundation-unarchive", "blob-read"] + inputFreeKinds
+    /// The kinds that make their input in the process (no `--count`, no `--dir`): typedstream's and chat.db's,
+    /// whose inputs (blobs, the large file, the hex lines) exist before the peak is reset.
+    static let inputFreeKinds = ["typedstream-blobs", "typedstream-large", "chatdb"]
     var kind: String
     var count: Int
     var directory: String
 
     func run() throws {
-        let key = kind == "blob-read" ? "memory.blob-read" : "memory.\(count).\(kind)"
+        let key = kind == "blob-read" || Self.inputFreeKinds.contains(kind) ? "memory.\(kind)" : "memory.\(count).\(kind)"
         switch kind {
         case "archive":
             let people = BenchPerson.graph(count: count)
@@ -38,6 +41,18 @@ struct MemoryProbe {
                 let data = try Data(contentsOf: URL(fileURLWithPath: "\(directory)/foundation-\(count).bplist"), options: .mappedIfSafe)
                 return try NSKeyedUnarchiver.unarchivedObject(ofClasses: [NSArray.self, FoundationPerson.self], from: data)
             }
+            print("@mem \(key) \(peak) \(kept)")
+        case "typedstream-blobs":
+            let blobs = try AttributedBodySamples.typedstreamBlobs(count: TypedstreamWorkload().blobCount)
+            let (peak, kept) = try measure { try blobs.map { try TypedstreamUnarchiver().foundationValue(from: $0) } }
+            print("@mem \(key) \(peak) \(kept)")
+        case "typedstream-large":
+            let file = try AttributedBodySamples.largeArchives(count: TypedstreamWorkload().largeCount).typedstream
+            let (peak, kept) = try measure { try TypedstreamUnarchiver().foundationValue(from: file) }
+            print("@mem \(key) \(peak) \(kept)")
+        case "chatdb":
+            let lines = AttributedBodySamples.hexLines(try AttributedBodySamples.typedstreamBlobs(count: ChatDBWorkload().count))
+            let (peak, kept) = try measure { ChatExtraction.extract(hexLines: lines, threads: ProcessInfo.processInfo.activeProcessorCount) }
             print("@mem \(key) \(peak) \(kept)")
         default:  // blob-read: the 64 MiB blob's bytes exist before the clock; reading them must not copy them.
             let bytes = BinaryPropertyListWriter().write(.data(Data(count: 64 << 20)))

@@ -60,7 +60,7 @@ struct Report {
                         + (times[key]!.count == settings.processes ? "" : "  (\(times[key]!.count) processes)"))
         }
         for (key, bytes) in sizes.sorted(by: { $0.key < $1.key }) {
-            Swift.print("  " + ("size " + key).padding(toLength: 44, withPad: " ", startingAt: 0) + "\(bytes.formatted()) bytes")
+            Swift.print("  " + ("size " + key).padding(toLength: 44, withPad: " ", startingAt: 0) + "\(bytes.formatted())\(Self.isCount(key) ? "" : " bytes")")
         }
 
         Swift.print("\n== ratios (targets from issue #18; the array-shaped model's from issue #33)")
@@ -101,7 +101,7 @@ struct Report {
         if let r = median("data-blob.read") {
             Swift.print("  64 MiB blob read: \(time(r)) (target < 1 ms: \(verdict(r < 0.001)))")
         }
-        for line in largeArchiveLines { Swift.print("  " + line) }
+        for line in largeArchiveLines + typedstreamLines { Swift.print("  " + line) }
         var seen: Set<String> = []
         for note in notes where seen.insert(note).inserted { Swift.print("  " + note) }  // once, though every process says it
         if let a = ratio("codable.codable-archive", "codable.hand-archive"), let u = ratio("codable.codable-unarchive", "codable.hand-unarchive") {
@@ -171,6 +171,7 @@ struct Report {
         if let m = memory["memory.blob-read"] {
             Swift.print("  64 MiB blob read: peak \(megabytes(m.peak)) above the input (target: far below 64 MiB: \(verdict(m.peak < 16 << 20)))")
         }
+        for line in typedstreamMemoryLines { Swift.print("  " + line) }
 
         let unstable = times.keys.sorted().filter { (spread($0) ?? 0) > 0.2 && (times[$0]?.count ?? 0) > 1 }
         Swift.print("\n== stability: spread of the median across processes above 20%: "
@@ -329,6 +330,7 @@ struct Report {
         if let m = memory["memory.lazy-open"], median("large.lazy-open") != nil {
             row("open a \(megabytes(m.kept)) archive lazily and read one object", "\(figure("large.lazy-open")), peak memory \(megabytes(m.peak))", "")
         }
+        for (a, b, c) in typedstreamMarkdownRows { row(a, b, c) }
         if let a = sizes["archiver.20000.archive"], let f = sizes["archiver.20000.foundation-archive"] {
             row("archive size, 20,000 objects", megabytes(a), megabytes(f))
         }

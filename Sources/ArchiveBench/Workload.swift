@@ -42,6 +42,9 @@ struct Operation {
     /// Timed and untimed runs for this operation instead of the command line's (a slow peer such as
     /// Foundation at 200,000 objects runs fewer times per process; the processes give the spread).
     var runs: (timed: Int, warmups: Int)?
+    /// Whether the child also reports the median wall-clock time (`@time <prefix>.<id>.wall`): for an
+    /// operation on several threads, whose CPU time adds up the threads.
+    var reportsWallClock = false
     var run: () throws -> Int
 
     init(_ label: String, id: String? = nil, growthOf: (id: String, description: String)? = nil,

@@ -29,7 +29,7 @@ func exitUnlessLinux() {
 }
 exitUnlessLinux()
 
-let workloadNames = ["small-dictionaries", "data-blob", "archiver", "codable", "collections"]
+let workloadNames = ["small-dictionaries", "data-blob", "archiver", "codable", "collections", "typedstream", "chatdb"]
 /// `--only` names of the large-archive measurements (LargeArchiveProbe.swift), run by the driver itself.
 let largeNames = ["dump-memory", "lazy-open"]
 
@@ -40,6 +40,8 @@ let largeNames = ["dump-memory", "lazy-open"]
     case "data-blob": return DataBlobWorkload()
     case "codable": return CodableWorkload()
     case "collections": return CollectionsWorkload()
+    case "typedstream": return TypedstreamWorkload(outputDirectory: directory)
+    case "chatdb": return ChatDBWorkload()
     default:
         let count = count ?? 20_000
         return ArchiverWorkload(count: count, includesFoundation: count <= settings.foundationMaximum, outputDirectory: directory)

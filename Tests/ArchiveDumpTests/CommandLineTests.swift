@@ -86,11 +86,11 @@ import Foundation
 
     @Test func bytesThatAreNotAPropertyListExit1() {
         let out = DumpOutputCollector(), err = DumpOutputCollector()
-        let status = ArchiveDumpCommand.run(arguments: ["-"], input: { Data("hello".utf8) }, output: out.output,
+        let status = ArchiveDumpCommand.run(arguments: ["-"], input: { Data("%PDF-1.4".utf8) }, output: out.output,
                                             errors: err.output, outputIsTerminal: false)
         #expect(status == 1)
         #expect(out.text.isEmpty)
-        #expect(err.text == "Error: <stdin>: property list: at byte 0: not a binary (bplist00) or XML property list\n")
+        #expect(err.text == "Error: <stdin>: property list: at byte 0: not a binary (bplist00), XML or OpenStep property list\n")
     }
 }
 

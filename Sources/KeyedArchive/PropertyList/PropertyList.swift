@@ -54,30 +54,40 @@ public struct PropertyListReadingOptions: Sendable, Hashable {
 }
 
 extension PropertyListValue {
-    /// Reads a property list, binary or XML, detected from the bytes.
+    /// Reads a property list, binary, XML or OpenStep (old-style ASCII, and `.strings` files), detected from
+    /// the bytes.
+    ///
+    /// Binary is recognised by its `bplist` header. Text whose first character, after whitespace and comments,
+    /// starts an OpenStep value (`{`, `(`, a quote, a letter or digit, or `<` followed by hex digits up to a
+    /// `>`), and text of only whitespace and comments, is read by ``OpenStepPropertyListReader``, as
+    /// Foundation reads it (`"hello"` is the string `hello`); other text starting with `<` is XML.
     ///
     /// Data values of a binary property list share `data`'s bytes (slices of it, no copy); see
     /// ``BinaryPropertyListReader/read(_:)`` for the lifetime and index rules.
     ///
     /// The corresponding Foundation API is `PropertyListSerialization.propertyList(from:options:format:)`.
     /// - Parameters:
-    ///   - data: the bytes of a binary (`bplist00`) or XML property list.
+    ///   - data: the bytes of a binary (`bplist00`), XML or OpenStep property list.
     ///   - options: limits for untrusted input.
     /// - Returns: the root value.
-    /// - Throws: ``PropertyListError``, naming what was wrong and where.
+    /// - Throws: ``PropertyListError``, naming what was wrong and where; ``PropertyListError/Code/unknownFormat``
+    ///   when the bytes start none of the three formats.
     public init(propertyListData data: Data, options: PropertyListReadingOptions = .init()) throws {
-        switch PropertyListValue.detectFormat(of: data) {
-        case .binary?:
+        let format = PropertyListValue.detectFormat(of: data)
+        if format == .binary {
             self = try BinaryPropertyListReader(options: options).read(data)
-        case .xml?:
+        } else if OpenStepRecognition.recognizes(data) {
+            self = try OpenStepPropertyListReader(options: options).read(data)
+        } else if format == .xml {
             self = try XMLPropertyListReader(options: options).read(data)
-        case nil:
-            throw PropertyListError(.unknownFormat, "not a binary (bplist00) or XML property list",
+        } else {
+            throw PropertyListError(.unknownFormat, "not a binary (bplist00), XML or OpenStep property list",
                                     at: .init(byteOffset: 0))
         }
     }
 
-    /// The format of `data`, judged from its first bytes, or `nil` if it looks like neither.
+    /// The format of `data`, judged from its first bytes, or `nil` if it looks like neither binary nor XML
+    /// (OpenStep text has no ``PropertyListFormat``: it is read, never written).
     ///
     /// XML is recognised by a first `<` after optional whitespace, in UTF-8 (with or without a byte-order
     /// mark) or UTF-16 (with a byte-order mark, or a `<` paired with a zero byte).

@@ -33,6 +33,8 @@ public struct PropertyListError: Error, Hashable, Sendable, CustomStringConverti
         public static let limitExceeded = Code("limitExceeded")
         /// Malformed XML, or XML that is not a property list.
         public static let invalidXML = Code("invalidXML")
+        /// A malformed OpenStep (old ASCII) property list or `.strings` file.
+        public static let invalidOpenStep = Code("invalidOpenStep")
         /// A value that the requested output format cannot represent (for example a set in XML).
         public static let unrepresentable = Code("unrepresentable")
     }

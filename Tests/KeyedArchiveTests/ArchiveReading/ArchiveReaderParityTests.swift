@@ -84,9 +84,9 @@ import KeyedArchiveTestSupport
     }
 
     @Test func bytesOfNoPropertyListFormatAreReportedAlike() throws {
-        let data = Data("not a property list".utf8)
-        let expected = KeyedArchiveError(.invalidPropertyList, "not a readable property list: not a binary (bplist00) or XML property list",
-                                         underlying: PropertyListError(.unknownFormat, "not a binary (bplist00) or XML property list",
+        let data = Data("%PDF-1.4".utf8)
+        let expected = KeyedArchiveError(.invalidPropertyList, "not a readable property list: not a binary (bplist00), XML or OpenStep property list",
+                                         underlying: PropertyListError(.unknownFormat, "not a binary (bplist00), XML or OpenStep property list",
                                                                        at: .init(byteOffset: 0)))
         #expect(error { try KeyedUnarchiver().withTopLevelDecoder(data) { _ in } } == expected)
         #expect(error { _ = try ArchivedObjectGraph(data: data) } == expected)

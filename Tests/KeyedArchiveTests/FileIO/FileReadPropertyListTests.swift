@@ -75,7 +75,7 @@ import Darwin
         let dir = ScratchDirectory()
         defer { withExtendedLifetime(dir) {} }
         let path = dir.file("text.plist")
-        try FileTestSupport.create(path, Data("hello".utf8))
+        try FileTestSupport.create(path, Data("%PDF-1.4".utf8))  // "hello" would be an OpenStep string
         do {
             _ = try PropertyListValue(contentsOfFile: path)
             Issue.record("text decoded as a property list")

@@ -152,6 +152,14 @@ import Testing
             try write(xml, "archives-xml", name + ".plist")
             written += 2
         }
+        // The OpenStep reader's seeds: the texts its tests read with Foundation.
+        for (index, entry) in OpenStepReaderTests.foundationTable.enumerated() {
+            let text = Data(entry.text.utf8)
+            let value = try OpenStepPropertyListReader().read(text)
+            #expect(try BinaryPropertyListReader().read(BinaryPropertyListWriter().write(value)) == value, "OpenStep seed \(entry.name)")
+            try write(text, "openstep", "\(index).txt")
+            written += 1
+        }
         #expect(written >= 40)
     }
 }

@@ -132,4 +132,26 @@ import Testing
         let both = FoundationValue.countedSet(ArchivedCountedSet(counts: [.bool(true): 2, .integer(1): 3]))
         #expect(try KeyedUnarchiver().decode(FoundationValue.self, from: KeyedArchiver.archivedData(withRootObject: both)) == both)
     }
+
+    // openstep-reader, crash-e4fa4184dd170e6013c15e651957f16193530c31 ("Foundation reads this OpenStep
+    // text; ours rejects it"): a .strings file whose last key is an unterminated quoted string. Foundation
+    // (CFOldStylePList.c) drops the failed key and ends the entries there.
+    @Test func openStepStringsFileEndingInAnUnterminatedKeyReadsAsFoundationReadsIt() throws {
+        let data = Data([0x61, 0x3B, 0x22])  // a ; "  -- the last key's quote is never closed
+        let foundation = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        #expect(FoundationBridge.value(foundation) == ["a": "a"])
+        #expect(try OpenStepPropertyListReader().read(data) == ["a": "a"])
+    }
+
+    // openstep-reader, crash-3b2dd4e18573fd113cb12c86efe1c1f88ebb7403 ("ours reads \"\0\0is\"; Foundation
+    // rejects the text"): CoreFoundation takes a zero second byte for UTF-16 without a byte-order mark.
+    @Test func openStepTextWithAZeroSecondByteIsRefusedAsFoundationRefusesIt() throws {
+        let data = Data([0x27, 0x00, 0x00, 0x69, 0x73, 0x27])  // ' NUL NUL i s '  -- zero bytes where CF guesses UTF-16
+        #expect(throws: (any Error).self) { try PropertyListSerialization.propertyList(from: data, options: [], format: nil) }
+        let error = try #require(throws: PropertyListError.self) { try OpenStepPropertyListReader().read(data) }
+        #expect(error.code == .invalidOpenStep)
+        #expect(error.location.byteOffset == 1)
+        #expect(try OpenStepPropertyListReader().read(Data("'a\u{0}b'".utf8)) == .string("a\u{0}b"))  // a zero byte later is a character
+        #expect(try PropertyListSerialization.propertyList(from: Data("'a\u{0}b'".utf8), options: [], format: nil) as? String == "a\u{0}b")
+    }
 }

@@ -236,7 +236,7 @@ import Foundation
     }
 
     @Test func bytesThatAreNotAPropertyListReportTheUnderlyingError() throws {
-        let error = try #require(throws: KeyedArchiveError.self) { try ArchivedObjectGraph(data: Data("hello".utf8)) }
+        let error = try #require(throws: KeyedArchiveError.self) { try ArchivedObjectGraph(data: Data("%PDF-1.4".utf8)) }
         #expect(error.code == .invalidPropertyList)
         #expect(error.underlying?.code == .unknownFormat)
     }
