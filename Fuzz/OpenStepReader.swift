@@ -47,7 +47,11 @@ public func fuzzOpenStepReader(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> 
     // Foundation, on inputs short enough that its recursive parser cannot run out of stack. Not on text whose
     // first or second byte is zero: CoreFoundation reads it as UTF-16 without a byte-order mark from its third
     // byte (dropping the first character); ours refuses it, as OpenStepPropertyListReader documents.
+    // Nor on bytes that are not UTF-8 (without a UTF-16 byte-order mark): ours refuses them; CoreFoundation's
+    // converter reads some of them, as its decoder happens to take malformed sequences.
     guard count <= 2048, count <= 2 || (data[0] != 0 && data[1] != 0) else { return 0 }
+    let hasUTF16Mark = data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE])
+    guard hasUTF16Mark || String(validating: data, as: UTF8.self) != nil else { return 0 }
     var format = PropertyListSerialization.PropertyListFormat.binary
     let theirs = try? PropertyListSerialization.propertyList(from: data, options: [], format: &format)
     if let theirs, format == .openStep {
