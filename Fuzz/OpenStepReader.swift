@@ -4,8 +4,8 @@
 // strings, data, arrays and dictionaries (OpenStep has no other syntax); it survives the binary writer and
 // reader unchanged; the format-detecting entry point reads the same value unless the bytes are binary or XML.
 // Differential: on short inputs, Foundation's PropertyListSerialization (CoreFoundation's CFOldStylePList.c)
-// must agree: when it reads the text as OpenStep, ours reads the same value; when ours reads a value from
-// text Foundation also takes for OpenStep, Foundation does too.
+// must agree: when it reads the text as OpenStep, ours reads the same value; when ours reads a value,
+// Foundation does too (except text starting with a zero byte, which ours refuses: see below).
 //
 // Build and run with Scripts/fuzz.sh openstep-reader SECONDS.
 
@@ -44,8 +44,14 @@ public func fuzzOpenStepReader(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> 
         }
     }
 
-    // Foundation, on inputs short enough that its recursive parser cannot run out of stack.
-    guard count <= 2048 else { return 0 }
+    // Foundation, on inputs short enough that its recursive parser cannot run out of stack. Not on text whose
+    // first or second byte is zero: CoreFoundation reads it as UTF-16 without a byte-order mark from its third
+    // byte (dropping the first character); ours refuses it, as OpenStepPropertyListReader documents.
+    // Nor on bytes that are not UTF-8 (without a UTF-16 byte-order mark): ours refuses them; CoreFoundation's
+    // converter reads some of them, as its decoder happens to take malformed sequences.
+    guard count <= 2048, count <= 2 || (data[0] != 0 && data[1] != 0) else { return 0 }
+    let hasUTF16Mark = data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE])
+    guard hasUTF16Mark || String(validating: data, as: UTF8.self) != nil else { return 0 }
     var format = PropertyListSerialization.PropertyListFormat.binary
     let theirs = try? PropertyListSerialization.propertyList(from: data, options: [], format: &format)
     if let theirs, format == .openStep {

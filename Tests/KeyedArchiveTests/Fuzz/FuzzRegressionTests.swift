@@ -154,4 +154,20 @@ import Testing
         #expect(try OpenStepPropertyListReader().read(Data("'a\u{0}b'".utf8)) == .string("a\u{0}b"))  // a zero byte later is a character
         #expect(try PropertyListSerialization.propertyList(from: Data("'a\u{0}b'".utf8), options: [], format: nil) as? String == "a\u{0}b")
     }
+
+    // openstep-reader, crash-f5083db37ed56ef40f415d21259bf102ef9f3818 ("Foundation reads this OpenStep text;
+    // ours rejects it"): a deliberate difference. CoreFoundation reads text whose first byte is zero as UTF-16
+    // without a byte-order mark from its third byte, so these four bytes are the vertical tab U+000B, blank
+    // text, an empty dictionary; ours refuses text it would have to guess the encoding of (the fuzz target's
+    // differential skips such text).
+    @Test func openStepTextStartingWithAZeroByteIsRefusedWhereFoundationGuessesUTF16() throws {
+        let data = Data([0x00, 0x20, 0x0B, 0x00])  // NUL, space -- skipped by CF as if a byte-order mark; then VT as UTF-16LE
+        var format = PropertyListSerialization.PropertyListFormat.binary
+        let foundation = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
+        #expect(format == .openStep)
+        #expect(FoundationBridge.value(foundation) == .dictionary(PropertyListDictionary()))
+        let error = try #require(throws: PropertyListError.self) { try OpenStepPropertyListReader().read(data) }
+        #expect(error.location.byteOffset == 0)
+        #expect(throws: PropertyListError.self) { try PropertyListValue(propertyListData: data) }
+    }
 }

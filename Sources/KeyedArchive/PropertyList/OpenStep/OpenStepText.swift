@@ -9,8 +9,9 @@ import Foundation
 /// a byte-order mark, and the way back from a unit's index to its byte offset in the input.
 ///
 /// CoreFoundation decodes the whole file before parsing it and fails when it does not decode ("Conversion
-/// of string failed"); Foundation on Linux rejects a file with a byte that is not UTF-8, so invalid UTF-8
-/// is an error here, at its byte offset.
+/// of string failed"); its UTF-8 converter takes some malformed sequences (bytes 0xA9 in a comment) and
+/// swallows the bytes after others (`"caf\xE9"` then fails as an unterminated string). This reader refuses
+/// any byte that is not UTF-8, at its offset, rather than guess.
 struct OpenStepText {
     enum Encoding: Equatable {
         case utf8(byteOrderMarkLength: Int)
