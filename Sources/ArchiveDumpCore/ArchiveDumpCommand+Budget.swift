@@ -42,7 +42,6 @@ extension ArchiveDumpCommand {
 
     /// Whether the root is a keyed archive: a dictionary with `$archiver` and `$objects`, or with `$top`.
     static func isKeyedArchive(_ root: PropertyListValue) -> Bool {
-        guard case .dictionary(let d) = root else { return false }
-        return d["$archiver"] != nil && (d["$objects"] != nil || d["$top"] != nil)
+        ForensicReader.isKeyedArchive(root)
     }
 }

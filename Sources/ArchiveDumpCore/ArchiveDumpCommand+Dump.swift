@@ -26,12 +26,9 @@ extension ArchiveDumpCommand {
 
         // Read and parse.
         let data: Data
-        do {
-            data = options.input == "-" ? try input() : try FileReader().read(atPath: options.input)
-        } catch let error as FileIOError {
-            return fail(error.errno == EISDIR ? "is a directory" : error.reason)
-        } catch {
-            return fail("\(error)")
+        switch readInput(options.input, standardInput: input) {
+        case .success(let bytes): data = bytes
+        case .failure(let problem): return fail(problem.message)
         }
         // A few hundred bytes whose containers share sub-trees can stand for 2^40 values: every output
         // shows them in full, so the work is capped before any of it starts.
@@ -150,6 +147,8 @@ extension ArchiveDumpCommand {
                 guard let graph else { return fail("not a keyed archive: it has no $archiver and $objects") }
                 let counts = graph.instanceCounts().sorted { a, b in a.value != b.value ? a.value > b.value : a.key < b.key }
                 writeClassCounts(counts.map { ($0.key, $0.value) }, to: out)
+            case .timeline, .extract, .diff, .dot:
+                break  // run() gives these modes to forensicRun
             }
             return nil
         }
@@ -164,6 +163,7 @@ extension ArchiveDumpCommand {
                 if let message = renderer.renderJSON(asStored: mode == .rawJSON, to: out) { return fail(message) }
             case .classes: writeClassCounts(renderer.classCounts(), to: out)
             case .validate, .xml, .binary: out.write("OK\n")
+            case .timeline, .extract, .diff, .dot: break  // run() gives these modes to forensicRun
             }
             return nil
         }
@@ -176,6 +176,22 @@ extension ArchiveDumpCommand {
         for (name, count) in counts {
             let n = String(count)
             out.write(String(repeating: " ", count: width - n.count) + n + "  " + ValueFormatting.printable(name) + "\n")
+        }
+    }
+
+    /// Why an input could not be read, as the message says it.
+    struct InputProblem: Error {
+        let message: String
+    }
+
+    /// The bytes of the input at `path`, or of standard input for `-`.
+    static func readInput(_ path: String, standardInput input: () throws -> Data) -> Result<Data, InputProblem> {
+        do {
+            return .success(path == "-" ? try input() : try FileReader().read(atPath: path))
+        } catch let error as FileIOError {
+            return .failure(InputProblem(message: error.errno == EISDIR ? "is a directory" : error.reason))
+        } catch {
+            return .failure(InputProblem(message: "\(error)"))
         }
     }
 }

@@ -112,6 +112,12 @@ package enum ArchiveDumpCommand {
             output.write(version + "\n")
             return exitSuccess
         }
+        if options.isBatch {
+            return batchRun(options, standardInput: input, output: output, errors: errors)
+        }
+        if options.decodesNested || [.timeline, .extract, .diff, .dot].contains(options.mode) {
+            return forensicRun(options, standardInput: input, output: output, errors: errors)
+        }
         return dump(options, standardInput: input, output: output, errors: errors, outputIsTerminal: outputIsTerminal)
     }
 }
