@@ -86,10 +86,11 @@ extension ArchiveDumpCommand {
         }
     }
 
-    /// A document as one JSON object: `{"format": ..., "path": root path, "value": ...}`.
+    /// A document as one JSON object: `{"format": ..., "path": root path, "damage": [...] (when damaged), "value": ...}`.
     static func documentJSON(_ document: ForensicDocument) -> String {
         "{\"format\":" + ValueFormatting.jsonString(document.format.name) + ",\"path\":"
-            + ValueFormatting.jsonString(document.rootPath.description) + ",\"value\":" + ForensicJSON.text(document.root) + "}"
+            + ValueFormatting.jsonString(document.rootPath.description) + ForensicJSON.damageMember(document.damage)
+            + ",\"value\":" + ForensicJSON.text(document.root) + "}"
     }
 
     /// The `--timeline` lines of `dates`, earliest first (then by path; dates that are not finite last): each

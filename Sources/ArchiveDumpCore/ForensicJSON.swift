@@ -10,7 +10,7 @@ import KeyedArchive
 /// Scalars as ``JSONRenderer`` writes them (`{"$data": base64}`, `{"$date": ISO 8601, "$time": seconds}`);
 /// arrays as arrays; dictionaries as objects; an object as `{"$class": name, "$id": "#5", fields...}`; an
 /// object met again as `{"$ref": "#5", "$class": name, "$path": where it is shown}`; a nested payload as
-/// `{"$nested": {"format", "carrier", "path", "root", "object", "key", "offset", "length", "value" or "error"}}`.
+/// `{"$nested": {"format", "carrier", "path", "root", "object", "key", "offset", "length", "damage"?, "value" or "error"}}`.
 /// A key that starts with `$` gets another `$`, as the keyed archiver escapes it, so keys never clash with
 /// these markers.
 package enum ForensicJSON {
@@ -74,7 +74,12 @@ package enum ForensicJSON {
             + ",\"object\":" + (payload.containingObject.map(ValueFormatting.jsonString) ?? "null")
             + ",\"key\":" + (payload.key.map(ValueFormatting.jsonString) ?? "null")
             + ",\"offset\":" + (payload.byteOffset.map(String.init) ?? "null")
-            + ",\"length\":\(payload.storedBytes.count)"
+            + ",\"length\":\(payload.storedBytes.count)" + damageMember(payload.damage)
+    }
+
+    /// `,"damage":[messages]` when `damage` is not empty, else nothing.
+    package static func damageMember(_ damage: [String]) -> String {
+        damage.isEmpty ? "" : ",\"damage\":[" + damage.map(ValueFormatting.jsonString).joined(separator: ",") + "]"
     }
 
     /// Appends `entries` as members of a JSON object (`$`-keys escaped), after a comma unless `first`.

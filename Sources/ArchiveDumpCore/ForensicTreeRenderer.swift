@@ -29,6 +29,7 @@ package struct ForensicTreeRenderer {
     /// Writes `document` to `out`.
     package func render(_ document: ForensicDocument, to out: DumpOutput) {
         out.write(document.format.rawValue + ", nested payloads decoded\n")
+        for damage in document.damage { out.write("damage: " + ValueFormatting.sanitizedLine(damage) + "\n") }
         write(ValueFormatting.bareKey(document.rootPath.lastKey ?? "$root"), document.root, depth: 0, to: out)
     }
 
@@ -60,6 +61,7 @@ package struct ForensicTreeRenderer {
                       + (payload.containingObject.map { " in " + ValueFormatting.printable($0) } ?? "") + "\n")
             out.write(indent + "  path: " + ValueFormatting.printable((payload.rootPath ?? payload.innerPath).description) + "\n")
             if let error = payload.error { out.write(indent + "  error: " + ValueFormatting.sanitizedLine(error) + "\n") }
+            for damage in payload.damage { out.write(indent + "  damage: " + ValueFormatting.sanitizedLine(damage) + "\n") }
             if let inner = payload.value, expands {
                 write(ValueFormatting.bareKey(payload.rootPath?.lastKey ?? "$root"), inner, depth: depth + 1, to: out)
             }

@@ -48,8 +48,13 @@ extension ForensicReadingSession {
             try spend(at: path, level: level)
             return .null
         case .value(let stored):
-            // NSString, NSNumber and NSData stored inline: values, shown wherever referred to.
-            return try plistValue(stored, payload: &payload, at: path, owner: owner, level: level)
+            switch stored {
+            case .array, .set, .dictionary:
+                break  // a container stored without `$class` (or, read leniently, with a bad one): an object below
+            default:
+                // NSString, NSNumber and NSData stored inline: values, shown wherever referred to.
+                return try plistValue(stored, payload: &payload, at: path, owner: owner, level: level)
+            }
         default:
             break
         }
@@ -80,6 +85,9 @@ extension ForensicReadingSession {
         case .nsNull:
             try spend(at: path, level: level)
             return .null
+        case .value(let stored):
+            // Its UIDs are references, followed as a field's are.
+            return try keyedValue(ArchivedValue(stored), in: graph, payload: &payload, at: path, owner: label, level: level)
         case .list(let items):
             return try keyedValue(.array(items), in: graph, payload: &payload, at: path, owner: label, level: level)
         case .map(let keys, let values):

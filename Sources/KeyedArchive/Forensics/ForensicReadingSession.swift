@@ -104,7 +104,14 @@ final class ForensicReadingSession {
         }
         let root = try PropertyListValue(propertyListData: data, options: reader.readingOptions)
         if ForensicReader.isKeyedArchive(root) {
-            let graph = try ArchivedObjectGraph(data: data, parsedRoot: root)
+            let graph: ArchivedObjectGraph
+            do {
+                graph = try ArchivedObjectGraph(data: data, parsedRoot: root)
+            } catch {
+                // Forensic work shows what a damaged archive still holds, with each damaged place named.
+                guard let lenient = try? ArchivedObjectGraph(lenientPropertyList: root), !lenient.damage.isEmpty else { throw error }
+                graph = lenient
+            }
             let base = (hop?(.keyedArchive) ?? prefix).appending(key: "$top")
             var fields: [ForensicEntry] = []
             try spend(at: base, level: level)
@@ -112,7 +119,9 @@ final class ForensicReadingSession {
                 fields.append(ForensicEntry(field.key, try keyedValue(field.value, in: graph, payload: &payload,
                                                                       at: base.appending(key: field.key), owner: nil, level: level + 1)))
             }
-            return ForensicDocument(format: .keyedArchive, root: .dictionary(fields), rootPath: base)
+            var document = ForensicDocument(format: .keyedArchive, root: .dictionary(fields), rootPath: base)
+            document.damage = graph.damage.map { "\($0)" }
+            return document
         }
         let format: PayloadFormat = data.starts(with: "bplist".utf8) ? .binaryPropertyList : .xmlPropertyList
         let base = (hop?(format) ?? prefix).appending(key: "$root")
@@ -196,6 +205,7 @@ final class ForensicReadingSession {
             result.format = document.format
             result.value = document.root
             result.rootPath = document.rootPath
+            result.damage = document.damage
         } catch let limit as ForensicLimitReached {
             throw limit
         } catch {

@@ -126,6 +126,9 @@ public struct NestedPayload: Hashable, Sendable {
     public var rootPath: ForensicPath?
     /// Why it did not decode, when it did not (the reader's error, naming where).
     public var error: String?
+    /// The places where the decoded keyed archive breaks the archive's rules, each with the error the strict
+    /// reader reports for it; empty when it breaks none (see ``ForensicDocument/damage``).
+    public var damage: [String] = []
 
     /// A nested payload; see the properties.
     public init(format: PayloadFormat, carrier: Carrier, path: ForensicPath, containingObject: String?, key: String?,
@@ -156,6 +159,11 @@ public struct ForensicDocument: Hashable, Sendable {
     public var root: ForensicValue
     /// The root's path: `$top`, `$root`, the typedstream root's class name, or `$values`.
     public var rootPath: ForensicPath
+    /// The places where a keyed archive breaks the archive's rules, each with the error the strict reader
+    /// reports for it: such an archive is read as ``ArchivedObjectGraph/init(lenientPropertyList:)`` reads
+    /// it (an entry with a bad `$class` as its stored fields, a dangling UID as nil). Empty for an archive
+    /// that breaks none, and for other formats.
+    public var damage: [String] = []
 
     /// A document of `format` whose root `root` is at `rootPath`.
     public init(format: PayloadFormat, root: ForensicValue, rootPath: ForensicPath) {
