@@ -27,8 +27,12 @@ package enum ArchiveDumpCommand {
     /// Exit status: the command line is wrong (EX_USAGE).
     package static let exitUsage: Int32 = 64
 
-    /// The one-line usage.
-    package static let usage = "archive-dump [--raw] [--json] [--xml | --binary | --validate | --classes] [--lenient] [--max-depth <n>] [-o <file>] <file>"
+    /// The usage: the single-input modes, the forensic modes, and a batch of blobs.
+    package static let usage = """
+        archive-dump [--raw] [--json] [--xml | --binary | --validate | --classes] [--lenient] [--max-depth <n>] [-o <file>] <file>
+               archive-dump [--nested] [--json | --timeline | --extract <dir> | --diff <file> [--json] | --dot [--max-objects <n>]] <file>
+               archive-dump (--hex | --base64 | --batch) [--nested] [--timeline] [--jobs <n>] [-o <file>] <file>...
+        """
 
     /// The `--help` text.
     package static let help = """
@@ -44,7 +48,7 @@ package enum ArchiveDumpCommand {
         USAGE: \(usage)
 
         ARGUMENTS:
-          <file>                  The property list to read, or - for standard input.
+          <file>                  The property list to read, or - for standard input (several in a batch).
 
         OPTIONS:
           --raw                   Show the property list as stored, UIDs as UID(n) (like plutil -p); a
@@ -69,6 +73,31 @@ package enum ArchiveDumpCommand {
                                   rest is shown. The property list is read with CoreFoundation's
                                   stricter rules relaxed too. Not with --validate.
           --max-depth <n>         Do not expand objects or containers more than <n> levels deep.
+
+        FORENSIC OPTIONS:
+          --nested                Decode the payloads inside data values and strings where they stand: binary
+                                  and XML property lists, keyed archives, typedstreams (also as XML text,
+                                  base64 or hex in a string), 16 levels deep at most, each shown with its
+                                  path ($top.root.body -> data -> typedstream -> NSAttributedString), the
+                                  object and key that hold it and the byte offset where it starts. All levels
+                                  share one budget (4 values per input byte + 4096). A damaged nested
+                                  archive is shown with its damage listed. With --json: one JSON object.
+          --timeline              Every date (NSDate, property-list dates, typedstream dates) with its path
+                                  and source, one JSON line each, earliest first.
+          --extract <dir>         Write every data value to a new file in <dir> (which must exist), named
+                                  by its path (only letters, digits, '.', '_', '-'; never outside <dir>,
+                                  never over an existing file) with an extension sniffed from its bytes;
+                                  one JSON line per file.
+          --diff <file>           What changed from <file> to the other: objects matched by their path from
+                                  $top, not by UID; added, removed, changed, class changes, sharing that
+                                  appeared or went. With --json: one JSON line per difference.
+          --dot                   The object graph as Graphviz DOT (shared objects double-bordered, cycles
+                                  dashed red), cut at --max-objects <n> boxes (500) or --max-depth.
+          --hex, --base64         Each line of each <file> is one blob in hex (as sqlite3's hex() prints it)
+                                  or base64; one JSON line per blob ({"input", "line", then the value or
+                                  the error}), in input order, going on after errors; exit 1 if any failed.
+          --batch                 Each <file> is one blob, as above.
+          --jobs <n>              Read <n> blobs at once (default: one per processor).
           --version               Show the version.
           -h, --help              Show help information.
 

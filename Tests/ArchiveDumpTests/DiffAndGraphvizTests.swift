@@ -41,7 +41,6 @@ import KeyedArchive
         let new = try ForensicReader().read(try Self.book(version: 2))
         let lines = old.differences(to: new).map(ArchiveDumpCommand.differenceText)
         #expect(lines == [
-            "sharing went $top.root.owner: Person (2 fields) -> the object at $top.root.owner",
             "sharing appeared $top.root.people[0]: Person (2 fields) -> the object at $top.root.owner",
             "class changed $top.root.people[1]: Person (3 fields) -> Employee (3 fields)",
             "removed $top.root.people[1].fax: \"none\"",
@@ -49,6 +48,11 @@ import KeyedArchive
             "changed $top.root.people[1].name: \"Alan\" -> \"Alan Turing\"",
             "removed $top.root.tags[1]: \"b\"",
         ], "\(lines)")
+        // Backwards, the sharing goes and the rest is reversed.
+        let back = new.differences(to: old).map(ArchiveDumpCommand.differenceText)
+        #expect(back.first == "sharing went $top.root.people[0]: the object at $top.root.owner -> Person (2 fields)")
+        #expect(back.count == 6)
+        #expect(back.contains("added $top.root.tags[1]: \"b\""))
     }
 
     @Test func diffAsJSONLinesParses() throws {
@@ -59,7 +63,7 @@ import KeyedArchive
         let records = try result.text.split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
-        #expect(records.count == 7)
+        #expect(records.count == 6)
         #expect(records.contains { $0["change"] as? String == "removed" && $0["path"] as? String == "$top.root.tags[1]" && $0["old"] as? String == "b" })
     }
 

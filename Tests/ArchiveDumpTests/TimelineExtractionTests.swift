@@ -49,7 +49,7 @@ import KeyedArchive
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         // A file that is there already is kept, not replaced.
-        try Data("keep".utf8).write(to: directory.appendingPathComponent("top.root.absolute.bin"))
+        try Data("keep".utf8).write(to: directory.appendingPathComponent("top.root_absolute.bin"))
         let input = try ToolRunner.temporaryFile(archive)
         let result = try ToolRunner.run(["--extract", directory.path, "--nested", input])
         #expect(result.status == 0, "\(result.stderr)")
@@ -57,13 +57,13 @@ import KeyedArchive
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
         let names = records.compactMap { $0["file"] as? String }
-        #expect(names == ["top.root._.._.._etc_passwd.png", "top.root_absolute-2.bin", "top.root_.hidden.bin",
-                          "top.root.payload.plist", "top.root.payload_-_data_-_bplist_-_root.jpeg.bin"], "\(names)")
+        #expect(names == ["top.root_.._.._.._etc_passwd.png", "top.root_absolute-2.bin", "top.root_.hidden.bin",
+                          "top.root.payload.plist", "top.root.payload_-_data_-_bplist_-_root.jpeg.jpg"], "\(names)")
         let written = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         #expect(written.count == 6)
         #expect(written.allSatisfy { !$0.hasPrefix(".") && !$0.contains("/") })
         #expect(records.map { $0["type"] as? String } == ["png", "bin", "bin", "plist", "jpg"])
-        #expect(try Data(contentsOf: directory.appendingPathComponent("top.root.absolute.bin")) == Data("keep".utf8))
+        #expect(try Data(contentsOf: directory.appendingPathComponent("top.root_absolute.bin")) == Data("keep".utf8))
         for record in records {
             let name = try #require(record["file"] as? String)
             let bytes = try Data(contentsOf: directory.appendingPathComponent(name))
