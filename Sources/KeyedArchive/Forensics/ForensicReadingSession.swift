@@ -31,23 +31,34 @@ final class ForensicReadingSession {
     struct Payload {
         /// The payload's bytes.
         let bytes: Data
-        /// Per carrier's bytes, where the next search for them starts (equal carriers stored twice are found
-        /// at their successive places).
-        var searchStarts: [Data: Int] = [:]
+        /// Per carrier's bytes: where they were first found, and where the next search for them starts (nil
+        /// once no later copy is left), so equal carriers stored twice are found at their successive places
+        /// and a carrier met again after its last copy costs no search.
+        var searches: [Data: (first: Int?, next: Int?)] = [:]
+        /// Bytes the searches may still scan: 16 per payload byte plus 1 MiB, so a payload that carries many
+        /// equal or distinct carriers costs time linear in its size; once spent, offsets are not looked for.
+        var searchBytesLeft: Int
         /// Objects shown in full, by their number in this payload, with the path where.
         var shownObjects: [UInt64: ForensicPath] = [:]
 
-        init(bytes: Data) { self.bytes = bytes }
+        init(bytes: Data) {
+            self.bytes = bytes
+            let (scaled, overflow) = bytes.count.multipliedReportingOverflow(by: 16)
+            searchBytesLeft = overflow ? Int.max / 2 : scaled + (1 << 20)
+        }
 
-        /// Where `needle` starts in ``bytes``: the first place at or after the previous one found for equal
-        /// bytes, else the first place; nil when it is not there.
+        /// Where `needle` starts in ``bytes``: the first place after the previous one found for equal bytes,
+        /// else the first place; nil when it is not there or the search budget is spent.
         mutating func offset(of needle: Data) -> Int? {
             guard !needle.isEmpty else { return nil }
-            let start = searchStarts[needle] ?? 0
-            guard let found = Self.search(needle, in: bytes, from: start) ?? (start > 0 ? Self.search(needle, in: bytes, from: 0) : nil)
-            else { return nil }
-            searchStarts[needle] = found + 1
-            return found
+            let known = searches[needle]
+            guard let start = known == nil ? 0 : known?.next else { return known?.first ?? nil }
+            let scanned = bytes.count - start
+            guard scanned <= searchBytesLeft else { return known?.first ?? nil }
+            searchBytesLeft -= scanned
+            let found = Self.search(needle, in: bytes, from: start)
+            searches[needle] = (known?.first ?? found, found.map { $0 + 1 })
+            return found ?? known?.first ?? nil
         }
 
         /// The first index (from 0) at or after `start` where `needle` occurs in `haystack`, by

@@ -115,7 +115,8 @@ public struct NestedPayload: Hashable, Sendable {
     public var key: String?
     /// Where the carrier's bytes start in the enclosing payload's bytes (the input's, at the first level),
     /// found by searching for them: nil when they are not stored there as they are (an XML property list's
-    /// base64 data, a UTF-16 string).
+    /// base64 data, a UTF-16 string), or when the payload's search budget (16 bytes scanned per byte of
+    /// it, plus 1 MiB) is spent. Equal carriers stored at several places are given those places in turn.
     public var byteOffset: Int?
     /// The carrier's bytes: the data, or the string's UTF-8.
     public var storedBytes: Data
