@@ -36,6 +36,16 @@ import KeyedArchive
         #expect(result.text.isEmpty)
     }
 
+    /// Found by the `nested` fuzz target: a NaN is not == itself, yet the same stored NaN is no change.
+    @Test func theSameNaNIsNoChange() throws {
+        let value = PropertyListValue.array([.real(.nan), .date(Date(timeIntervalSinceReferenceDate: .nan)), .real(-.nan)])
+        let document = try ForensicReader().read(try value.propertyListData(format: .binary))
+        #expect(document.differences(to: document).isEmpty)
+        let other = try ForensicReader().read(try PropertyListValue.array([.real(.nan), .date(Date(timeIntervalSinceReferenceDate: 0)),
+                                                                          .real(-.nan)]).propertyListData(format: .binary))
+        #expect(document.differences(to: other).map(\.path.description) == ["$root[1]"])
+    }
+
     @Test func twoVersionsListExactlyTheChangesMade() throws {
         let old = try ForensicReader().read(try Self.book(version: 1))
         let new = try ForensicReader().read(try Self.book(version: 2))

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// One difference between two versions of an archive, found by ``ForensicDocument/differences(to:)``.
 public struct ForensicDifference: Hashable, Sendable {
     /// What changed.
@@ -98,10 +104,20 @@ extension ForensicDocument {
                     children.append((a.rootPath ?? a.innerPath, innerA, innerB))
                 }
             default:
-                if old != new { found.append(ForensicDifference(kind: .changed, path: path, old: old, new: new)) }
+                if !Self.isSameScalar(old, new) { found.append(ForensicDifference(kind: .changed, path: path, old: old, new: new)) }
             }
             pending.append(contentsOf: children.reversed())
         }
         return found
+    }
+
+    /// Whether two scalars are stored alike: reals and dates by their bits, so a NaN equals the same NaN.
+    private static func isSameScalar(_ old: ForensicValue, _ new: ForensicValue) -> Bool {
+        switch (old, new) {
+        case (.real(let a), .real(let b)): return a.bitPattern == b.bitPattern
+        case (.date(let a), .date(let b)):
+            return a.timeIntervalSinceReferenceDate.bitPattern == b.timeIntervalSinceReferenceDate.bitPattern
+        default: return old == new
+        }
     }
 }
