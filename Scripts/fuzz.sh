@@ -29,6 +29,9 @@
 #                                           dictionaries or a PropertyListError; binary round trip; the
 #                                           detecting entry point agrees; Foundation (CoreFoundation's
 #                                           parser) reads the same value from short inputs
+#   nested         Fuzz/Nested.swift        ForensicReader and archive-dump --nested (tree, JSON, timeline, DOT)
+#                                           on the input and on the input nested in a plist and an archive:
+#                                           never traps, offsets point at payloads, JSON parses, no self-diff
 #
 # Environment:
 #   FUZZ_WORK      work dir (default fuzz-work/, ignored by git). Per target: corpus/TARGET (grows
@@ -56,7 +59,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
-TARGETS=(binary-reader xml-reader unarchiver dump typedstream openstep-reader)
+TARGETS=(binary-reader xml-reader unarchiver dump typedstream openstep-reader nested)
 WORK=${FUZZ_WORK:-$ROOT/fuzz-work}
 BUILD=$ROOT/.build-fuzz
 SWIFTC=${SWIFTC:-swiftc}
@@ -75,6 +78,7 @@ entry_file() {
         dump) echo Fuzz/Dump.swift ;;
         typedstream) echo Fuzz/Typedstream.swift ;;
         openstep-reader) echo Fuzz/OpenStepReader.swift ;;
+        nested) echo Fuzz/Nested.swift ;;
         *) echo "unknown target '$1' (targets: ${TARGETS[*]})" >&2; return 64 ;;
     esac
 }
@@ -105,7 +109,7 @@ build_target() { # TARGET
     entry=$(entry_file "$target")
     build_library KeyedArchive Sources/KeyedArchive
     local libs=(-lKeyedArchive)
-    if [[ $target == dump ]]; then
+    if [[ $target == dump || $target == nested ]]; then
         build_library ArchiveDumpCore Sources/ArchiveDumpCore
         libs=(-lArchiveDumpCore -lKeyedArchive)
     fi
@@ -153,7 +157,7 @@ seed_dirs() { # TARGET
     case "$1" in
         binary-reader) dirs=("$WORK/seeds/binary" "$WORK/seeds/archives-binary") ;;
         xml-reader) dirs=("$WORK/seeds/xml" "$WORK/seeds/archives-xml") ;;
-        unarchiver|dump) dirs=("$WORK/seeds/archives-binary" "$WORK/seeds/archives-xml" "$WORK/seeds/binary" "$WORK/seeds/xml") ;;
+        unarchiver|dump|nested) dirs=("$WORK/seeds/archives-binary" "$WORK/seeds/archives-xml" "$WORK/seeds/binary" "$WORK/seeds/xml") ;;
         typedstream) dirs=() ;;  # the shared corpus's typedstream files are its seeds
         openstep-reader) dirs=("$WORK/seeds/openstep") ;;
     esac

@@ -33,9 +33,7 @@ package struct TypedstreamRenderer {
     /// Whether `data` starts as a typedstream does: `04 0B` and `streamtyped` (little-endian writer) or
     /// `typedstream` (big-endian writer).
     package static func isTypedstream(_ data: Data) -> Bool {
-        guard data.count >= 13, data[data.startIndex] == 0x04, data[data.startIndex + 1] == 0x0B else { return false }
-        let signature = data[(data.startIndex + 2) ..< (data.startIndex + 13)]
-        return signature.elementsEqual("streamtyped".utf8) || signature.elementsEqual("typedstream".utf8)
+        PayloadFormat.isTypedstream(data)
     }
 
     /// The first line: the format, byte order, system version and how much the archive holds.
@@ -50,7 +48,7 @@ package struct TypedstreamRenderer {
     /// Writes the tree: each top-level group, objects expanded where first met.
     package func renderTree(to out: DumpOutput) {
         out.write(headerLine)
-        let finder = FoundationValueFinder(archive: archive)
+        let finder = TypedstreamFoundationValueFinder(archive: archive, unarchiver: TypedstreamUnarchiver())
         var writer = ValueTreeWriter(out: out, maxDepth: maxDepth, archive: archive, lineLimit: budget)
         writer.foundationValue = { finder.value(ofObjectAt: $0) }
         writer.write(ValueTreeWriter.groupItems(archive.groups), depth: 0)
@@ -123,67 +121,6 @@ package struct TypedstreamRenderer {
         }
         out.write(json.text + "\n")
         return nil
-    }
-}
-
-/// The Foundation values of a typedstream's objects, asked of ``TypedstreamUnarchiver`` one object at a time.
-///
-/// An object whose value fails is remembered with every object that refers to it, directly or not (their
-/// values would fail at the same place), so no object is asked for twice and a failure deep in a chain
-/// costs one walk down it, not one per object above it.
-private final class FoundationValueFinder {
-    let archive: TypedstreamArchive
-    private var values: [Int: FoundationValue] = [:]
-    private var failed: [Bool]
-    /// For each object, the objects whose stored values refer to it.
-    private let referrers: [[Int]]
-
-    init(archive: TypedstreamArchive) {
-        self.archive = archive
-        failed = Array(repeating: false, count: archive.objects.count)
-        var referrers = Array(repeating: [Int](), count: archive.objects.count)
-        for (index, object) in archive.objects.enumerated() {
-            var pending = object.groups.flatMap(\.values)
-            while let value = pending.popLast() {
-                switch value {
-                case .object(let target), .objectReference(let target):
-                    if referrers.indices.contains(target) { referrers[target].append(index) }
-                case .array(let items), .structure(let items):
-                    pending.append(contentsOf: items)
-                default:
-                    continue
-                }
-            }
-        }
-        self.referrers = referrers
-    }
-
-    /// The Foundation value of object `index`, or nil when it (or an object it reaches) has none.
-    func value(ofObjectAt index: Int) -> FoundationValue? {
-        guard failed.indices.contains(index), !failed[index] else { return nil }
-        if let known = values[index] { return known }
-        do {
-            let value = try TypedstreamUnarchiver().foundationValues(of: [.object(index)], in: archive)[0]
-            values[index] = value
-            return value
-        } catch {
-            if let culprit = error.objectIndex { markFailed(culprit) }
-            markFailed(index)
-            return nil
-        }
-    }
-
-    /// Marks object `index` and every object that reaches it as having no Foundation value.
-    private func markFailed(_ index: Int) {
-        guard failed.indices.contains(index), !failed[index] else { return }
-        failed[index] = true
-        var pending = [index]
-        while let next = pending.popLast() {
-            for referrer in referrers[next] where !failed[referrer] {
-                failed[referrer] = true
-                pending.append(referrer)
-            }
-        }
     }
 }
 
