@@ -30,16 +30,14 @@ struct OpenStepText {
 
     /// Decodes `data`.
     ///
-    /// - Throws: ``PropertyListError/Code/invalidOpenStep`` for bytes that are not UTF-8 (at the first one)
-    ///   or a UTF-16 text of an odd number of bytes.
+    /// A UTF-16 text of an odd number of bytes is read without its last byte, as CoreFoundation's
+    /// converter reads it (Foundation on Linux reads `FF FE 28 00 29 00 41` as the array `()`).
+    ///
+    /// - Throws: ``PropertyListError/Code/invalidOpenStep`` for bytes that are not UTF-8 (at the first one).
     init(_ data: Data) throws {
         encoding = Self.encoding(of: data)
         switch encoding {
         case .utf16(let bigEndian):
-            guard data.count % 2 == 0 else {
-                throw PropertyListError(.invalidOpenStep, "UTF-16 text of an odd number of bytes (\(data.count))",
-                                        at: .init(byteOffset: data.count - 1))
-            }
             units = data.withUnsafeBytes { raw in
                 let body = UnsafeRawBufferPointer(rebasing: raw[2...])
                 return (0 ..< body.count / 2).map { i in

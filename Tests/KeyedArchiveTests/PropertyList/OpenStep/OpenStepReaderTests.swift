@@ -132,8 +132,22 @@ import Testing
         let error = try #require(throws: PropertyListError.self) { try OpenStepPropertyListReader().read(data) }
         #expect(error.code == .invalidOpenStep)
         #expect(error.location.byteOffset == 4)
-        let odd = Data([0xFF, 0xFE, 0x28, 0x00, 0x29])  // UTF-16 "()" and a stray byte -- CORRUPTED
-        #expect(throws: PropertyListError.self) { try OpenStepPropertyListReader().read(odd) }
+    }
+
+    /// A stray last byte after UTF-16 text is dropped, as Foundation drops it (a fuzz finding:
+    /// `FF FE 0A 00 FF` is an empty dictionary to Foundation).
+    @Test func aStrayByteAfterUTF16TextIsDroppedAsFoundationDrops() throws {
+        let cases: [(bytes: [UInt8], expected: PropertyListValue)] = [
+            ([0xFF, 0xFE, 0x28, 0x00, 0x29, 0x00, 0x41], .array([])),  // "()" and a stray byte -- CORRUPTED
+            ([0xFF, 0xFE, 0x0A, 0x00, 0xFF], .dictionary([:])),  // a newline and a stray byte -- CORRUPTED
+            ([0xFE, 0xFF, 0x00, 0x28, 0x00, 0x78, 0x00, 0x29, 0x22], .array([.string("x")])),  // big-endian "(x)" -- CORRUPTED
+        ]
+        for (bytes, expected) in cases {
+            let data = Data(bytes)
+            #expect(try OpenStepPropertyListReader().read(data) == expected, "\(bytes)")
+            #expect(try PropertyListValue(propertyListData: data) == expected, "\(bytes)")
+            #expect(try Self.foundation(data).value == expected, "Foundation reads \(bytes)")
+        }
     }
 
     @Test func nestingDeeperThanTheLimitThrows() throws {
