@@ -240,7 +240,7 @@ final class ArchiveStorage {
         for i in 0 ..< fields.count {
             guard let k = try? scanner.reference(at: fields.keys + i * refSize, object: fields.object),
                   let length = try? scanner.stringLength(k), length <= maximumLength,
-                  case .string(let s)? = try? plainScalar(k) else { return nil }
+                  case .string(let s)? = try? scalarValue(k) else { return nil }
             result.append(s)
         }
         return result
@@ -271,7 +271,7 @@ final class ArchiveStorage {
     /// The value of `n` when it is neither a container nor a UID; nil otherwise. Integers of up to 8 bytes
     /// and 8-byte reals are read here; the rest by the scanner.
     @inline(__always)
-    func plainScalar(_ n: Int) throws -> PropertyListValue? {
+    func scalarValue(_ n: Int) throws -> PropertyListValue? {
         let w = word(n)
         let marker = BinaryPropertyListObjectWord.marker(w)
         let nibble = BinaryPropertyListMarker.nibble(marker)

@@ -46,7 +46,7 @@ struct KeyedArchiveValidation {
 
     private func checkNull() throws {
         let first = try storage.object(.null)
-        let scalar = try storage.plainScalar(first)
+        let scalar = try storage.scalarValue(first)
         guard case .string("$null")? = scalar else {
             throw KeyedArchiveRules.nullEntryFault(found: KeyedArchiveRules.found(kindName: try storage.kindName(first), scalar: scalar))
         }
@@ -57,7 +57,7 @@ struct KeyedArchiveValidation {
         let top = storage.top
         for i in 0 ..< top.count {
             let keyObject = try storage.reference(at: top.keys + i * storage.refSize, object: top.object)
-            guard case .string? = try storage.plainScalar(keyObject) else {
+            guard case .string? = try storage.scalarValue(keyObject) else {
                 throw KeyedArchiveRules.topKeyNotAString(found: try storage.kindName(keyObject))
             }
         }
@@ -148,7 +148,7 @@ struct KeyedArchiveValidation {
         if let known = names[nameObject] {
             name = known
         } else {
-            guard case .string(let s)? = try storage.plainScalar(nameObject) else {
+            guard case .string(let s)? = try storage.scalarValue(nameObject) else {
                 throw KeyedArchiveRules.ClassFault.classNameNotAString(classUID, found: try storage.kindName(nameObject))
                     .error(objectUID: objectUID)
             }
@@ -182,7 +182,7 @@ struct KeyedArchiveValidation {
         var result: [String] = []
         result.reserveCapacity(elements.count)
         for element in elements {
-            guard case .string(let s)? = try storage.plainScalar(element) else { return nil }
+            guard case .string(let s)? = try storage.scalarValue(element) else { return nil }
             result.append(s)
         }
         return result
@@ -217,7 +217,7 @@ struct KeyedArchiveValidation {
                     result += "[\(item)]"
                 } else {
                     let key: String
-                    if case .string(let s)? = try? storage.plainScalar(item) { key = s } else { key = "<key>" }
+                    if case .string(let s)? = try? storage.scalarValue(item) { key = s } else { key = "<key>" }
                     result += result.isEmpty ? key : ".\(key)"
                 }
             }

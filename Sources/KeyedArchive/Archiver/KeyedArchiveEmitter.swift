@@ -4,6 +4,9 @@ import FoundationEssentials
 import Foundation
 #endif
 
+// Over 500 lines on purpose: the layout (renumbering, writing) reads the scalar pool, container table and
+// reference runs the encoding half keeps private; a file apart would have to widen their access.
+
 /// The objects of a keyed archive as ``KeyedArchiver`` produces them, kept compact, then laid out as `bplist00`.
 ///
 /// The emitter builds no ``PropertyListValue`` tree (which ``BinaryPropertyListWriter`` would flatten, hash

@@ -208,7 +208,7 @@ struct OldStyleArrayObject: KeyedArchivable {
     static func number(_ reader: ArchiveObjectDecoder, key: String, type: ObjCNumberType, className: String) throws
         -> ArchivedSpecialValue.ObjCValue.Number
     {
-        guard let value = try reader.plainValue(reservedKey: key, expected: "a number of type \(type.name)") else {
+        guard let value = try reader.scalarValue(reservedKey: key, expected: "a number of type \(type.name)") else {
             throw foundationTypeError(reader, className: className, key: key, "absent", code: .keyNotFound)
         }
         guard let number = type.number(value) else {
@@ -231,7 +231,7 @@ extension ArchivedSpecialValue.ObjCValue {
         guard let reader = decoder as? ArchiveObjectDecoder else {
             throw foundationTypeError(decoder, className: className, key: "$0", "the Objective-C-type layout is read only by KeyedUnarchiver")
         }
-        guard let stored = try reader.plainValue(reservedKey: "$0", expected: "a type encoding string") else {
+        guard let stored = try reader.scalarValue(reservedKey: "$0", expected: "a type encoding string") else {
             throw foundationTypeError(decoder, className: className, key: "$0", "absent: expected a type encoding string", code: .keyNotFound)
         }
         guard case .string(let encoding) = stored else {

@@ -18,7 +18,7 @@ extension ArchiveObjectDecoder {
     /// ``collection(_:names:expected:)`` with the object's key table.
     @inline(__always)
     func collectionObject(_ key: String, names: [String], expected: @autoclosure () -> String) throws -> BuiltinObject {
-        let (value, uid) = try scalar(key, expected: expected())
+        let (value, uid) = try targetObject(forKey: key, expected: expected())
         return try builtinObject(value, uid: uid, key: key, names: names, expected: expected())
     }
 

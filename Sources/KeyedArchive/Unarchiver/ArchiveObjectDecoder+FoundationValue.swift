@@ -8,7 +8,7 @@ import Foundation
 // classes, never a model type.
 extension ArchiveObjectDecoder {
     func decodeFoundationValue(forKey key: String) throws -> FoundationValue {
-        let (n, uid) = try scalar(key, expected: "a Foundation value")
+        let (n, uid) = try targetObject(forKey: key, expected: "a Foundation value")
         switch session.storage.kind(n) {
         case .scalar:
             break
@@ -17,7 +17,7 @@ extension ArchiveObjectDecoder {
         case .dictionary:
             return try foundationObject(n, uid: uid, key: key)
         }
-        guard let value = try plain(n, key: key) else {
+        guard let value = try scalarValue(n, key: key) else {
             throw fail(.typeMismatch, "expected a Foundation value, found \(session.kindName(n))", key, uid: uid)
         }
         switch value {
@@ -97,13 +97,13 @@ extension ArchiveObjectDecoder {
         return try session.lookup(fields, name, key: pathKey(name), uid: uid)
     }
 
-    /// The plain value (string, number, ...) under the reserved key `name`, inline or one UID away; nil when
+    /// The scalar value (string, number, ...) under the reserved key `name`, inline or one UID away; nil when
     /// the key is absent.
     /// - Throws: ``KeyedArchiveError/Code/typeMismatch`` when it is an object or a collection.
-    func plainValue(reservedKey name: String, expected: String) throws -> PropertyListValue? {
+    func scalarValue(reservedKey name: String, expected: String) throws -> PropertyListValue? {
         guard let stored = try storedValue(reservedKey: name) else { return nil }
         let (n, uid) = try session.target(of: stored, key: pathKey(name), expected: expected)
-        guard session.storage.kind(n) == .scalar, let value = try plain(n, key: name) else {
+        guard session.storage.kind(n) == .scalar, let value = try scalarValue(n, key: name) else {
             throw fail(.typeMismatch, "expected \(expected), found \(found(n, uid: uid))", name, uid: uid)
         }
         return value

@@ -21,7 +21,7 @@ extension ArchiveObjectDecoder {
         case .array, .set, .uid:
             return nil
         case .scalar:
-            switch try plain(n, key: key) {
+            switch try scalarValue(n, key: key) {
             case .string?: return FoundationClassCatalogue.string.name
             case .data?: return FoundationClassCatalogue.data.name
             case .date?: return FoundationClassCatalogue.date.name
@@ -32,8 +32,8 @@ extension ArchiveObjectDecoder {
     }
 
     func decodeNumber(forKey key: String) throws -> ArchivedNumber {
-        let (n, uid) = try scalar(key, expected: "a number")
-        switch try plain(n, key: key) {
+        let (n, uid) = try targetObject(forKey: key, expected: "a number")
+        switch try scalarValue(n, key: key) {
         case .bool(let b)?: return .bool(b)
         case .integer(let i)?: return .integer(i)
         case .float(let f)?: return .float(f)

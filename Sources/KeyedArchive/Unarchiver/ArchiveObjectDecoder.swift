@@ -11,52 +11,76 @@ import Foundation
 /// field asks for them.
 final class ArchiveObjectDecoder: ArchiveDecoder {
     let session: UnarchivingSession
-    // The object a decoder reads is set once, except when the session reuses a decoder that nothing else
-    // holds for its next object (``reuse(fields:uid:className:keyTable:)``).
-    @exclusivity(unchecked) private(set) var fields: ArchiveFields?
+
+    /// What the decoder reads, and where it is: set once, except when the session reuses a decoder that
+    /// nothing else holds for its next object (``reuse(fields:uid:className:keyTable:)``) or an element
+    /// decoder for its next element. Kept in an ``UncheckedExclusiveState``: no access to it spans a call
+    /// into a model's code.
+    struct State {
+        var fields: ArchiveFields?
+        var element: Int
+        var uid: ArchiveObjectID?
+        var className: String?
+        var keyTable: UnarchivingSession.KeyTable?
+        var cursor = -1
+        var warmedAt = -1
+    }
+
+    private let state: UncheckedExclusiveState<State>
+
+    /// The fields of the object this decoder reads; nil in element mode.
+    var fields: ArchiveFields? {
+        @inline(__always) get { state.value.fields }
+    }
     /// The element an element-mode decoder answers with; a collection reuses one decoder for all its elements.
-    @exclusivity(unchecked) var element: Int
+    var element: Int {
+        @inline(__always) get { state.value.element }
+        @inline(__always) set { state.value.element = newValue }
+    }
     /// The object whose fields this decoder reads; nil for `$top` and for an element.
-    @exclusivity(unchecked) private(set) var uid: ArchiveObjectID?
-    @exclusivity(unchecked) private(set) var className: String?
+    var uid: ArchiveObjectID? {
+        @inline(__always) get { state.value.uid }
+    }
+    var className: String? {
+        @inline(__always) _read { yield state.value.className }
+    }
     /// The decoded keys of `fields`, when the session could share them (see ``UnarchivingSession/KeyTable``).
-    @exclusivity(unchecked) private(set) var keyTable: UnarchivingSession.KeyTable?
+    var keyTable: UnarchivingSession.KeyTable? {
+        @inline(__always) _read { yield state.value.keyTable }
+    }
     /// Where the last key was found: fields are usually read in the order they were written.
-    @exclusivity(unchecked) var cursor = -1
+    var cursor: Int {
+        @inline(__always) get { state.value.cursor }
+        @inline(__always) set { state.value.cursor = newValue }
+    }
     /// The ``cursor`` at which the entries ahead were last warmed (``UnarchivingSession/warm(valuesOf:from:)``).
-    @exclusivity(unchecked) var warmedAt = -1
+    var warmedAt: Int {
+        @inline(__always) get { state.value.warmedAt }
+        @inline(__always) set { state.value.warmedAt = newValue }
+    }
+
+    deinit {
+        state.destroy()
+    }
 
     /// A decoder for the fields of an object (`uid` nil for the `$top` dictionary).
     init(session: UnarchivingSession, fields: ArchiveFields, uid: ArchiveObjectID?, className: String?,
          keyTable: UnarchivingSession.KeyTable? = nil) {
         self.session = session
-        self.fields = fields
-        self.element = -1
-        self.uid = uid
-        self.className = className
-        self.keyTable = keyTable
+        state = UncheckedExclusiveState(State(fields: fields, element: -1, uid: uid, className: className, keyTable: keyTable))
     }
 
     /// Makes this decoder read the fields of another object, as if it were new: the session calls it only
     /// for a decoder of an object's fields that nothing but the session holds (a model that kept its
     /// decoder keeps it as it was).
     func reuse(fields: ArchiveFields, uid: ArchiveObjectID, className: String, keyTable: UnarchivingSession.KeyTable?) {
-        self.fields = fields
-        self.uid = uid
-        self.className = className
-        self.keyTable = keyTable
-        cursor = -1
-        warmedAt = -1
+        state.value = State(fields: fields, element: -1, uid: uid, className: className, keyTable: keyTable)
     }
 
     /// A decoder for one collection element (the object holding its UID).
     init(session: UnarchivingSession, element: Int) {
         self.session = session
-        self.fields = nil
-        self.element = element
-        self.uid = nil
-        self.className = nil
-        self.keyTable = nil
+        state = UncheckedExclusiveState(State(fields: nil, element: element, uid: nil, className: nil, keyTable: nil))
     }
 
     var keyPath: String { session.pathString() }
@@ -92,7 +116,12 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
     @inline(__always)
     func pathKey(_ key: String) -> String? { fields == nil ? nil : key }
 
-    func raw(_ key: String) throws -> Int {
+    /// The property-list object stored under `key`, as it is stored (a UID is not followed); an element
+    /// decoder's element for any key.
+    ///
+    /// The decoder's verbs: *stored* is what a key holds, as stored; *target* is that object with one UID
+    /// followed; a *scalar* value is a property-list value that is neither a container nor a UID.
+    func storedObject(forKey key: String) throws -> Int {
         try session.checkActive()
         guard let fields else { return element }
         guard let value = try stored(fields, key) else {
@@ -118,15 +147,15 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         return "\(session.kindName(value))\(preview.isEmpty ? "" : " " + preview)"
     }
 
-    /// The object stored under `key`, following one UID, and that UID.
-    func scalar(_ key: String, expected: @autoclosure () -> String) throws -> (Int, ArchiveObjectID?) {
-        try session.target(of: raw(key), key: pathKey(key), expected: expected())
+    /// The object stored under `key` with one UID followed (the target), and that UID.
+    func targetObject(forKey key: String, expected: @autoclosure () -> String) throws -> (Int, ArchiveObjectID?) {
+        try session.target(of: storedObject(forKey: key), key: pathKey(key), expected: expected())
     }
 
-    /// The value of `n` when it is a plain scalar (no container, no UID).
+    /// The value of `n` when it is a scalar (neither a container nor a UID).
     @inline(__always)
-    func plain(_ n: Int, key: String) throws -> PropertyListValue? {
-        try session.scalar(n, key: pathKey(key), uid: uid)
+    func scalarValue(_ n: Int, key: String) throws -> PropertyListValue? {
+        try session.scalarValue(n, key: pathKey(key), uid: uid)
     }
 
     /// The Foundation object under `key`: a dictionary whose class is one of `names`. Gives the object,
@@ -172,11 +201,11 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         try member(object.fields, name, of: object.uid, className: object.className, key: key, keyTable: object.keyTable)
     }
 
-    /// The plain value of a member (see ``member(_:_:key:)``), or nil when it is an object.
+    /// The scalar value of a member (see ``member(_:_:key:)``), or nil when it is an object.
     @inline(__always)
     func memberValue(_ object: BuiltinObject, _ name: String, key: String) throws -> (Int, PropertyListValue?) {
         let n = try member(object, name, key: key)
-        return (n, try plain(n, key: key))
+        return (n, try scalarValue(n, key: key))
     }
 
     /// A member of a Foundation object: inline, or one UID away.
@@ -231,218 +260,10 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
         return false
     }
 
-    // MARK: Numbers
-
-    func decode(_ type: Bool.Type, forKey key: String) throws -> Bool {
-        let (n, uid) = try scalar(key, expected: "Bool")
-        switch try plain(n, key: key) {
-        case .bool(let b)?: return b
-        case .integer(let i)?: return i != 0
-        default: throw fail(.typeMismatch, "expected Bool, found \(found(n, uid: uid))", key)
-        }
-    }
-
-    func decodeInteger<T: FixedWidthInteger>(_ type: T.Type, forKey key: String) throws -> T {
-        // This generic requirement is reached through an existential and runs unspecialized: the common
-        // widths take a path that touches no generic type but T itself (an Optional<T> would make the
-        // runtime look up its metadata on every call), the rest the general conversion.
-        if T.self == Int.self {
-            if let v = try plainInt64(forKey: key, expected: "Int"), let i = Int(exactly: v) { return unsafeBitCast(i, to: T.self) }
-        } else if T.self == Int64.self {
-            if let v = try plainInt64(forKey: key, expected: "Int64") { return unsafeBitCast(v, to: T.self) }
-        }
-        return try convertedInteger(T.self, forKey: key)
-    }
-
-    /// The integer stored under `key` when it is a plain integer that fits in Int64; nil sends the caller
-    /// to the general conversion (which reports what is wrong).
-    @inline(__always)
-    func plainInt64(forKey key: String, expected: StaticString) throws -> Int64? {
-        let (n, _) = try scalar(key, expected: "\(expected)")
-        if case .integer(let i)? = try plain(n, key: key) { return i.int64Value }
-        return nil
-    }
-
-    @inline(never)
-    func convertedInteger<T: FixedWidthInteger>(_ type: T.Type, forKey key: String) throws -> T {
-        let (n, uid) = try scalar(key, expected: "\(T.self)")
-        guard let value = try plain(n, key: key) else {
-            throw fail(.typeMismatch, "expected \(T.self), found \(found(n, uid: uid))", key)
-        }
-        switch value {
-        case .integer(let i):
-            guard let result = i.exactly(T.self) else {
-                throw fail(.numberOutOfRange, "\(i) does not fit in \(T.self)", key)
-            }
-            return result
-        case .bool(let b):
-            return b ? 1 : 0
-        case .real(let d):
-            return try integer(fromReal: d, T.self, key: key)
-        case .float(let f):
-            return try integer(fromReal: Double(f), T.self, key: key)
-        default:
-            throw fail(.typeMismatch, "expected \(T.self), found \(found(n, uid: uid))", key)
-        }
-    }
-
-    func integer<T: FixedWidthInteger>(fromReal d: Double, _ type: T.Type, key: String) throws -> T {
-        guard d.isFinite, d.rounded(.towardZero) == d else {
-            throw fail(.typeMismatch, "expected \(T.self), found the non-integral real \(d)", key)
-        }
-        guard let result = T(exactly: d) else {
-            throw fail(.numberOutOfRange, "\(d) does not fit in \(T.self)", key)
-        }
-        return result
-    }
-
-    func decode(_ type: Float.Type, forKey key: String) throws -> Float {
-        let (n, uid) = try scalar(key, expected: "Float")
-        guard let value = try plain(n, key: key) else {
-            throw fail(.typeMismatch, "expected Float, found \(found(n, uid: uid))", key)
-        }
-        switch value {
-        case .float(let f): return f
-        case .real(let d): return Float(d)
-        case .integer(let i): return i.int64Value.map(Float.init) ?? Float(i.uint64Value ?? 0)
-        default: throw fail(.typeMismatch, "expected Float, found \(found(n, uid: uid))", key)
-        }
-    }
-
-    func decode(_ type: Double.Type, forKey key: String) throws -> Double {
-        let (n, uid) = try scalar(key, expected: "Double")
-        guard let value = try plain(n, key: key) else {
-            throw fail(.typeMismatch, "expected Double, found \(found(n, uid: uid))", key)
-        }
-        switch value {
-        case .real(let d): return d
-        case .float(let f): return Double(f)
-        case .integer(let i): return i.int64Value.map(Double.init) ?? Double(i.uint64Value ?? 0)
-        default: throw fail(.typeMismatch, "expected Double, found \(found(n, uid: uid))", key)
-        }
-    }
-
-    // MARK: Strings, data, dates, UUIDs, URLs
-
-    func decode(_ type: String.Type, forKey key: String) throws -> String {
-        let (value, uid) = try scalar(key, expected: "String")
-        return try string(value, uid: uid, key: key)
-    }
-
-    func string(_ value: Int, uid: ArchiveObjectID?, key: String) throws -> String {
-        if case .string(let s)? = try plain(value, key: key) {
-            try session.countBytes(s.utf8.count, key: pathKey(key))
-            return s
-        }
-        let object = try builtinObject(value, uid: uid, key: key, names: Catalogue.stringNames, expected: "String")
-        let (objectUID, cls) = (object.uid, object.className)
-        let (inner, innerValue) = try memberValue(object, Catalogue.stringKey, key: key)
-        guard case .string(let s)? = innerValue else {
-            throw fail(.typeMismatch, "\(cls).\(Catalogue.stringKey) must be a string, found \(session.kindName(inner))", key,
-                       uid: objectUID, className: cls)
-        }
-        try session.countBytes(s.utf8.count, key: pathKey(key))
-        return s
-    }
-
-    func decode(_ type: Data.Type, forKey key: String) throws -> Data {
-        let (value, uid) = try scalar(key, expected: "Data")
-        return try data(value, uid: uid, key: key)
-    }
-
-    func data(_ value: Int, uid: ArchiveObjectID?, key: String) throws -> Data {
-        if case .data(let d)? = try plain(value, key: key) {
-            try session.countBytes(d.count, key: pathKey(key))
-            return d
-        }
-        let object = try builtinObject(value, uid: uid, key: key, names: Catalogue.dataNames, expected: "Data")
-        let (objectUID, cls) = (object.uid, object.className)
-        let (inner, innerValue) = try memberValue(object, Catalogue.dataKey, key: key)
-        guard case .data(let d)? = innerValue else {
-            throw fail(.typeMismatch, "\(cls).\(Catalogue.dataKey) must be data, found \(session.kindName(inner))", key,
-                       uid: objectUID, className: cls)
-        }
-        try session.countBytes(d.count, key: pathKey(key))
-        return d
-    }
-
-    func decode(_ type: Date.Type, forKey key: String) throws -> Date {
-        let (value, uid) = try scalar(key, expected: "Date")
-        return try date(value, uid: uid, key: key)
-    }
-
-    func date(_ value: Int, uid: ArchiveObjectID?, key: String) throws -> Date {
-        if case .date(let d)? = try plain(value, key: key) { return d }
-        let object = try builtinObject(value, uid: uid, key: key, names: Catalogue.dateNames, expected: "Date")
-        let (objectUID, cls) = (object.uid, object.className)
-        let (inner, innerValue) = try memberValue(object, Catalogue.timeKey, key: key)
-        switch innerValue {
-        case .real(let t)?: return Date(timeIntervalSinceReferenceDate: t)
-        case .float(let t)?: return Date(timeIntervalSinceReferenceDate: Double(t))
-        case .integer(let i)?: return Date(timeIntervalSinceReferenceDate: i.int64Value.map(Double.init) ?? Double(i.uint64Value ?? 0))
-        default:
-            throw fail(.typeMismatch, "\(cls).\(Catalogue.timeKey) must be a number, found \(session.kindName(inner))", key,
-                       uid: objectUID, className: cls)
-        }
-    }
-
-    func decode(_ type: UUID.Type, forKey key: String) throws -> UUID {
-        let (value, uid) = try scalar(key, expected: "UUID")
-        return try uuid(value, uid: uid, key: key)
-    }
-
-    func uuid(_ value: Int, uid: ArchiveObjectID?, key: String) throws -> UUID {
-        let object = try builtinObject(value, uid: uid, key: key, names: Catalogue.uuidNames, expected: "UUID")
-        let (objectUID, cls) = (object.uid, object.className)
-        guard case .data(let bytes)? = try memberValue(object, Catalogue.uuidBytesKey, key: key).1,
-              bytes.count == 16 else {
-            throw fail(.dataCorrupted, "\(cls).\(Catalogue.uuidBytesKey) must be 16 bytes of data", key, uid: objectUID, className: cls)
-        }
-        let b = [UInt8](bytes)
-        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
-                           b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
-    }
-
-    func decode(_ type: URL.Type, forKey key: String) throws -> URL {
-        let (value, uid) = try scalar(key, expected: "URL")
-        return try url(value, uid: uid, key: key)
-    }
-
-    func url(_ value: Int, uid: ArchiveObjectID?, key: String) throws -> URL {
-        let (objectUID, dict, cls) = try builtin(value, uid: uid, key: key, names: Catalogue.urlNames, expected: "URL")
-        let relativeValue = try member(dict, Catalogue.relativeKey, of: objectUID, className: cls, key: key)
-        var relativeUID: ArchiveObjectID?
-        if let r = try session.lookup(dict, Catalogue.relativeKey, key: pathKey(key), uid: objectUID),
-           let ref = try session.uid(r, key: pathKey(key)) {
-            relativeUID = ArchiveObjectID(reference: ref)
-        }
-        let relative = try string(relativeValue, uid: relativeUID, key: key)
-        var base: URL?
-        if let baseRef = try session.lookup(dict, Catalogue.baseKey, key: pathKey(key), uid: objectUID),
-           try session.uid(baseRef, key: pathKey(key)) != 0 {
-            let (baseValue, baseUID) = try session.target(of: baseRef, key: pathKey(key), expected: "URL")
-            try session.enter(uid: objectUID, className: cls, key: pathKey(key))
-            defer { session.leave(uid: objectUID, decoded: false) }
-            base = try session.nested { try url(baseValue, uid: baseUID, key: key) }
-        }
-        switch ArchivedURLResolution.url(relative: relative, base: base) {
-        case .success(let result): return result
-        case .failure(let refusal):
-            let why: String
-            switch refusal {
-            case .emptyWithoutBase: why = "is empty and \(cls).\(Catalogue.baseKey) is nil"
-            case .characterNotAllowed(let offset): why = "has a character a URL does not allow at UTF-8 offset \(offset)"
-            case .unparsable: why = "is not a valid URL"
-            }
-            throw fail(.dataCorrupted, "\(cls).\(Catalogue.relativeKey) \"\(relative.prefix(80))\" \(why)", key,
-                       uid: objectUID, className: cls)
-        }
-    }
-
     // MARK: Objects
 
     func decodeObject<T: KeyedArchivable>(of type: T.Type, forKey key: String) throws -> T {
-        let value = try raw(key)
+        let value = try storedObject(forKey: key)
         warmAhead()
         // An object whose class is exactly T is handed over as a plain reference; anything else (a struct,
         // a registered subclass) goes through a checked cast.
@@ -463,7 +284,7 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
     }
 
     func decodeObject(ofTypes types: [any KeyedArchivable.Type], forKey key: String) throws -> any KeyedArchivable {
-        let value = try raw(key)
+        let value = try storedObject(forKey: key)
         let made = try session.instance(value, allowed: types, key: pathKey(key),
                                         expected: UnarchivingSession.describe(types))
         guard let typed = made as? any KeyedArchivable else {
@@ -495,14 +316,14 @@ final class ArchiveObjectDecoder: ArchiveDecoder {
                                                              expected: UnarchivingSession.describe(allowed))
         _ = try session.allowedType(classAt: classIndex, uid: uid, allowed: allowed, key: pathKey(key),
                                     expected: UnarchivingSession.describe(allowed))
-        if session.state(uid) == 0 && !decodingLater {
+        if session.state(uid) == .notStarted && !decodingLater {
             _ = try session.instance(value, allowed: allowed, key: pathKey(key), expected: UnarchivingSession.describe(allowed))
         }
         let path = session.path
         let fieldKey = pathKey(key)
         let className = session.classTable[classIndex].name
         session.deferAssignment { [session] in
-            if session.state(uid) == 0 {
+            if session.state(uid) == .notStarted {
                 _ = try session.instance(value, allowed: allowed, key: fieldKey, expected: UnarchivingSession.describe(allowed))
             }
             guard let object = session.cached(uid) as? T else {

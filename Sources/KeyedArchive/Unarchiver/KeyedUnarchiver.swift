@@ -243,7 +243,7 @@ public struct KeyedUnarchiver: Sendable {
                     return value
                 }
                 // Objects decoded on a bigger stack may hold chains as deep: they are let go on one too.
-                let levels = session.deepestThreadLevels
+                let levels = session.s.deepestThreadLevels
                 if levels == 0 || (try? runOnDecodingThread(levels: levels, bytesPerLevel: stackBytesPerLevel, session.release)) == nil {
                     session.release()
                 }
@@ -254,7 +254,7 @@ public struct KeyedUnarchiver: Sendable {
                 work()
             } else if let floor = session.callerStackFloor() {
                 // The caller's thread, until its stack runs short (UnarchivingSession+Depth.swift).
-                session.stackFloor = floor
+                session.s.stackFloor = floor
                 work()
             } else {
                 try runOnDecodingThread(levels: levels, bytesPerLevel: stackBytesPerLevel, work)

@@ -8,7 +8,7 @@ extension UnarchivingSession {
         return overflow ? Int.max : max(bytes, 256 << 10)
     }
 
-    /// The floor for the calling thread (see ``stackFloor``): its stack's lowest address plus
+    /// The floor for the calling thread (see ``State/stackFloor``): its stack's lowest address plus
     /// ``stackReserve``; nil when the system does not say where the stack ends, when the code is not
     /// running on that stack (a stack of its own making), or when too little of it is left.
     func callerStackFloor() -> UInt? {
@@ -20,19 +20,19 @@ extension UnarchivingSession {
     }
 
     /// Runs `body`, the decoding of one more nesting level: on this thread while its stack stays above
-    /// ``stackFloor``, otherwise on a new thread whose stack holds every level that may remain (at most
+    /// ``State/stackFloor``, otherwise on a new thread whose stack holds every level that may remain (at most
     /// one per `$objects` entry not already on the path, capped by ``KeyedUnarchiver/Limits/maximumDepth``),
     /// waiting for it. Only one thread works on the session at a time.
     @inline(__always)
     func nested<R>(_ body: () throws -> R) throws -> R {
-        if stackFloor == 0 || currentStackAddress() > stackFloor { return try body() }
+        if s.stackFloor == 0 || currentStackAddress() > s.stackFloor { return try body() }
         return try continueOnNewThread(body)
     }
 
     /// Runs `body`, code outside the session that recurses up to `levels` deep (Foundation's
     /// `PropertyListDecoder` and a `Decodable`'s `init(from:)` reading a property-list subtree of the
     /// archive, ``ArchiveDecoder/decodeDecodable(_:forKey:)``): on this thread while its stack holds
-    /// `levels` more levels of ``stackBytesPerLevel`` above ``stackFloor``, otherwise on a new thread whose
+    /// `levels` more levels of ``stackBytesPerLevel`` above ``State/stackFloor``, otherwise on a new thread whose
     /// stack does, waiting for it. (The subtree's levels are objects of the archive not on the path, so a
     /// stack sized for every level that may remain holds them.)
     @inline(__always)
@@ -43,25 +43,25 @@ extension UnarchivingSession {
 
     /// Whether this thread's stack holds `levels` more levels (see ``withStack(forLevels:_:)``).
     private func holds(levels: Int) -> Bool {
-        if stackFloor == 0 { return true }
+        if s.stackFloor == 0 { return true }
         let here = currentStackAddress()
-        return here > stackFloor && levels <= Int((here - stackFloor) / UInt(max(stackBytesPerLevel, 1024)))
+        return here > s.stackFloor && levels <= Int((here - s.stackFloor) / UInt(max(stackBytesPerLevel, 1024)))
     }
 
     @inline(never)
     private func continueOnNewThread<R>(_ body: () throws -> R) throws -> R {
         let levels = max(min(objectCount, limits.maximumDepth) - depth, 0) + 4
         var outcome: Result<R, any Error>?
-        let floor = stackFloor
-        defer { stackFloor = floor }
+        let floor = s.stackFloor
+        defer { s.stackFloor = floor }
         try withoutActuallyEscaping(body) { body in
             try runOnDecodingThread(levels: levels, bytesPerLevel: stackBytesPerLevel) {
-                self.stackFloor = 0  // this stack holds every level that may remain
+                self.s.stackFloor = 0  // this stack holds every level that may remain
                 outcome = Result { try body() }
             }
         }
         // Objects decoded on this stack may hold chains as deep: they are released on one as big.
-        deepestThreadLevels = max(deepestThreadLevels, levels)
+        s.deepestThreadLevels = max(s.deepestThreadLevels, levels)
         return try decodingThreadOutcome(outcome)
     }
 }

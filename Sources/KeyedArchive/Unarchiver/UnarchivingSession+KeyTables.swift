@@ -53,17 +53,17 @@ extension UnarchivingSession {
     /// The key table for `fields`, or nil when lookups must scan the bytes.
     func keyTable(for fields: ArchiveFields) -> KeyTable? {
         var i = 0
-        while i < keyTableFields.count {
-            if storage.sameKeys(keyTableFields[i], fields) { return keyTables[i] }
+        while i < s.keyTableFields.count {
+            if storage.sameKeys(s.keyTableFields[i], fields) { return s.keyTables[i] }
             i += 1
         }
         guard let table = makeKeyTable(fields) else { return nil }
-        if keyTables.count < 8 {
-            keyTables.append(table)
-            keyTableFields.append(fields)
+        if s.keyTables.count < 8 {
+            s.keyTables.append(table)
+            s.keyTableFields.append(fields)
         } else {
-            keyTables[keyTables.count - 1] = table
-            keyTableFields[keyTableFields.count - 1] = fields
+            s.keyTables[s.keyTables.count - 1] = table
+            s.keyTableFields[s.keyTableFields.count - 1] = fields
         }
         return table
     }
