@@ -62,8 +62,22 @@ struct PlutilSession {
     private mutating func extract(_ keyPath: PropertyListKeyPath, from path: String, format: PlutilArguments.Format?,
                                   expect: String?) throws(PlutilFailure) {
         var document = try PlutilDocument(data: try read(path))
-        guard let value = try PlutilKeyPathOperation.get.perform(on: &document, at: keyPath) else { return }
-        let type = PlutilTextFormats.typeName(of: value)
+        // Through an archive's UIDs the type comes from the object found (`object` for an instance of a
+        // class with no property-list form), and the plain value is made only when it is written.
+        var found: ArchivedKeyPathValue?
+        var value: PropertyListValue?
+        if document.isKeyedArchive, ArchiveKeyPathResolution.followsObjectGraph(keyPath) {
+            let graph: ArchivedObjectGraph
+            do {
+                graph = try document.archiveGraph(edited: false)
+            } catch {
+                throw PlutilFailure("\(error)")
+            }
+            found = try ArchiveKeyPathResolution.value(at: keyPath, in: graph)
+        } else {
+            value = try PlutilKeyPathOperation.get.perform(on: &document, at: keyPath)
+        }
+        guard let type = found?.typeName ?? value.map(PlutilTextFormats.typeName(of:)) else { return }
         if let expect, expect != type {
             throw PlutilFailure("Value at [\(keyPath)] expected to be \(expect) but is \(type)")
         }
@@ -71,6 +85,8 @@ struct PlutilSession {
             try write(Data(type.utf8), for: path, format: .raw, to: arguments.outputPath)
             return
         }
+        if let found { value = try ArchiveKeyPathResolution.plainValue(of: found) }
+        guard let value else { return }
         try write(value, from: path, format: format, objcHeader: false)
     }
 

@@ -156,10 +156,84 @@ import ArchiveDumpCore
         #expect(broken.status == 1)
         #expect(broken.stderr.contains("the edit would leave an invalid keyed archive, nothing was written"), "\(broken.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
-        let seam = run(["-extract", "root", "raw", path])
-        #expect(seam.status == 1)
-        #expect(seam.stderr.hasSuffix("key path 'root': this is a keyed archive, and key paths through its objects are not supported yet; "
-                                      + "a key path starting with $ addresses the archive as stored ($top.root, $objects.1)\n"))
+    }
+
+    /// A Foundation-written archive of `["title": "Friends", "contacts": [["name": "Ann", "age": 30],
+    /// ["name": "Bob", "born": <date>]], "tags": <set>]`, with an object of a class that has no
+    /// property-list form (an NSUUID).
+    static func foundationArchive() throws -> Data {
+        let contacts = NSArray(array: [
+            NSDictionary(dictionary: ["name": "Ann", "age": 30]),
+            NSDictionary(dictionary: ["name": "Bob", "born": NSDate(timeIntervalSinceReferenceDate: 86_400)]),
+        ])
+        let root = NSDictionary(dictionary: ["title": "Friends", "contacts": contacts, "tags": NSSet(array: ["x"]),
+                                             "id": NSUUID(uuidString: "00000000-0000-0000-0000-000000000001") ?? NSUUID()])
+        return try NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: false)
+    }
+
+    static func foundationRead(_ path: String) throws -> NSDictionary? {
+        let unarchiver = try NSKeyedUnarchiver(forReadingFrom: try Data(contentsOf: URL(fileURLWithPath: path)))
+        unarchiver.requiresSecureCoding = false
+        defer { unarchiver.finishDecoding() }
+        return unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey) as? NSDictionary
+    }
+
+    @Test func keyPathsFollowAnArchivesUIDsForExtractAndType() throws {
+        let path = try temporaryFile(try Self.foundationArchive())
+        #expect(run(["-extract", "root.contacts.0.name", "raw", path]).stdout == "Ann\n")
+        #expect(run(["-extract", "root.contacts.1.born", "raw", path]).stdout == "2001-01-02T00:00:00Z\n")
+        #expect(run(["-type", "root.contacts", path]).stdout == "array\n")
+        #expect(run(["-type", "root.contacts.1.born", path]).stdout == "date\n")
+        #expect(run(["-type", "root.id", path]).stdout == "object\n")
+        let json = run(["-extract", "root.contacts.0", "json", "-o", "-", path]).stdout
+        #expect(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? NSDictionary == ["name": "Ann", "age": 30])
+        // As in Apple's plutil, a date has no JSON form.
+        #expect(run(["-extract", "root.contacts", "json", "-o", "-", path]).stderr.contains("Invalid object in plist for JSON format"))
+        let xml = run(["-extract", "root.contacts.1", "xml1", "-o", "-", path])
+        #expect(try PropertyListValue(propertyListData: Data(xml.stdout.utf8))
+                == ["born": .date(Date(timeIntervalSinceReferenceDate: 86_400)), "name": "Bob"])
+        #expect(run(["-extract", "root.tags", "json", "-o", "-", path]).stdout == #"["x"]"#)
+        // plutil's key-path syntax: an unescaped dot always separates keys.
+        let missing = run(["-extract", "root.contacts.2.name", "raw", path])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("key path 'root.contacts.2.name'"), "\(missing.stderr)")
+        let expectFailed = run(["-extract", "root.title", "raw", "-expect", "integer", path])
+        #expect(expectFailed.status == 1)
+        #expect(expectFailed.stderr.contains("Value at [root.title] expected to be integer but is string"), "\(expectFailed.stderr)")
+        let instance = run(["-extract", "root.id", "xml1", "-o", "-", path])
+        #expect(instance.status == 1)
+        #expect(instance.stderr.contains("an instance of NSUUID"), "\(instance.stderr)")
+        #expect(instance.stderr.contains("has no property-list form"), "\(instance.stderr)")
+    }
+
+    @Test func archiveEditsThroughUIDsAreReadByFoundation() throws {
+        let path = try temporaryFile(try Self.foundationArchive())
+        #expect(run(["-replace", "root.contacts.0.name", "-string", "Anna", path]).status == 0)
+        #expect(run(["-insert", "root.contacts.0.email", "-string", "anna@example.com", path]).status == 0)
+        #expect(run(["-insert", "root.contacts.2", "-json", #"{"name":"Cy"}"#, path]).status == 0)
+        #expect(run(["-insert", "root.notes", "-string", "first", "-append", path]).status == 0)
+        #expect(run(["-remove", "root.title", path]).status == 0)
+        let read = try #require(try Self.foundationRead(path))
+        let contacts = try #require(read["contacts"] as? NSArray)
+        #expect(contacts.count == 3)
+        let ann = try #require(contacts[0] as? NSDictionary)
+        #expect(ann["name"] as? String == "Anna")
+        #expect(ann["email"] as? String == "anna@example.com")
+        #expect(ann["age"] as? Int == 30)
+        #expect((contacts[2] as? NSDictionary)?["name"] as? String == "Cy")
+        #expect((contacts[1] as? NSDictionary)?["born"] as? Date == Date(timeIntervalSinceReferenceDate: 86_400))
+        #expect(read["notes"] as? String == "first")
+        #expect(read["title"] == nil)
+        #expect(read["id"] is NSUUID)
+
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let exists = run(["-insert", "root.contacts.0.name", "-string", "x", path])
+        #expect(exists.status == 1)
+        #expect(exists.stderr.contains("key path 'root.contacts.0.name'"), "\(exists.stderr)")
+        let notFound = run(["-remove", "root.nothing.here", path])
+        #expect(notFound.status == 1)
+        #expect(notFound.stderr.contains("key path 'root.nothing.here'"), "\(notFound.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
