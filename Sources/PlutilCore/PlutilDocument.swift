@@ -38,10 +38,22 @@ struct PlutilDocument {
         }
         if propertyListsOnly { throw PlutilFailure(propertyListFault) }
         do {
-            root = try JSONPropertyListReader.read(data)
+            root = try Self.json(data)
             format = .json
         } catch {
-            throw PlutilFailure("\(propertyListFault); not JSON either: \(error)")
+            throw PlutilFailure("\(propertyListFault); not JSON either: \(error.message)")
+        }
+    }
+
+    /// Reads JSON as `plutil` reads it, with the library's reader (``PropertyListValue/init(json:options:)``).
+    /// - Throws: ``PlutilFailure``: `JSON: at byte 6: ...` or `JSON: at a.0: ...`, where and what.
+    static func json(_ data: Data) throws(PlutilFailure) -> PropertyListValue {
+        do {
+            return try PropertyListValue(json: data)
+        } catch let error as PropertyListError {
+            throw PlutilFailure("JSON: \(error.location): \(error.message)")
+        } catch {
+            throw PlutilFailure("JSON: \(error)")
         }
     }
 

@@ -65,9 +65,9 @@ enum PlutilValueArgument {
             }
         case "-json":
             do {
-                return try JSONPropertyListReader.read(Data(text.utf8))
+                return try PlutilDocument.json(Data(text.utf8))
             } catch {
-                throw PlutilFailure("Unable to parse JSON: \(error)")
+                throw PlutilFailure("Unable to parse JSON: \(error.message)")
             }
         case "-array":
             return .array([])

@@ -24,38 +24,44 @@ import ArchiveDumpCore
         return url.path
     }
 
+    func readJSON(_ text: String) throws(PlutilFailure) -> PropertyListValue {
+        try PlutilDocument.json(Data(text.utf8))
+    }
+
     @Test func jsonKeepsIntegersRealsAndBooleansApartAndKeysInOrder() throws {
-        let value = try JSONPropertyListReader.read(Data(#" {"b": [1, -0, 1.0, 2e3, 18446744073709551615, true, false], "a": "\u00e9\ud83d\ude00\n\/"} "#.utf8))
-        #expect(value == ["b": [1, 0, 1.0, 2000.0, .integer(PropertyListInteger(UInt64.max)), true, false], "a": "é😀\n/"])
+        let value = try readJSON(#" {"b": [1, -0, 1.0, 2e3, 18446744073709551615, 18446744073709551616, true, false], "a": "\u00e9\ud83d\ude00\n\/"} "#)
+        #expect(value == ["b": [1, 0, 1.0, 2000.0, .integer(PropertyListInteger(UInt64.max)), .real(18446744073709551616), true, false],
+                          "a": "é😀\n/"])
         #expect(value.dictionaryValue?.keys == ["b", "a"])
-        #expect(try JSONPropertyListReader.read(Data("\"fragment\"".utf8)) == "fragment")
-        #expect(try JSONPropertyListReader.read(Data("[[], {}]".utf8)) == [[], [:]])
+        #expect(try readJSON("\"fragment\"") == "fragment")
+        #expect(try readJSON("[[], {}]") == [[], [:]])
+        // No typed-JSON marker is read in plain JSON; a repeated key keeps its last value, as JSONSerialization does.
+        #expect(try readJSON(#"{"$date": "2001-01-01T00:00:00Z", "k": 1, "k": 2}"#) == ["$date": "2001-01-01T00:00:00Z", "k": 2])
     }
 
     @Test(arguments: [
-        ("{\"a\": null}", "JSON: line 1, column 7: null has no property-list equivalent (found 'n')"),
-        ("[1,]", "JSON: line 1, column 4: expected a JSON value (found ']')"),
-        ("[1 2]", "JSON: line 1, column 4: expected ',' or ']' after an array element (found '2')"),
-        ("{\"a\" 1}", "JSON: line 1, column 6: expected ':' (found '1')"),
-        ("\"\\ud800\"", "JSON: line 1, column 8: a lone UTF-16 surrogate in a \\u escape (found '\"')"),
-        ("01", "JSON: line 1, column 1: a number cannot start with 0 (found '0')"),
-        ("1e999", "JSON: line 1, column 1: the number 1e999 does not fit in a 64-bit real (found '1')"),
-        ("{}\n x", "JSON: line 2, column 2: unexpected text after the JSON value (found 'x')"),
-        ("", "JSON: line 1, column 1: expected a JSON value (found the end)"),
+        ("{\"a\": null}", "JSON: at a: null has no property-list equivalent"),
+        ("[1,]", "JSON: at byte 3: a comma before ]"),
+        ("[1 2]", "JSON: at byte 3: expected , or ] after an array element"),
+        ("{\"a\" 1}", "JSON: at byte 5: expected :"),
+        ("01", "JSON: at byte 0: a number with a leading zero"),
+        ("1e999", "JSON: at (root): the number 1e999 does not fit in a 64-bit real"),
+        ("{}\n x", "JSON: at byte 4: text after the JSON value"),
+        ("", "JSON: at byte 0: the text ends where a value should be"),
     ])
     func malformedJSONIsRefusedWithWhere(_ text: String, _ message: String) {
-        #expect { try JSONPropertyListReader.read(Data(text.utf8)) } throws: { error in
-            "\(error)" == message
+        #expect { try readJSON(text) } throws: { error in
+            (error as? PlutilFailure)?.message == message
         }
     }
 
     @Test func deepJSONStopsAtTheDepthLimitWithoutRecursion() throws {
-        let limit = JSONPropertyListReader.maximumDepth
-        #expect(throws: JSONPropertyListReader.Failure.self) {
-            try JSONPropertyListReader.read(Data((String(repeating: "[", count: 100_000)).utf8))
+        let limit = PropertyListReadingOptions().maximumDepth
+        #expect(throws: PlutilFailure.self) {
+            try readJSON(String(repeating: "[", count: 100_000))
         }
         let deepest = String(repeating: "[", count: limit) + String(repeating: "]", count: limit)
-        var value = try JSONPropertyListReader.read(Data(deepest.utf8))
+        var value = try readJSON(deepest)
         var depth = 1
         while case .array(let elements) = value, let first = elements.first {
             value = first
