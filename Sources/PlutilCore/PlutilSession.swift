@@ -102,6 +102,7 @@ struct PlutilSession {
         case .xml: .xml1
         case .binary: .binary1
         case .json: .json
+        case .typedJSON: .typedJSON
         }
         try write(document.root, from: path, format: format, objcHeader: false)
     }

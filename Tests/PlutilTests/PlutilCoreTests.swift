@@ -242,6 +242,48 @@ import ArchiveDumpCore
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
+    @Test func typedJSONKeepsDatesDataRealsAndConvertsBack() throws {
+        let original: PropertyListValue = ["when": .date(Date(timeIntervalSinceReferenceDate: 86_400.25)),
+                                           "bytes": .data(Data([0, 1, 2])), "real": 2.0, "count": 2, "$date": "a key, not a marker"]
+        let path = try temporaryFile(try original.propertyListData(format: .binary))
+        // Apple's -convert json stays the default: it refuses dates and data.
+        #expect(run(["-convert", "json", "-o", "-", path]).status == 1)
+        let json = path + ".json"
+        #expect(run(["-convert", "typed-json", "-o", json, path]).status == 0)
+        let text = try String(contentsOfFile: json, encoding: .utf8)
+        #expect(text.contains(#""$data":"AAEC""#), "\(text)")
+        #expect(text.contains(#""real":2.0"#), "\(text)")
+        // Read back by its markers, to the same values.
+        let back = path + ".back"
+        #expect(run(["-convert", "binary1", "-o", back, json]).status == 0)
+        #expect(try PropertyListValue(propertyListData: Data(contentsOf: URL(fileURLWithPath: back))) == original)
+        #expect(run(["-extract", "when", "raw", json]).stdout == "2001-01-02T00:00:00Z\n")
+    }
+
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func aCorpusArchiveEditedAsTypedJSONIsReadByFoundation() throws {
+        let source = try Corpus.data("corelibs-foundation/Resources/NSKeyedUnarchiver-ComplexTest.plist")
+        let path = try temporaryFile(source)
+        let json = path + ".json"
+        #expect(run(["-convert", "typed-json", "-o", json, path]).status == 0)
+        // Unchanged, the typed JSON converts back to the same archive values.
+        let same = path + ".same"
+        #expect(run(["-convert", "binary1", "-o", same, json]).status == 0)
+        #expect(try PropertyListValue(propertyListData: Data(contentsOf: URL(fileURLWithPath: same)))
+                == PropertyListValue(propertyListData: source))
+        // The edit a jq filter would make: the string object "hello" in $objects becomes "howdy".
+        let text = try String(contentsOfFile: json, encoding: .utf8)
+        #expect(text.components(separatedBy: #""hello""#).count == 2, "\(text)")
+        try Data(text.replacingOccurrences(of: #""hello""#, with: #""howdy""#).utf8).write(to: URL(fileURLWithPath: json))
+        let edited = path + ".edited"
+        #expect(run(["-convert", "binary1", "-o", edited, json]).status == 0)
+        let read = try #require(try Self.foundationRead(edited))
+        #expect(read["string"] as? String == "howdy")
+        #expect((read["array"] as? NSArray)?[1] as? String == "howdy")
+        #expect(read["uuid"] is NSUUID)
+        #expect(run(["-extract", "root.string", "raw", json]).stdout == "howdy\n")
+    }
+
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
     func everyCorpusArchiveConvertsBetweenXMLAndBinaryKeepingItsGraph() throws {
         var archives = 0
