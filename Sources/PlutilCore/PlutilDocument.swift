@@ -36,7 +36,7 @@ struct PlutilDocument {
             propertyListFault = "\(error)"
         }
         if TypedstreamRenderer.isTypedstream(data) {
-            throw PlutilFailure("a typedstream (NSArchiver) archive, not a property list; archive-dump shows and checks it")
+            throw PlutilFailure("a typedstream (NSArchiver) archive, not a property list; plutil -lint and -p read it, archive-dump shows it in full")
         }
         if propertyListsOnly { throw PlutilFailure(propertyListFault) }
         do throws(PlutilFailure) {

@@ -39,11 +39,21 @@ struct PlutilSession {
                                                 destination: path, objcHeader: false)
             try write(bytes, for: path, format: format, to: path)
         case .lint:
-            var document = try PlutilDocument(data: try read(path), propertyListsOnly: true)
-            try checkArchive(&document, edited: false)
+            let data = try read(path)
+            if TypedstreamRenderer.isTypedstream(data) {
+                _ = try Self.typedstream(data)
+            } else {
+                var document = try PlutilDocument(data: data, propertyListsOnly: true)
+                try checkArchive(&document, edited: false)
+            }
             if !arguments.silent { output.write((path == "-" ? "<stdin>" : ValueFormatting.printable(path)) + ": OK\n") }
         case .print:
-            try printDocument(try PlutilDocument(data: try read(path)))
+            let data = try read(path)
+            if TypedstreamRenderer.isTypedstream(data) {
+                try Self.typedstream(data).renderTree(to: output)
+            } else {
+                try printDocument(try PlutilDocument(data: data))
+            }
         case .convert(let format, let header):
             let document = try PlutilDocument(data: try read(path))
             try write(document.root, from: path, format: format, objcHeader: header)
@@ -114,6 +124,19 @@ struct PlutilSession {
             _ = try document.archiveGraph(edited: edited)
         } catch {
             throw PlutilFailure(edited ? "the edit would leave an invalid keyed archive, nothing was written: \(error)" : "\(error)")
+        }
+    }
+
+    /// A typedstream (NSArchiver) archive read whole, ready to show as `archive-dump` shows it (its output
+    /// bounded by a budget that grows with the input's size).
+    /// - Throws: ``PlutilFailure`` with the typedstream reader's fault.
+    private static func typedstream(_ data: Data) throws(PlutilFailure) -> TypedstreamRenderer {
+        let (scaled, overflow) = data.count.multipliedReportingOverflow(by: 4)
+        do {
+            return TypedstreamRenderer(archive: try TypedstreamArchive(data: data),
+                                       budget: overflow ? Int.max / 2 : scaled + 100_000, maxDepth: nil)
+        } catch {
+            throw PlutilFailure("\(error)")
         }
     }
 

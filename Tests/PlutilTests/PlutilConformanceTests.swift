@@ -265,6 +265,22 @@ import KeyedArchive
             .init(arguments: ["-create", "json", "-"], stdout: .text("{}")),
             .init(arguments: ["-create", "foo", "x"], status: 1, stderr: "Unknown format specifier: foo\n"),
 
+            // OpenStep property lists and .strings files, read as the toolchain's plutil reads them.
+            .init(arguments: ["-lint", "openstep.plist", "Localizable.strings"],
+                  stdout: .text("openstep.plist: OK\nLocalizable.strings: OK\n"), toolchain: .identical),
+            .init(arguments: ["-convert", "xml1", "-o", "-", "openstep.plist"],
+                  stdout: .value(["name": "A b", "list": ["1", "two", .data(Data([0, 1]))], "nested": ["k": "v"]]),
+                  toolchain: .sameResult),
+            .init(arguments: ["-convert", "json", "-o", "-", "Localizable.strings"],
+                  stdout: .value(["hello": "Bonjour", "bye": "Au revoir"]), toolchain: .sameResult),
+            .init(arguments: ["-extract", "nested.k", "raw", "openstep.plist"], stdout: .text("v\n"), toolchain: .identical),
+
+            // Typedstream (NSArchiver) files: checked and shown, as archive-dump shows them.
+            .init(arguments: ["-lint", "Emacs.clr"], stdout: .text("Emacs.clr: OK\n"),
+                  toolchain: .differs("a typedstream is read and checked; the toolchain's refuses it"), needsCorpus: true),
+            .init(arguments: ["-p", "Emacs.clr"], stdout: .prefix("typedstream: \"streamtyped\" (little-endian)"),
+                  toolchain: .differs("a typedstream is shown as archive-dump shows it; the toolchain's refuses it"), needsCorpus: true),
+
             // Keyed archives
             .init(arguments: ["-lint", "archive.plist"], stdout: .text("archive.plist: OK\n")),
             .init(arguments: ["-lint", "broken-archive.plist"], status: 1, stderr: nil,
