@@ -44,10 +44,7 @@ enum PlainJSONDecoding {
             }
             return .real(d)
         case .array(let items):
-            var out: [PropertyListValue] = []
-            out.reserveCapacity(items.count)
-            for (i, item) in items.enumerated() { out.append(try value(item, path: path + [String(i)])) }
-            return .array(out)
+            return .array(try items.enumerated().map { try value($0.element, path: path + [String($0.offset)]) })
         case .object(let entries):
             var out = PropertyListDictionary()
             for (key, item) in entries { out[key] = try value(item, path: path + [key]) }
