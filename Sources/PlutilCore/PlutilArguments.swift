@@ -7,6 +7,9 @@ struct PlutilArguments: Equatable {
     /// An output format: of `-convert`, `-extract` and `-create`.
     enum Format: String, Equatable, CaseIterable {
         case xml1, binary1, json, swift, objc, raw
+        /// Typed JSON (``PropertyListValue/typedJSONData(prettyPrinted:)``): JSON that keeps dates, data,
+        /// UIDs, sets and reals apart from integers, so that it converts back to the same values.
+        case typedJSON = "typed-json"
     }
 
     /// What to do with each file.

@@ -32,9 +32,11 @@ package enum PlutilCommand {
           -p                           print each file for people (a keyed archive as its object
                                        tree, as archive-dump shows it); not a stable format
           -convert FORMAT              write each file in FORMAT: xml1 binary1 json swift objc raw
+                                       typed-json (JSON keeping dates, data, UIDs, reals; a keyed
+                                       archive as stored); typed JSON is read back by every command
                                        (objc -header writes the .h too); in place unless -o or -e
           -extract KEYPATH FORMAT      write the value at KEYPATH as FORMAT (xml1 binary1 json swift
-            [-expect TYPE]             objc raw); raw prints scalars as text, an array's count, a
+            [-expect TYPE]             objc raw typed-json); raw prints scalars as text, an array's count, a
                                        dictionary's keys; -expect fails unless the value is a TYPE
           -type KEYPATH [-expect TYPE] print the type at KEYPATH: bool integer float string date
                                        data dictionary array (set and uid beyond those)
@@ -45,7 +47,8 @@ package enum PlutilCommand {
           -remove KEYPATH              remove the value at KEYPATH
           -create FORMAT               write an empty dictionary in FORMAT to each file (- for output)
         KEYPATH: keys and array indices joined by '.', a '.' inside a key written '\\.'.
-          In a keyed archive a key path starting with $ addresses the archive as stored.
+          In a keyed archive a key path not starting with $ follows UIDs from $top
+          (root.items.0.name); one starting with $ addresses the archive as stored.
         -TYPE VALUE: -bool YES|true|other (false), -integer N, -float X, -string S,
           -date 2024-05-01T10:00:00Z, -data BASE64, -xml PLIST, -json JSON, -array, -dictionary
         Options (after the command):

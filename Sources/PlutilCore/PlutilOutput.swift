@@ -36,6 +36,7 @@ enum PlutilOutput {
         case .objc:
             return Data(try formats.objcLiteral(value, fileName: sourcePath, outputPath: destination, header: objcHeader).utf8)
         case .raw: return Data(PlutilTextFormats.raw(value).utf8)
+        case .typedJSON: return value.typedJSONData(prettyPrinted: readable)
         }
     }
 

@@ -39,11 +39,21 @@ struct PlutilSession {
                                                 destination: path, objcHeader: false)
             try write(bytes, for: path, format: format, to: path)
         case .lint:
-            var document = try PlutilDocument(data: try read(path), propertyListsOnly: true)
-            try checkArchive(&document, edited: false)
+            let data = try read(path)
+            if TypedstreamRenderer.isTypedstream(data) {
+                _ = try Self.typedstream(data)
+            } else {
+                var document = try PlutilDocument(data: data, propertyListsOnly: true)
+                try checkArchive(&document, edited: false)
+            }
             if !arguments.silent { output.write((path == "-" ? "<stdin>" : ValueFormatting.printable(path)) + ": OK\n") }
         case .print:
-            try printDocument(try PlutilDocument(data: try read(path)))
+            let data = try read(path)
+            if TypedstreamRenderer.isTypedstream(data) {
+                try Self.typedstream(data).renderTree(to: output)
+            } else {
+                try printDocument(try PlutilDocument(data: data))
+            }
         case .convert(let format, let header):
             let document = try PlutilDocument(data: try read(path))
             try write(document.root, from: path, format: format, objcHeader: header)
@@ -62,8 +72,22 @@ struct PlutilSession {
     private mutating func extract(_ keyPath: PropertyListKeyPath, from path: String, format: PlutilArguments.Format?,
                                   expect: String?) throws(PlutilFailure) {
         var document = try PlutilDocument(data: try read(path))
-        guard let value = try PlutilKeyPathOperation.get.perform(on: &document, at: keyPath) else { return }
-        let type = PlutilTextFormats.typeName(of: value)
+        // Through an archive's UIDs the type comes from the object found (`object` for an instance of a
+        // class with no property-list form), and the plain value is made only when it is written.
+        var found: ArchivedKeyPathValue?
+        var value: PropertyListValue?
+        if document.isKeyedArchive, ArchiveKeyPathResolution.followsObjectGraph(keyPath) {
+            let graph: ArchivedObjectGraph
+            do {
+                graph = try document.archiveGraph(edited: false)
+            } catch {
+                throw PlutilFailure("\(error)")
+            }
+            found = try ArchiveKeyPathResolution.value(at: keyPath, in: graph)
+        } else {
+            value = try PlutilKeyPathOperation.get.perform(on: &document, at: keyPath)
+        }
+        guard let type = found?.typeName ?? value.map(PlutilTextFormats.typeName(of:)) else { return }
         if let expect, expect != type {
             throw PlutilFailure("Value at [\(keyPath)] expected to be \(expect) but is \(type)")
         }
@@ -71,6 +95,8 @@ struct PlutilSession {
             try write(Data(type.utf8), for: path, format: .raw, to: arguments.outputPath)
             return
         }
+        if let found { value = try ArchiveKeyPathResolution.plainValue(of: found) }
+        guard let value else { return }
         try write(value, from: path, format: format, objcHeader: false)
     }
 
@@ -86,6 +112,7 @@ struct PlutilSession {
         case .xml: .xml1
         case .binary: .binary1
         case .json: .json
+        case .typedJSON: .typedJSON
         }
         try write(document.root, from: path, format: format, objcHeader: false)
     }
@@ -97,6 +124,19 @@ struct PlutilSession {
             _ = try document.archiveGraph(edited: edited)
         } catch {
             throw PlutilFailure(edited ? "the edit would leave an invalid keyed archive, nothing was written: \(error)" : "\(error)")
+        }
+    }
+
+    /// A typedstream (NSArchiver) archive read whole, ready to show as `archive-dump` shows it (its output
+    /// bounded by a budget that grows with the input's size).
+    /// - Throws: ``PlutilFailure`` with the typedstream reader's fault.
+    private static func typedstream(_ data: Data) throws(PlutilFailure) -> TypedstreamRenderer {
+        let (scaled, overflow) = data.count.multipliedReportingOverflow(by: 4)
+        do {
+            return TypedstreamRenderer(archive: try TypedstreamArchive(data: data),
+                                       budget: overflow ? Int.max / 2 : scaled + 100_000, maxDepth: nil)
+        } catch {
+            throw PlutilFailure("\(error)")
         }
     }
 

@@ -53,6 +53,11 @@ enum PlutilValueArgument {
             }
             return .data(data)
         case "-xml":
+            // An XML or binary property list only: the library's reader also takes OpenStep text, which
+            // would make any word (`garbage`) a string.
+            guard PropertyListValue.detectFormat(of: Data(text.utf8)) != nil else {
+                throw PlutilFailure("Unable to parse xml property list: the value is not an XML or binary property list")
+            }
             do {
                 return try PropertyListValue(propertyListData: Data(text.utf8))
             } catch {
@@ -60,9 +65,9 @@ enum PlutilValueArgument {
             }
         case "-json":
             do {
-                return try JSONPropertyListReader.read(Data(text.utf8))
+                return try PlutilDocument.json(Data(text.utf8))
             } catch {
-                throw PlutilFailure("Unable to parse JSON: \(error)")
+                throw PlutilFailure("Unable to parse JSON: \(error.message)")
             }
         case "-array":
             return .array([])

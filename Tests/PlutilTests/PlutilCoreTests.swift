@@ -24,38 +24,44 @@ import ArchiveDumpCore
         return url.path
     }
 
+    func readJSON(_ text: String) throws(PlutilFailure) -> PropertyListValue {
+        try PlutilDocument.json(Data(text.utf8))
+    }
+
     @Test func jsonKeepsIntegersRealsAndBooleansApartAndKeysInOrder() throws {
-        let value = try JSONPropertyListReader.read(Data(#" {"b": [1, -0, 1.0, 2e3, 18446744073709551615, true, false], "a": "\u00e9\ud83d\ude00\n\/"} "#.utf8))
-        #expect(value == ["b": [1, 0, 1.0, 2000.0, .integer(PropertyListInteger(UInt64.max)), true, false], "a": "é😀\n/"])
+        let value = try readJSON(#" {"b": [1, -0, 1.0, 2e3, 18446744073709551615, 18446744073709551616, true, false], "a": "\u00e9\ud83d\ude00\n\/"} "#)
+        #expect(value == ["b": [1, 0, 1.0, 2000.0, .integer(PropertyListInteger(UInt64.max)), .real(18446744073709551616), true, false],
+                          "a": "é😀\n/"])
         #expect(value.dictionaryValue?.keys == ["b", "a"])
-        #expect(try JSONPropertyListReader.read(Data("\"fragment\"".utf8)) == "fragment")
-        #expect(try JSONPropertyListReader.read(Data("[[], {}]".utf8)) == [[], [:]])
+        #expect(try readJSON("\"fragment\"") == "fragment")
+        #expect(try readJSON("[[], {}]") == [[], [:]])
+        // No typed-JSON marker is read in plain JSON; a repeated key keeps its last value, as JSONSerialization does.
+        #expect(try readJSON(#"{"$date": "2001-01-01T00:00:00Z", "k": 1, "k": 2}"#) == ["$date": "2001-01-01T00:00:00Z", "k": 2])
     }
 
     @Test(arguments: [
-        ("{\"a\": null}", "JSON: line 1, column 7: null has no property-list equivalent (found 'n')"),
-        ("[1,]", "JSON: line 1, column 4: expected a JSON value (found ']')"),
-        ("[1 2]", "JSON: line 1, column 4: expected ',' or ']' after an array element (found '2')"),
-        ("{\"a\" 1}", "JSON: line 1, column 6: expected ':' (found '1')"),
-        ("\"\\ud800\"", "JSON: line 1, column 8: a lone UTF-16 surrogate in a \\u escape (found '\"')"),
-        ("01", "JSON: line 1, column 1: a number cannot start with 0 (found '0')"),
-        ("1e999", "JSON: line 1, column 1: the number 1e999 does not fit in a 64-bit real (found '1')"),
-        ("{}\n x", "JSON: line 2, column 2: unexpected text after the JSON value (found 'x')"),
-        ("", "JSON: line 1, column 1: expected a JSON value (found the end)"),
+        ("{\"a\": null}", "JSON: at a: null has no property-list equivalent"),
+        ("[1,]", "JSON: at byte 3: a comma before ]"),
+        ("[1 2]", "JSON: at byte 3: expected , or ] after an array element"),
+        ("{\"a\" 1}", "JSON: at byte 5: expected :"),
+        ("01", "JSON: at byte 0: a number with a leading zero"),
+        ("1e999", "JSON: at (root): the number 1e999 does not fit in a 64-bit real"),
+        ("{}\n x", "JSON: at byte 4: text after the JSON value"),
+        ("", "JSON: at byte 0: the text ends where a value should be"),
     ])
     func malformedJSONIsRefusedWithWhere(_ text: String, _ message: String) {
-        #expect { try JSONPropertyListReader.read(Data(text.utf8)) } throws: { error in
-            "\(error)" == message
+        #expect { try readJSON(text) } throws: { error in
+            (error as? PlutilFailure)?.message == message
         }
     }
 
     @Test func deepJSONStopsAtTheDepthLimitWithoutRecursion() throws {
-        let limit = JSONPropertyListReader.maximumDepth
-        #expect(throws: JSONPropertyListReader.Failure.self) {
-            try JSONPropertyListReader.read(Data((String(repeating: "[", count: 100_000)).utf8))
+        let limit = PropertyListReadingOptions().maximumDepth
+        #expect(throws: PlutilFailure.self) {
+            try readJSON(String(repeating: "[", count: 100_000))
         }
         let deepest = String(repeating: "[", count: limit) + String(repeating: "]", count: limit)
-        var value = try JSONPropertyListReader.read(Data(deepest.utf8))
+        var value = try readJSON(deepest)
         var depth = 1
         while case .array(let elements) = value, let first = elements.first {
             value = first
@@ -156,10 +162,126 @@ import ArchiveDumpCore
         #expect(broken.status == 1)
         #expect(broken.stderr.contains("the edit would leave an invalid keyed archive, nothing was written"), "\(broken.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
-        let seam = run(["-extract", "root", "raw", path])
-        #expect(seam.status == 1)
-        #expect(seam.stderr.hasSuffix("key path 'root': this is a keyed archive, and key paths through its objects are not supported yet; "
-                                      + "a key path starting with $ addresses the archive as stored ($top.root, $objects.1)\n"))
+    }
+
+    /// A Foundation-written archive of `["title": "Friends", "contacts": [["name": "Ann", "age": 30],
+    /// ["name": "Bob", "born": <date>]], "tags": <set>]`, with an object of a class that has no
+    /// property-list form (an NSUUID).
+    static func foundationArchive() throws -> Data {
+        let contacts = NSArray(array: [
+            NSDictionary(dictionary: ["name": "Ann", "age": 30]),
+            NSDictionary(dictionary: ["name": "Bob", "born": NSDate(timeIntervalSinceReferenceDate: 86_400)]),
+        ])
+        let root = NSDictionary(dictionary: ["title": "Friends", "contacts": contacts, "tags": NSSet(array: ["x"]),
+                                             "id": NSUUID(uuidString: "00000000-0000-0000-0000-000000000001") ?? NSUUID()])
+        return try NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: false)
+    }
+
+    static func foundationRead(_ path: String) throws -> NSDictionary? {
+        let unarchiver = try NSKeyedUnarchiver(forReadingFrom: try Data(contentsOf: URL(fileURLWithPath: path)))
+        unarchiver.requiresSecureCoding = false
+        defer { unarchiver.finishDecoding() }
+        return unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey) as? NSDictionary
+    }
+
+    @Test func keyPathsFollowAnArchivesUIDsForExtractAndType() throws {
+        let path = try temporaryFile(try Self.foundationArchive())
+        #expect(run(["-extract", "root.contacts.0.name", "raw", path]).stdout == "Ann\n")
+        #expect(run(["-extract", "root.contacts.1.born", "raw", path]).stdout == "2001-01-02T00:00:00Z\n")
+        #expect(run(["-type", "root.contacts", path]).stdout == "array\n")
+        #expect(run(["-type", "root.contacts.1.born", path]).stdout == "date\n")
+        #expect(run(["-type", "root.id", path]).stdout == "object\n")
+        let json = run(["-extract", "root.contacts.0", "json", "-o", "-", path]).stdout
+        #expect(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? NSDictionary == ["name": "Ann", "age": 30])
+        // As in Apple's plutil, a date has no JSON form.
+        #expect(run(["-extract", "root.contacts", "json", "-o", "-", path]).stderr.contains("Invalid object in plist for JSON format"))
+        let xml = run(["-extract", "root.contacts.1", "xml1", "-o", "-", path])
+        #expect(try PropertyListValue(propertyListData: Data(xml.stdout.utf8))
+                == ["born": .date(Date(timeIntervalSinceReferenceDate: 86_400)), "name": "Bob"])
+        #expect(run(["-extract", "root.tags", "json", "-o", "-", path]).stdout == #"["x"]"#)
+        // plutil's key-path syntax: an unescaped dot always separates keys.
+        let missing = run(["-extract", "root.contacts.2.name", "raw", path])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("key path 'root.contacts.2.name'"), "\(missing.stderr)")
+        let expectFailed = run(["-extract", "root.title", "raw", "-expect", "integer", path])
+        #expect(expectFailed.status == 1)
+        #expect(expectFailed.stderr.contains("Value at [root.title] expected to be integer but is string"), "\(expectFailed.stderr)")
+        let instance = run(["-extract", "root.id", "xml1", "-o", "-", path])
+        #expect(instance.status == 1)
+        #expect(instance.stderr.contains("an instance of NSUUID"), "\(instance.stderr)")
+        #expect(instance.stderr.contains("has no property-list form"), "\(instance.stderr)")
+    }
+
+    @Test func archiveEditsThroughUIDsAreReadByFoundation() throws {
+        let path = try temporaryFile(try Self.foundationArchive())
+        #expect(run(["-replace", "root.contacts.0.name", "-string", "Anna", path]).status == 0)
+        #expect(run(["-insert", "root.contacts.0.email", "-string", "anna@example.com", path]).status == 0)
+        #expect(run(["-insert", "root.contacts.2", "-json", #"{"name":"Cy"}"#, path]).status == 0)
+        #expect(run(["-insert", "root.notes", "-string", "first", "-append", path]).status == 0)
+        #expect(run(["-remove", "root.title", path]).status == 0)
+        let read = try #require(try Self.foundationRead(path))
+        let contacts = try #require(read["contacts"] as? NSArray)
+        #expect(contacts.count == 3)
+        let ann = try #require(contacts[0] as? NSDictionary)
+        #expect(ann["name"] as? String == "Anna")
+        #expect(ann["email"] as? String == "anna@example.com")
+        #expect(ann["age"] as? Int == 30)
+        #expect((contacts[2] as? NSDictionary)?["name"] as? String == "Cy")
+        #expect((contacts[1] as? NSDictionary)?["born"] as? Date == Date(timeIntervalSinceReferenceDate: 86_400))
+        #expect(read["notes"] as? String == "first")
+        #expect(read["title"] == nil)
+        #expect(read["id"] is NSUUID)
+
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let exists = run(["-insert", "root.contacts.0.name", "-string", "x", path])
+        #expect(exists.status == 1)
+        #expect(exists.stderr.contains("key path 'root.contacts.0.name'"), "\(exists.stderr)")
+        let notFound = run(["-remove", "root.nothing.here", path])
+        #expect(notFound.status == 1)
+        #expect(notFound.stderr.contains("key path 'root.nothing.here'"), "\(notFound.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test func typedJSONKeepsDatesDataRealsAndConvertsBack() throws {
+        let original: PropertyListValue = ["when": .date(Date(timeIntervalSinceReferenceDate: 86_400.25)),
+                                           "bytes": .data(Data([0, 1, 2])), "real": 2.0, "count": 2, "$date": "a key, not a marker"]
+        let path = try temporaryFile(try original.propertyListData(format: .binary))
+        // Apple's -convert json stays the default: it refuses dates and data.
+        #expect(run(["-convert", "json", "-o", "-", path]).status == 1)
+        let json = path + ".json"
+        #expect(run(["-convert", "typed-json", "-o", json, path]).status == 0)
+        let text = try String(contentsOfFile: json, encoding: .utf8)
+        #expect(text.contains(#""$data":"AAEC""#), "\(text)")
+        #expect(text.contains(#""real":2.0"#), "\(text)")
+        // Read back by its markers, to the same values.
+        let back = path + ".back"
+        #expect(run(["-convert", "binary1", "-o", back, json]).status == 0)
+        #expect(try PropertyListValue(propertyListData: Data(contentsOf: URL(fileURLWithPath: back))) == original)
+        #expect(run(["-extract", "when", "raw", json]).stdout == "2001-01-02T00:00:00Z\n")
+    }
+
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func aCorpusArchiveEditedAsTypedJSONIsReadByFoundation() throws {
+        let source = try Corpus.data("corelibs-foundation/Resources/NSKeyedUnarchiver-ComplexTest.plist")
+        let path = try temporaryFile(source)
+        let json = path + ".json"
+        #expect(run(["-convert", "typed-json", "-o", json, path]).status == 0)
+        // Unchanged, the typed JSON converts back to the same archive values.
+        let same = path + ".same"
+        #expect(run(["-convert", "binary1", "-o", same, json]).status == 0)
+        #expect(try PropertyListValue(propertyListData: Data(contentsOf: URL(fileURLWithPath: same)))
+                == PropertyListValue(propertyListData: source))
+        // The edit a jq filter would make: the string object "hello" in $objects becomes "howdy".
+        let text = try String(contentsOfFile: json, encoding: .utf8)
+        #expect(text.components(separatedBy: #""hello""#).count == 2, "\(text)")
+        try Data(text.replacingOccurrences(of: #""hello""#, with: #""howdy""#).utf8).write(to: URL(fileURLWithPath: json))
+        let edited = path + ".edited"
+        #expect(run(["-convert", "binary1", "-o", edited, json]).status == 0)
+        let read = try #require(try Self.foundationRead(edited))
+        #expect(read["string"] as? String == "howdy")
+        #expect((read["array"] as? NSArray)?[1] as? String == "howdy")
+        #expect(read["uuid"] is NSUUID)
+        #expect(run(["-extract", "root.string", "raw", json]).stdout == "howdy\n")
     }
 
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))

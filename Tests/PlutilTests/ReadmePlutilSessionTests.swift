@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlutilCore
+import KeyedArchive
 
 /// README.md's plutil section shows real output: each `$ plutil ...` line of its console block is run, in
 /// order and in one empty folder, with the built tool, and must print what follows it.
@@ -44,11 +45,22 @@ import Testing
         return words
     }
 
+    /// The keyed archive the README's session reads, as its text describes it.
+    static func contactsArchive() throws -> Data {
+        let contacts: FoundationValue = .dictionary([
+            .string("contacts"): .array([
+                .dictionary([.string("name"): .string("Ann")]),
+                .dictionary([.string("name"): .string("Bob"), .string("born"): .date(Date(timeIntervalSinceReferenceDate: 86_400))]),
+            ]),
+        ])
+        return try KeyedArchiver.archivedData(withRootObject: contacts)
+    }
+
     @Test func readmeSessionIsWhatTheToolPrints() throws {
         let tool = try #require(PlutilRunner.built, "plutil not built next to the test bundle")
         let steps = try Self.readmeSession()
         try #require(steps.count >= 5, "the plutil section shows too short a session")
-        let runner = try PlutilRunner(files: [:])
+        let runner = try PlutilRunner(files: ["contacts.archive": try Self.contactsArchive()])
         defer { runner.remove() }
         for step in steps {
             let words = Self.words(step.command)

@@ -2,7 +2,7 @@
 ///
 /// Two kinds of path, told apart by their first component:
 /// - **Through the object graph** (the first component does not start with `$`): the first component is a
-///   key of `$top` (`root`, or `IB.objectdata` in a compiled nib), and each further component steps into the
+///   key of `$top` (`root`, or `IB\.objectdata` in a compiled nib), and each further component steps into the
 ///   value found so far, following UIDs: a key of an `NSDictionary` (matched against its `NS.keys` strings),
 ///   an index of an `NSArray`, `NSSet` or `NSOrderedSet` (its `NS.objects` or `NS.object.<i>` members), a
 ///   field of any other object (its key as the object's coder wrote it), or a key or index of a plain
@@ -10,9 +10,10 @@
 /// - **Raw** (the first component starts with `$`): the archive's own property list, no UID followed:
 ///   `$objects.3.name`, `$top.root`, `$archiver`.
 ///
-/// A dot inside a component is written `\.` and a backslash `\\` (Apple's plutil has no way to name a key
-/// that contains a dot; this is the package's extension). The empty string is the empty path: the whole
-/// `$top` (or, as `$`, the whole property list).
+/// The syntax is plutil's, parsed by ``PropertyListKeyPath``: a dot inside a component is written `\.`, and no
+/// other character is special (swift-corelibs-foundation's plutil splits key paths the same way). A key that
+/// holds a dot must be escaped (`IB\.objectdata`): a missing key is never retried joined with the components
+/// after it, as plutil does not retry it.
 public struct ArchiveKeyPath: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// The components, unescaped.
     public var components: [String]
@@ -21,55 +22,34 @@ public struct ArchiveKeyPath: Hashable, Sendable, CustomStringConvertible, Expre
     public static let maximumComponentCount = 4096
 
     /// A path from its components, taken as they are (no escapes).
+    /// - Parameter components: keys and indices from `$top` (or, for a raw path, from the archive's root).
     public init(components: [String]) {
         self.components = components
     }
 
-    /// Parses a dotted key path (`root.items.0.title`); `\.` is a dot inside a component, `\\` a backslash.
-    ///
-    /// The empty string gives the empty path. Any other string gives at least one component (`"a."` is
-    /// `["a", ""]`: a trailing dot names the empty key, as plutil reads it).
-    public init(_ string: String) {
-        guard !string.isEmpty else {
-            self.components = []
-            return
-        }
-        var components: [String] = []
-        var current = ""
-        var escaped = false
-        for character in string {
-            if escaped {
-                current.append(character)
-                escaped = false
-            } else if character == "\\" {
-                escaped = true
-            } else if character == "." {
-                components.append(current)
-                current = ""
-            } else {
-                current.append(character)
-            }
-        }
-        if escaped { current.append("\\") }
-        components.append(current)
-        self.components = components
+    /// The path with the components of a property list key path.
+    /// - Parameter keyPath: a key path in plutil's syntax, already parsed.
+    public init(_ keyPath: PropertyListKeyPath) {
+        self.components = keyPath.components
     }
 
+    /// Parses a dotted key path (`root.items.0.title`) exactly as ``PropertyListKeyPath/init(_:)`` does:
+    /// `\.` is a dot inside a component; every string gives at least one component (`""` is one empty key,
+    /// `"a."` is `["a", ""]`).
+    /// - Parameter string: the key path as a user types it.
+    public init(_ string: String) {
+        self.components = PropertyListKeyPath(string).components
+    }
+
+    /// Parses a dotted key path in plutil's syntax, as the initializer from a string does.
     public init(stringLiteral value: String) { self.init(value) }
 
     /// Whether the path addresses the raw property list (its first component starts with `$`).
     public var isRaw: Bool { components.first?.hasPrefix("$") ?? false }
 
-    /// The path as it is written: components joined by dots, dots and backslashes inside them escaped.
+    /// The path as it is written, in plutil's syntax (see ``PropertyListKeyPath/description``).
     public var description: String {
-        components.map { component in
-            var out = ""
-            for character in component {
-                if character == "." || character == "\\" { out.append("\\") }
-                out.append(character)
-            }
-            return out
-        }.joined(separator: ".")
+        PropertyListKeyPath(components: components).description
     }
 
     /// The first `count` components, as a path (for error messages that name where a step failed).

@@ -105,32 +105,16 @@ extension ArchiveWorkingCopy {
         return try resolve(from: current, keyPath, startingAt: 1)
     }
 
-    /// Resolves the components from `first` on. A key that is not there is tried joined to the components
-    /// after it with dots (the longest that names a value wins), so that keys such as `IB.objectdata` are
-    /// found without escapes when nothing else matches.
+    /// Resolves the components from `first` on, one step per component (a key that holds a dot is one
+    /// component only when its dot is escaped, as in plutil).
     private func resolve(from start: ArchivePlace, _ keyPath: ArchiveKeyPath, startingAt first: Int) throws -> ArchivePlace {
         let components = keyPath.components
         var current = start
-        var i = first
-        while i < components.count {
+        for i in first ..< max(first, components.count) {
             guard let (owner, path) = current.location(in: self), let stored = value(at: owner, path) else {
                 throw KeyedArchiveError(.keyPathNotFound, "no value here", keyPath: current.keyPath.description)
             }
-            var next = try step(into: stored, at: owner, path, components[i], keyPath: keyPath.prefix(i + 1), isRaw: current.isRaw)
-            var used = 1
-            if next.storedValue(in: self) == nil, i + 1 < components.count {
-                for last in stride(from: components.count - 1, to: i, by: -1) {
-                    let joined = components[i ... last].joined(separator: ".")
-                    guard let candidate = try? step(into: stored, at: owner, path, joined, keyPath: keyPath.prefix(last + 1),
-                                                    isRaw: current.isRaw),
-                          candidate.storedValue(in: self) != nil else { continue }
-                    next = candidate
-                    used = last - i + 1
-                    break
-                }
-            }
-            current = next
-            i += used
+            current = try step(into: stored, at: owner, path, components[i], keyPath: keyPath.prefix(i + 1), isRaw: current.isRaw)
         }
         return current
     }

@@ -25,9 +25,12 @@ import Testing
 
     @Test func keyPathsParseDotsAndEscapes() {
         #expect(ArchiveKeyPath("root.contacts.0.name").components == ["root", "contacts", "0", "name"])
-        #expect(ArchiveKeyPath(#"root.a\.b.c\\d"#).components == ["root", "a.b", #"c\d"#])
-        #expect(ArchiveKeyPath(#"root.a\.b.c\\d"#).description == #"root.a\.b.c\\d"#)
-        #expect(ArchiveKeyPath("").components.isEmpty)
+        // plutil's syntax, parsed as PropertyListKeyPath parses it: only `\.` is an escape.
+        #expect(ArchiveKeyPath(#"root.a\.b.c\\d"#).components == ["root", "a.b", #"c\\d"#])
+        #expect(ArchiveKeyPath(#"root.a\.b.c\d"#).description == #"root.a\.b.c\d"#)
+        for text in ["", "a..b", #"x\"#, #"com\.apple\.dock.tile"#] {
+            #expect(ArchiveKeyPath(text).components == PropertyListKeyPath(text).components, "\(text)")
+        }
         #expect(ArchiveKeyPath("a.").components == ["a", ""])
         #expect(ArchiveKeyPath("$objects.3").isRaw)
         #expect(!ArchiveKeyPath("root").isRaw)
@@ -81,8 +84,12 @@ import Testing
             ArchivedObject(uid: UID(1), content: .value(.string("data"))),
         ]
         let graph = try ArchivedObjectGraph(top: top, objects: objects)
-        #expect(try graph.value(at: "IB.systemFontUpdateVersion").storedValue == .integer(1))
-        #expect(try graph.value(at: "IB.objectdata").node.string == "data")
+        #expect(try graph.value(at: #"IB\.systemFontUpdateVersion"#).storedValue == .integer(1))
+        #expect(try graph.value(at: #"IB\.objectdata"#).node.string == "data")
+        // As in plutil, an unescaped dot always separates components: no retry with the following ones joined.
+        let unescaped = try #require(throws: KeyedArchiveError.self) { try graph.value(at: "IB.objectdata") }
+        #expect(unescaped.code == .keyPathNotFound)
+        #expect(unescaped.keyPath == "IB")
     }
 
     @Test func missingStepsNameTheKeyPath() throws {

@@ -82,7 +82,14 @@ enum PlutilFixtures {
     static let corpusFiles = [
         "complex.plist": "corelibs-foundation/Resources/NSKeyedUnarchiver-ComplexTest.plist",
         "indexset.archive": "corelibs-foundation/Fixtures/macOS-10.14/NSIndexSet-ManyRanges.archive",
+        "Emacs.clr": "typedstream/python-typedstream/Emacs.clr",
     ]
+
+    /// `openstep.plist`: an OpenStep (old ASCII) property list, as NeXT and `defaults` wrote them.
+    static let openStep = Data("{\n    name = \"A b\";\n    list = (1, two, <0001>);\n    nested = { k = v; };\n}\n".utf8)
+
+    /// `Localizable.strings`: a `.strings` file (a dictionary without its braces), with a comment.
+    static let strings = Data("/* greeting */\n\"hello\" = \"Bonjour\";\n\"bye\" = \"Au revoir\";\n".utf8)
 
     /// The value of `a.plist`.
     static func sample() throws -> PropertyListValue {
@@ -107,6 +114,8 @@ enum PlutilFixtures {
             "in.json": json,
             "archive.plist": try archive.propertyListData(format: .xml),
             "broken-archive.plist": try brokenArchive.propertyListData(format: .xml),
+            "openstep.plist": openStep,
+            "Localizable.strings": strings,
         ]
         if Corpus.isAvailable {
             for (name, path) in corpusFiles { files[name] = try Corpus.data(path) }

@@ -51,10 +51,16 @@ struct JSONScanner {
     private let bytes: [UInt8]
     private var position = 0
     private let maximumDepth: Int
+    /// Whether a key repeated in one object is kept (both entries stay in the object, the later value
+    /// wins when it becomes a dictionary) rather than refused.
+    private let keepsRepeatedKeys: Bool
 
-    init(_ data: Data, maximumDepth: Int) {
+    /// A scanner of `data` that refuses nesting deeper than `maximumDepth` and, unless `keepsRepeatedKeys`,
+    /// a key repeated in one object.
+    init(_ data: Data, maximumDepth: Int, keepsRepeatedKeys: Bool = false) {
         bytes = Array(data)
         self.maximumDepth = maximumDepth
+        self.keepsRepeatedKeys = keepsRepeatedKeys
     }
 
     private func error(_ message: String, at offset: Int? = nil) -> PropertyListError {
@@ -93,7 +99,7 @@ struct JSONScanner {
                     // A key, then a colon.
                     let keyOffset = position
                     let key = try string()
-                    guard frame.keySet.insert(key).inserted else {
+                    guard frame.keySet.insert(key).inserted || keepsRepeatedKeys else {
                         throw error("the object has the key \"\(key)\" twice", at: keyOffset)
                     }
                     skipWhitespace()
