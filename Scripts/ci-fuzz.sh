@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CI fuzz step: every libFuzzer target for a short, fixed time, so a regression in the readers, the
-# unarchiver or the dump renderers is caught. Run after the tests (.ci/run does); about 4-5 minutes
+# unarchiver, the dump renderers and the forensic reader is caught. Run after the tests (.ci/run does); about 7 minutes
 # in all on 2 cores including the instrumented builds.
 #
 # Usage: Scripts/ci-fuzz.sh [SECONDS_PER_TARGET]   (default 45)

@@ -92,8 +92,8 @@ build_library() { # NAME SOURCE_DIR
     rm -f "$lib"
     # The library gets the time the build started: a source edited while it compiles is newer than
     # the library, so the next run rebuilds instead of fuzzing stale code.
-    local started=$BUILD/lib/$name.started
-    touch "$started"
+    local started=$BUILD/stamps/$name.started
+    mkdir -p "$BUILD/stamps" && touch "$started"
     local sources
     mapfile -t sources < <(find "$dir" -name '*.swift' | sort)
     # ld.gold's "Cannot export local symbol '__asan_...'" warnings are harmless and filtered out.
