@@ -24,7 +24,12 @@
 #                                           is the strict graph, and it finds damage in every archive
 #                                           the strict reader rejects for breaking the archive's rules
 #   typedstream    Fuzz/Typedstream.swift   typedstream read -> write -> read keeps the tables and writes the
-#                                           same bytes again; Foundation values or a TypedstreamError
+#                                           same bytes again; Foundation values or a TypedstreamError; with
+#                                           keepsUnknownObjects each top-level value is written by
+#                                           TypedstreamArchiver, reads back equal and writes the same bytes
+#                                           again (a kept root object: the raw model's bytes); the root read
+#                                           as a small TypedstreamCodable class through TypedstreamDecoder
+#                                           round-trips through TypedstreamEncoder
 #   openstep-reader Fuzz/OpenStepReader.swift  OpenStep / .strings read: a value of strings, data, arrays and
 #                                           dictionaries or a PropertyListError; binary round trip; the
 #                                           detecting entry point agrees; Foundation (CoreFoundation's
@@ -158,7 +163,7 @@ seed_dirs() { # TARGET
         binary-reader) dirs=("$WORK/seeds/binary" "$WORK/seeds/archives-binary") ;;
         xml-reader) dirs=("$WORK/seeds/xml" "$WORK/seeds/archives-xml") ;;
         unarchiver|dump|nested) dirs=("$WORK/seeds/archives-binary" "$WORK/seeds/archives-xml" "$WORK/seeds/binary" "$WORK/seeds/xml") ;;
-        typedstream) dirs=() ;;  # the shared corpus's typedstream files are its seeds
+        typedstream) dirs=("$WORK/seeds/typedstream") ;;  # and the shared corpus's typedstream files
         openstep-reader) dirs=("$WORK/seeds/openstep") ;;
     esac
     dirs+=("$WORK/shared-corpus")

@@ -153,20 +153,83 @@ struct TypedstreamDumpBoundsTests {
     }
 }
 
-/// README.md's typedstream example, as written there, on a real attributedBody.
-@Suite(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
-struct TypedstreamReadmeExampleTests {
-    @Test func readmeExampleReadsAnAttributedBody() throws {
+/// The README's custom class, and the writer of the files it reads.
+enum TypedstreamReadmeExample {
+    // README typedstream 2: begin
+    struct Bookmark: TypedstreamDecodable {
+        static let typedstreamClassName = "Bookmark"
+        var title: String, visits: Int
+        init(from decoder: TypedstreamDecoder) throws {
+            title = try decoder.decodeString() ?? ""
+            visits = (decoder.version(forClassName: "Bookmark") ?? 0) >= 2 ? try decoder.decodeInteger() : 0  // v1 had none
+        }
+    }
+    // README typedstream 2: end
+
+    /// A `Bookmark` as its version 2 wrote it: the title and 7 visits.
+    struct BookmarkVersion2: TypedstreamEncodable {
+        static let typedstreamClassName = "Bookmark"
+        static let typedstreamClassVersion = 2
+        func encode(to encoder: TypedstreamEncoder) throws {
+            try encoder.encodeString("Swift")
+            try encoder.encodeInteger(7)
+        }
+    }
+
+    /// A `Bookmark` as its version 1 wrote it: the title only.
+    struct BookmarkVersion1: TypedstreamEncodable {
+        static let typedstreamClassName = "Bookmark"
+        static let typedstreamClassVersion = 1
+        func encode(to encoder: TypedstreamEncoder) throws { try encoder.encodeString("Swift") }
+    }
+}
+
+/// README.md's typedstream examples, as written there (`readmeShowsExactlyThisFilesExamples` checks that): an
+/// attributedBody from the corpus, and a custom class from files our TypedstreamArchiver writes.
+@Suite struct TypedstreamReadmeExampleTests {
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func readmeExampleReadsAnAttributedBody() throws {
         let attributedBody = try Corpus.data("typedstream/crabstep/Mention")
         var printed: [String] = []
         func print(_ range: Range<Int>, _ keys: [String]) { printed.append("\(range) \(keys)") }
+        // README typedstream 1: begin
         let body = try TypedstreamUnarchiver().foundationValue(from: attributedBody)
         if let text = body.attributedString {
             for run in text.runs { print(run.range, run.attributes.keys.sorted()) }
         }
+        // README typedstream 1: end
         #expect(printed == ["0..<5 [\"__kIMMessagePartAttributeName\"]",
                             "5..<8 [\"__kIMMentionConfirmedMention\", \"__kIMMessagePartAttributeName\"]",
                             "8..<9 [\"__kIMMessagePartAttributeName\"]"])
+    }
+
+    /// The README's `Bookmark` reads a version 2 file's visits, and a version 1 file (which has none) as 0.
+    @Test func readmeExampleReadsACustomClassOfEitherVersion() throws {
+        typealias Bookmark = TypedstreamReadmeExample.Bookmark
+        let archiver = TypedstreamArchiver()
+        for (file, expectedVisits) in [(try archiver.archivedData(withRootObject: TypedstreamReadmeExample.BookmarkVersion2()), 7),
+                                       (try archiver.archivedData(withRootObject: TypedstreamReadmeExample.BookmarkVersion1()), 0)] {
+            let oldFile = file
+            // README typedstream 2: begin
+            let bookmark = try TypedstreamUnarchiver().decode(Bookmark.self, from: oldFile)
+            // README typedstream 2: end
+            #expect(bookmark.title == "Swift")
+            #expect(bookmark.visits == expectedVisits)
+        }
+    }
+
+    /// The Swift blocks of README.md's "### Typedstream" section are this file's `README typedstream N` regions,
+    /// dedented and joined by a line break: an edit to either side that the other does not share fails here.
+    @Test func readmeShowsExactlyThisFilesExamples() throws {
+        let thisFile = try String(contentsOfFile: #filePath, encoding: .utf8)
+        let readme = try String(contentsOf: Corpus.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let blocks = ExampleRegions.swiftBlocks(after: "### Typedstream", in: readme)
+        for (number, regionCount) in [(1, 1), (2, 2)] {
+            let regions = ExampleRegions.regions(named: "README typedstream \(number)", in: thisFile)
+            try #require(regions.count == regionCount, "README typedstream \(number) regions")
+            try #require(blocks.count >= number, "README.md has no Swift block \(number) under \"### Typedstream\"")
+            #expect(blocks[number - 1] == regions.map(ExampleRegions.dedent).joined(separator: "\n"), "README typedstream Swift block \(number)")
+        }
     }
 }
 

@@ -4,6 +4,7 @@ import KeyedArchive
 // GettingStarted 1: end
 import Testing
 import KeyedArchiveTesting
+import KeyedArchiveTestSupport
 @testable import KeyedArchive
 
 // The code examples of the DocC articles (Sources/KeyedArchive/KeyedArchive.docc/*.md), compiled and run.
@@ -462,11 +463,11 @@ extension AddingAFieldExample.Contact {
             let name = String(file.dropLast(3))
             let blocks = Self.blocks(language: "swift", in: try Self.article(name))
             for (index, block) in blocks.enumerated() {
-                let regions = Self.regions(named: "\(name) \(index + 1)", in: thisFile)
+                let regions = ExampleRegions.regions(named: "\(name) \(index + 1)", in: thisFile)
                 #expect(!regions.isEmpty, "\(file): Swift block \(index + 1) has no `// \(name) \(index + 1): begin` region here")
-                #expect(block == regions.map(Self.dedent).joined(separator: "\n\n"), "\(file): Swift block \(index + 1)")
+                #expect(block == regions.map(ExampleRegions.dedent).joined(separator: "\n\n"), "\(file): Swift block \(index + 1)")
             }
-            #expect(Self.regions(named: "\(name) \(blocks.count + 1)", in: thisFile).isEmpty, "\(file) shows fewer blocks")
+            #expect(ExampleRegions.regions(named: "\(name) \(blocks.count + 1)", in: thisFile).isEmpty, "\(file) shows fewer blocks")
             shown += blocks.count
         }
         #expect(shown >= 12, "the articles show \(shown) Swift blocks")
@@ -488,23 +489,6 @@ extension AddingAFieldExample.Contact {
             else if current != nil { current?.append(line) }
         }
         return blocks
-    }
-
-    static func regions(named name: String, in file: String) -> [[Substring]] {
-        var regions: [[Substring]] = []
-        var current: [Substring]?
-        for line in file.split(separator: "\n", omittingEmptySubsequences: false) {
-            let trimmed = line.drop(while: { $0 == " " })
-            if trimmed == "// \(name): begin" { current = [] }
-            else if trimmed == "// \(name): end", let region = current { regions.append(region); current = nil }
-            else if current != nil { current?.append(line) }
-        }
-        return regions
-    }
-
-    static func dedent(_ lines: [Substring]) -> String {
-        let indent = lines.filter { !$0.isEmpty }.map { $0.prefix(while: { $0 == " " }).count }.min() ?? 0
-        return lines.map { $0.isEmpty ? "" : String($0.dropFirst(indent)) }.joined(separator: "\n")
     }
 }
 

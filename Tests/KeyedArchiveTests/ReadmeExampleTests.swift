@@ -2,6 +2,7 @@
 import Foundation
 import KeyedArchive
 // README 1: end
+import KeyedArchiveTestSupport
 import Testing
 
 /// The models from README.md, word for word (`readmeShowsExactlyThisFilesExamples` checks that), so the
@@ -78,33 +79,12 @@ enum ReadmeHandWrittenExample {
     @Test func readmeShowsExactlyThisFilesExamples() throws {
         let thisFile = try String(contentsOfFile: #filePath, encoding: .utf8)
         let readme = try String(contentsOfFile: FileTestSupport.packageRoot() + "/README.md", encoding: .utf8)
-        let section = try #require(readme.range(of: "## A model type"), "README.md has no \"## A model type\" section")
-        var rest = readme[section.upperBound...]
+        let blocks = ExampleRegions.swiftBlocks(after: "## A model type", in: readme)
         for (number, regionCount) in [(1, 3), (2, 1)] {
-            let regions = Self.regions(numbered: number, in: thisFile)
+            let regions = ExampleRegions.regions(named: "README \(number)", in: thisFile)
             try #require(regions.count == regionCount, "README \(number) regions")
-            let expected = regions.map(Self.dedent).joined(separator: "\n\n")
-            let open = try #require(rest.range(of: "```swift\n"), "README.md has no Swift block \(number)")
-            let close = try #require(rest[open.upperBound...].range(of: "\n```"))
-            #expect(String(rest[open.upperBound..<close.lowerBound]) == expected, "README Swift block \(number)")
-            rest = rest[close.upperBound...]
+            try #require(blocks.count >= number, "README.md has no Swift block \(number) under \"## A model type\"")
+            #expect(blocks[number - 1] == regions.map(ExampleRegions.dedent).joined(separator: "\n\n"), "README Swift block \(number)")
         }
-    }
-
-    private static func regions(numbered number: Int, in file: String) -> [[Substring]] {
-        var regions: [[Substring]] = []
-        var current: [Substring]?
-        for line in file.split(separator: "\n", omittingEmptySubsequences: false) {
-            let trimmed = line.drop(while: { $0 == " " })
-            if trimmed == "// README \(number): begin" { current = [] }
-            else if trimmed == "// README \(number): end", let region = current { regions.append(region); current = nil }
-            else if current != nil { current?.append(line) }
-        }
-        return regions
-    }
-
-    private static func dedent(_ lines: [Substring]) -> String {
-        let indent = lines.filter { !$0.isEmpty }.map { $0.prefix(while: { $0 == " " }).count }.min() ?? 0
-        return lines.map { $0.isEmpty ? "" : String($0.dropFirst(indent)) }.joined(separator: "\n")
     }
 }

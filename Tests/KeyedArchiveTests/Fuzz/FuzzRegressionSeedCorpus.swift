@@ -163,3 +163,57 @@ import Testing
         #expect(written >= 40)
     }
 }
+
+extension FuzzSeedCorpus {
+    /// The record Fuzz/Typedstream.swift reads as its `FuzzRecord` (class "FuzzRecord" version 2: a string,
+    /// a `q`, a `d`, a Foundation value, a child record), written with the real archiver.
+    final class TypedstreamRecordSeed: TypedstreamEncodable {
+        static let typedstreamClassName = "FuzzRecord"
+        static let typedstreamClassVersion = 2
+        let title: String?, number: Int, real: Double, value: FoundationValue, child: TypedstreamRecordSeed?
+        init(title: String?, number: Int, real: Double, value: FoundationValue, child: TypedstreamRecordSeed?) {
+            (self.title, self.number, self.real, self.value, self.child) = (title, number, real, value, child)
+        }
+        func encode(to encoder: TypedstreamEncoder) throws {
+            try encoder.encodeString(title)
+            try encoder.encodeInteger(number, ofObjCType: "q")
+            try encoder.encodeDouble(real)
+            try encoder.encodeFoundationValue(value)
+            try encoder.encodeObject(child)
+        }
+    }
+
+    /// Typedstream seeds besides the shared corpus: records of the fuzz target's class, alone and inside an
+    /// NSArray (objects with no Foundation value, read as kept objects).
+    @Test func typedstreamSeedsReadBackAndAreWrittenWhenRequested() throws {
+        let leaf = TypedstreamRecordSeed(title: "leaf", number: -3, real: 0.5, value: .null, child: nil)
+        let record = TypedstreamRecordSeed(title: "root", number: 1 << 40, real: 2.25,
+                                           value: .array([.string("a"), .integer(7), .dictionary([.string("k"): .data(Data([1, 2]))])]),
+                                           child: leaf)
+        let archiver = TypedstreamArchiver()
+        var bigEndian = TypedstreamArchiver()
+        bigEndian.byteOrder = .bigEndian
+        let seeds = [("record", try archiver.archivedData(withRootObject: record)),
+                     ("record-big-endian", try bigEndian.archivedData(withRootObject: record)),
+                     ("record-untitled", try archiver.archivedData(withRootObject: TypedstreamRecordSeed(
+                        title: nil, number: 0, real: -0.0, value: .string("only"), child: nil)))]
+        var unarchiver = TypedstreamUnarchiver()
+        unarchiver.keepsUnknownObjects = true
+        var written = 0
+        for (name, data) in seeds {
+            let value = try unarchiver.foundationValue(from: data)
+            let kept = try #require(value.catalogued(as: ArchivedTypedstreamObject.self), "\(name)")
+            #expect(kept.classChain == [TypedstreamClassVersion(name: "FuzzRecord", version: 2), TypedstreamClassVersion(name: "NSObject", version: 0)], "\(name)")
+            let inArray = try archiver.archivedData(withRootValue: .array([.catalogued(kept), .string("after")]))
+            #expect(try unarchiver.foundationValue(from: inArray).array?.count == 2, "\(name) in an array")
+            if let directory = ProcessInfo.processInfo.environment["FUZZ_SEED_DIR"].map({ URL(fileURLWithPath: $0) }) {
+                let folder = directory.appendingPathComponent("typedstream")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try data.write(to: folder.appendingPathComponent(name + ".typedstream"))
+                try inArray.write(to: folder.appendingPathComponent(name + "-in-array.typedstream"))
+                written += 2
+            }
+        }
+        #expect(written == 0 || written == 2 * seeds.count)
+    }
+}

@@ -151,4 +151,29 @@ struct TypedstreamHostileInputTests {
             #expect(try TypedstreamArchive(data: bytes) == archive)
         }
     }
+
+    /// Found by fuzzing: an NSArray whose superclass is `NSOb*ect`, holding a kept object that holds it again as
+    /// stored. Written back, the outer array is an NSArray of the archiver's own chain (superclass NSObject) and
+    /// the kept object's copy brings the stored NSArray : NSOb*ect: one class at two superclasses, which the
+    /// archiver refuses with an error naming the class, as it stores each class once.
+    @Test func keptObjectWhoseClassChainDisagreesWithTheWrittenOneIsRefused() throws {
+        let archive = TypedstreamArchive(
+            classes: [TypedstreamClass(name: "NSArray", version: 0, superclass: 1), TypedstreamClass(name: "NSOb*ect", version: 0, superclass: nil),
+                      TypedstreamClass(name: "Holder", version: 1, superclass: 1)],
+            objects: [TypedstreamObject(classIndex: 0, groups: [TypedstreamGroup(encoding: "i", values: [.integer(1)]),
+                                                                TypedstreamGroup(encoding: "@", values: [.object(1)])]),
+                      TypedstreamObject(classIndex: 2, groups: [TypedstreamGroup(encoding: "@", values: [.object(2)])]),
+                      TypedstreamObject(classIndex: 0, groups: [TypedstreamGroup(encoding: "i", values: [.integer(0)])])],
+            groups: [TypedstreamGroup(encoding: "@", values: [.object(0)])])
+        var unarchiver = TypedstreamUnarchiver()
+        unarchiver.keepsUnknownObjects = true
+        let value = try unarchiver.foundationValue(from: archive.encodedData())
+        let kept = try #require(value.array?.first?.catalogued(as: ArchivedTypedstreamObject.self))
+        #expect(kept.classChain == [TypedstreamClassVersion(name: "Holder", version: 1), TypedstreamClassVersion(name: "NSOb*ect", version: 0)])
+        #expect {
+            try TypedstreamArchiver().archivedData(withRootValue: value)
+        } throws: { error in
+            (error as? TypedstreamError).map { $0.code == .invalidArchive && $0.className == "NSArray" } ?? false
+        }
+    }
 }
