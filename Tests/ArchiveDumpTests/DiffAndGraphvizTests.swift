@@ -46,6 +46,27 @@ import KeyedArchive
         #expect(document.differences(to: other).map(\.path.description) == ["$root[1]"])
     }
 
+    /// Found by the `nested` fuzz target: an NSDictionary whose NS.keys name one key twice is matched
+    /// occurrence by occurrence, so it is no change against itself and one change when one value changes.
+    @Test func aRepeatedDictionaryKeyIsMatchedOccurrenceByOccurrence() throws {
+        func archive(second: String) throws -> Data {
+            let dictionaryClass = PropertyListValue.dictionary(["$classname": "NSDictionary", "$classes": ["NSDictionary", "NSObject"]])
+            let dictionary = PropertyListValue.dictionary([
+                "NS.keys": [.uid(UID(2)), .uid(UID(2))], "NS.objects": [.uid(UID(3)), .uid(UID(4))], "$class": .uid(UID(5)),
+            ])
+            return try PropertyListValue.dictionary([
+                "$archiver": "NSKeyedArchiver", "$version": 100000, "$top": ["root": .uid(UID(1))],
+                "$objects": ["$null", dictionary, "k", "first", .string(second), dictionaryClass],
+            ]).propertyListData(format: .binary)
+        }
+        let document = try ForensicReader().read(try archive(second: "second"))
+        #expect(document.differences(to: document).isEmpty)
+        let other = try ForensicReader().read(try archive(second: "changed"))
+        #expect(document.differences(to: other).map(ArchiveDumpCommand.differenceText) == [
+            "changed $top.root.k: \"second\" -> \"changed\"",
+        ])
+    }
+
     @Test func twoVersionsListExactlyTheChangesMade() throws {
         let old = try ForensicReader().read(try Self.book(version: 1))
         let new = try ForensicReader().read(try Self.book(version: 2))

@@ -60,18 +60,28 @@ extension ForensicDocument {
         }
         while let (path, old, new) = pending.popLast() {
             var children: [(ForensicPath, ForensicValue, ForensicValue)] = []
+            // A key that occurs more than once (an NSDictionary whose NS.keys repeat one) is matched
+            // occurrence by occurrence: the n-th old entry of a key with the n-th new entry of that key.
             func matchByKey(_ old: [ForensicEntry], _ new: [ForensicEntry]) {
-                let newByKey = Dictionary(new.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
-                let oldKeys = Set(old.map(\.key))
+                var newByKey: [String: [ForensicValue]] = [:]
+                for entry in new { newByKey[entry.key, default: []].append(entry.value) }
+                var oldOccurrences: [String: Int] = [:]
                 for entry in old {
-                    if let other = newByKey[entry.key] {
-                        children.append((path.appending(key: entry.key), entry.value, other))
+                    let occurrence = oldOccurrences[entry.key, default: 0]
+                    oldOccurrences[entry.key] = occurrence + 1
+                    if let others = newByKey[entry.key], occurrence < others.count {
+                        children.append((path.appending(key: entry.key), entry.value, others[occurrence]))
                     } else {
                         found.append(ForensicDifference(kind: .removed, path: path.appending(key: entry.key), old: entry.value, new: nil))
                     }
                 }
-                for entry in new where !oldKeys.contains(entry.key) {
-                    found.append(ForensicDifference(kind: .added, path: path.appending(key: entry.key), old: nil, new: entry.value))
+                var newOccurrences: [String: Int] = [:]
+                for entry in new {
+                    let occurrence = newOccurrences[entry.key, default: 0]
+                    newOccurrences[entry.key] = occurrence + 1
+                    if occurrence >= oldOccurrences[entry.key, default: 0] {
+                        found.append(ForensicDifference(kind: .added, path: path.appending(key: entry.key), old: nil, new: entry.value))
+                    }
                 }
             }
             switch (old, new) {
