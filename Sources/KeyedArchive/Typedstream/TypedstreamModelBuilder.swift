@@ -13,6 +13,10 @@ struct TypedstreamModelBuilder {
     let classNames: [String: String]
     /// A class's name (before ``classNames``) to its index in the archive's classes.
     private var classIndexes: [String: Int] = [:]
+    /// A Foundation class's name to the index of its class once its whole chain (``chains``) was checked
+    /// against the classes added before, by a Foundation value or by a kept object's chain; a name is
+    /// added only after that check, so whichever comes first, a chain that contradicts another is refused.
+    private var checkedFoundationClassIndexes: [String: Int] = [:]
 
     init(byteOrder: TypedstreamArchive.ByteOrder, maximumDepth: Int, classNames: [String: String] = [:]) {
         archive = TypedstreamArchive(byteOrder: byteOrder)
@@ -75,10 +79,11 @@ struct TypedstreamModelBuilder {
         let (className, groups) = try content(of: value, depth: depth + 1)
         let index = archive.objects.count
         let classIndex: Int
-        if let known = classIndexes[className] {
+        if let known = checkedFoundationClassIndexes[className] {
             classIndex = known
         } else {
             classIndex = try self.classIndex(chain: Self.chains[className] ?? [TypedstreamClassVersion(name: className, version: 0)])
+            checkedFoundationClassIndexes[className] = classIndex
         }
         archive.objects.append(TypedstreamObject(classIndex: classIndex, groups: []))
         archive.objects[index].groups = try groups(&self)

@@ -276,6 +276,12 @@ struct TypedstreamReader {
             guard case .class(let index) = found else {
                 throw fault(.invalidReference, "a class reference names \(found.kindName)", at: headStart)
             }
+            // The reference that ends a chain names a class read before the chain began, as Apple's writer
+            // stops at a class it wrote before and pytypedstream resolves it before numbering the chain's
+            // classes: a class of this chain would be its own superclass.
+            if let first = chain.first, let last = chain.last, index >= first {
+                throw fault(.invalidReference, "the superclass of class \(classes[last].name) refers to class #\(index) (\(classes[index].name)) of its own chain", at: headStart)
+            }
             end = index
         }
         if let last = chain.last { classes[last].superclass = end }

@@ -176,4 +176,48 @@ struct TypedstreamHostileInputTests {
             (error as? TypedstreamError).map { $0.code == .invalidArchive && $0.className == "NSArray" } ?? false
         }
     }
+
+    /// Found by fuzzing: a chain `A : B : (reference to A)` makes a class its own superclass. The reference
+    /// that ends a chain must name a class read before the chain began (pytypedstream resolves it before it
+    /// numbers the chain's classes, so it fails on such a stream too); it is refused where it stands.
+    @Test func classChainEndingInAClassOfItsOwnChainIsRefused() {
+        // An object (#0) of class A (#1) whose superclass B (#2) ends the chain with a reference to A (0x93).
+        let chain = [0x84] + Self.shared("A") + [0x00] + [0x84] + Self.shared("B") + [0x00]
+        let bytes = Self.header + Self.shared("@") + [0x84] + chain + [0x93, 0x86]
+        let error = Self.error(bytes)
+        #expect(error?.code == .invalidReference)
+        #expect(error?.byteOffset == 30, "\(String(describing: error))")
+        #expect(error?.message.contains("class B") == true, "\(String(describing: error))")
+        #expect(error?.message.contains("its own chain") == true, "\(String(describing: error))")
+        // The same chain ending in a class read before it began is read.
+        let before = Self.header + Self.shared("@") + [0x84] + Self.arrayClass + [0x86]
+            + Self.shared("@") + [0x84] + chain + [0x93, 0x86]
+        #expect(Self.error(before) == nil)
+    }
+
+    /// Found by fuzzing: a kept object holds an NSNumber stored with the chain `NSNumber : NSValue : NSString`,
+    /// beside a Foundation NSNumber that the archiver writes with its own chain (`NSValue : NSObject`). One
+    /// class at two superclasses is refused whichever of the two is written first, so that what the archiver
+    /// accepts does not depend on the order of the values.
+    @Test func foundationClassWrittenAfterAContradictingKeptChainIsRefused() throws {
+        let archive = TypedstreamArchive(
+            classes: [TypedstreamClass(name: "Holder", version: 1, superclass: nil),
+                      TypedstreamClass(name: "NSNumber", version: 0, superclass: 2), TypedstreamClass(name: "NSValue", version: 0, superclass: 3),
+                      TypedstreamClass(name: "NSString", version: 0, superclass: nil)],
+            objects: [TypedstreamObject(classIndex: 0, groups: [TypedstreamGroup(encoding: "@", values: [.object(1)])]),
+                      TypedstreamObject(classIndex: 1, groups: [TypedstreamGroup(encoding: "*", values: [.cString(Data("q".utf8))]),
+                                                                TypedstreamGroup(encoding: "q", values: [.integer(1)])])],
+            groups: [TypedstreamGroup(encoding: "@", values: [.object(0)])])
+        var unarchiver = TypedstreamUnarchiver()
+        unarchiver.keepsUnknownObjects = true
+        let kept = try unarchiver.foundationValue(from: archive.encodedData())
+        #expect(kept.catalogued(as: ArchivedTypedstreamObject.self)?.className == "Holder")
+        for values in [[kept, FoundationValue.integer(7)], [FoundationValue.integer(7), kept]] {
+            #expect {
+                try TypedstreamArchiver().archivedData(withRootValue: .array(FoundationValueArray(values)))
+            } throws: { error in
+                (error as? TypedstreamError).map { $0.code == .invalidArchive && $0.className == "NSValue" } ?? false
+            }
+        }
+    }
 }
