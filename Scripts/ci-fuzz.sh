@@ -23,7 +23,7 @@ if [[ $status -ne 0 ]]; then
     echo "== fuzz findings" >&2
     find "$FUZZ_WORK/artifacts" -type f | while read -r f; do
         echo "-- $f ($(wc -c <"$f") bytes)" >&2
-        od -A d -t x1 "$f" | head -40 >&2
+        head -c 640 "$f" | od -A d -t x1 >&2  # the first 640 bytes; od reads all head gives, so no SIGPIPE
     done
     for log in "$FUZZ_WORK"/logs/*.log; do
         if grep -qE 'FUZZ PROPERTY VIOLATED|ERROR: (AddressSanitizer|libFuzzer)|Fatal error' "$log"; then

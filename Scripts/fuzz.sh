@@ -67,6 +67,9 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 
 TARGETS=(binary-reader xml-reader unarchiver dump typedstream openstep-reader nested)
+# A property violation ends in fatalError; Swift's backtracer under ASan prints a misleading memory error
+# and can hang on a pipe, so it is off unless the caller asks for it.
+export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 WORK=${FUZZ_WORK:-$ROOT/fuzz-work}
 BUILD=$ROOT/.build-fuzz
 SWIFTC=${SWIFTC:-swiftc}
