@@ -203,6 +203,14 @@ struct ResolvedJSONWriter {
         }
     }
 
+    /// Whether an entry of `$objects` is an NSString, NSNumber or NSData stored inline (written as a scalar).
+    private static func isInlineScalar(_ value: PropertyListValue) -> Bool {
+        switch value {
+        case .string, .integer, .real, .float, .bool, .data: return true
+        default: return false
+        }
+    }
+
     /// Whether a scalar object is written bare in a field: a string (the others are stored in the field when bare).
     private static func isStringLike(_ value: PropertyListValue) -> Bool {
         if case .string = value { return true }
@@ -247,6 +255,8 @@ struct ResolvedJSONWriter {
     private mutating func object(_ uid: UID, depth: Int) throws -> ResolvedJSONText {
         if let id = ids[uid.value] { return .object([(ResolvedJSONMarker.ref, .scalar(.integer(PropertyListInteger(Int64(id)))))]) }
         guard let object = graph.object(uid) else { return .null }
+        if case .value(let stored) = object.content, Self.isInlineScalar(stored) { return .scalar(stored) }
+        // Only objects get an id: an inline string, number or data is a value, equal wherever it is reached.
         let shared = referenceCounts[uid.value, default: 0] > 1
         var head: [(String, ResolvedJSONText)] = []
         if shared {
@@ -259,11 +269,7 @@ struct ResolvedJSONWriter {
         case .null:
             return .null
         case .value(let stored):
-            switch stored {
-            case .string, .integer, .real, .float, .bool, .data: return .scalar(stored)
-            default:
-                return .object(head + [(ResolvedJSONMarker.stored, try inlineContent(ArchivedValue(stored), depth: depth + 1, owner: uid.value))])
-            }
+            return .object(head + [(ResolvedJSONMarker.stored, try inlineContent(ArchivedValue(stored), depth: depth + 1, owner: uid.value))])
         case .classDefinition:
             guard let stored = graph.storage.indices.contains(Int(uid.value)) ? graph.storage[Int(uid.value)] : nil else { return .null }
             return .object(head + [(ResolvedJSONMarker.stored, try inlineContent(ArchivedValue(stored), depth: depth + 1, owner: uid.value))])
