@@ -275,19 +275,35 @@ import ArchiveDumpCore
         #expect(unknown.stderr.contains("-from: yaml"), "\(unknown.stderr)")
     }
 
+    /// Writes `text` with `old` replaced by `new` to `json` (the edit a jq filter makes), converts it back to a
+    /// binary archive with `-from form`, and reads that with Foundation's NSKeyedUnarchiver.
+    func foundationReadAfterEdit(_ text: String, replacing old: String, with new: String, json: String, from form: String,
+                                 path: String) throws -> NSDictionary {
+        try Data(text.replacingOccurrences(of: old, with: new).utf8).write(to: URL(fileURLWithPath: json))
+        let edited = path + ".edited"
+        #expect(run(["-convert", "binary1", "-from", form, "-o", edited, json]).status == 0)
+        return try #require(try Self.foundationRead(edited))
+    }
+
+    static let complexArchive = "corelibs-foundation/Resources/NSKeyedUnarchiver-ComplexTest.plist"
+
+    /// corelibs' ComplexTest archive in a temporary file, converted by `plutil -convert format` beside it.
+    func complexArchiveConverted(to format: String) throws -> (source: Data, path: String, json: String) {
+        let source = try Corpus.data(Self.complexArchive)
+        let path = try temporaryFile(source)
+        let json = path + ".json"
+        #expect(run(["-convert", format, "-o", json, path]).status == 0)
+        return (source, path, json)
+    }
+
     /// `-convert resolved-json` and back with `-from resolved-json`; an edit of the JSON text is read by Foundation.
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
     func aCorpusArchiveEditedAsResolvedJSONIsReadByFoundation() throws {
-        let source = try Corpus.data("corelibs-foundation/Resources/NSKeyedUnarchiver-ComplexTest.plist")
-        let path = try temporaryFile(source)
-        let json = path + ".json"
-        #expect(run(["-convert", "resolved-json", "-o", json, path]).status == 0)
+        let (_, path, json) = try complexArchiveConverted(to: "resolved-json")
         let text = try String(contentsOfFile: json, encoding: .utf8)
         #expect(text.contains(#""string":"hello""#), "\(text)")
-        try Data(text.replacingOccurrences(of: #""string":"hello""#, with: #""string":"howdy""#).utf8).write(to: URL(fileURLWithPath: json))
-        let edited = path + ".edited"
-        #expect(run(["-convert", "binary1", "-from", "resolved-json", "-o", edited, json]).status == 0)
-        let read = try #require(try Self.foundationRead(edited))
+        let read = try foundationReadAfterEdit(text, replacing: #""string":"hello""#, with: #""string":"howdy""#,
+                                               json: json, from: "resolved-json", path: path)
         #expect(read["string"] as? String == "howdy")
         #expect((read["array"] as? NSArray)?[1] as? String == "hello")
         #expect(read["uuid"] is NSUUID)
@@ -312,16 +328,13 @@ import ArchiveDumpCore
         #expect(strict.stderr.contains("version"), "\(strict.stderr)")
         let plainPath = try temporaryFile(try PropertyListValue.dictionary(["a": 1]).propertyListData(), name: "plain.plist")
         #expect(run(["-lint", "-archive", plainPath]).stderr.contains("not a keyed archive"))
-        let complex = try temporaryFile(try Corpus.data("corelibs-foundation/Resources/NSKeyedUnarchiver-ComplexTest.plist"))
+        let complex = try temporaryFile(try Corpus.data(Self.complexArchive))
         #expect(run(["-lint", "-archive", complex]).status == 0)
     }
 
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
     func aCorpusArchiveEditedAsTypedJSONIsReadByFoundation() throws {
-        let source = try Corpus.data("corelibs-foundation/Resources/NSKeyedUnarchiver-ComplexTest.plist")
-        let path = try temporaryFile(source)
-        let json = path + ".json"
-        #expect(run(["-convert", "typed-json", "-o", json, path]).status == 0)
+        let (source, path, json) = try complexArchiveConverted(to: "typed-json")
         // Unchanged, the typed JSON converts back to the same archive values.
         let same = path + ".same"
         #expect(run(["-convert", "binary1", "-from", "typed-json", "-o", same, json]).status == 0)
@@ -330,10 +343,7 @@ import ArchiveDumpCore
         // The edit a jq filter would make: the string object "hello" in $objects becomes "howdy".
         let text = try String(contentsOfFile: json, encoding: .utf8)
         #expect(text.components(separatedBy: #""hello""#).count == 2, "\(text)")
-        try Data(text.replacingOccurrences(of: #""hello""#, with: #""howdy""#).utf8).write(to: URL(fileURLWithPath: json))
-        let edited = path + ".edited"
-        #expect(run(["-convert", "binary1", "-from", "typed-json", "-o", edited, json]).status == 0)
-        let read = try #require(try Self.foundationRead(edited))
+        let read = try foundationReadAfterEdit(text, replacing: #""hello""#, with: #""howdy""#, json: json, from: "typed-json", path: path)
         #expect(read["string"] as? String == "howdy")
         #expect((read["array"] as? NSArray)?[1] as? String == "howdy")
         #expect(read["uuid"] is NSUUID)

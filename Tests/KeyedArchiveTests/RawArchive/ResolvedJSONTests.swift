@@ -157,8 +157,8 @@ import KeyedArchiveTestSupport
     @Test func depthIsBoundedBothWays() throws {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect(throws: PropertyListError.self) { try Self.graph(#"{"$top":{"root":"# + deep + "}}") }
-        // 200 nested arrays read and write back with the default limits.
-        let nested = String(repeating: "[", count: 200) + String(repeating: "]", count: 200)
+        // 500 nested arrays (502 JSON levels with the envelope) read and write back with the default limits.
+        let nested = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)
         let graph = try Self.graph(#"{"$top":{"root":"# + nested + "}}")
         #expect(try Self.text(graph).contains(nested))
         #expect(throws: KeyedArchiveError.self) { try graph.resolvedJSONData(maximumDepth: 50) }
