@@ -24,8 +24,8 @@ import Foundation
 //   field holds it; it may carry `$id`.
 //
 // Fields (an instance's keyed values and `$top`) hold either an object (a UID) or a value stored in the field
-// itself. A field is written as an object, except that a number, a Boolean, `$real`, `$float` and `$data` are
-// values stored in the field (what `encodeInteger`, `encodeBool`, `encodeDouble`, `encodeBytes` write); the other
+// itself. A field is written as an object (a string is an NSString, `$date` an NSDate), except that a number,
+// a Boolean, `$real`, `$float` and `$data` are values stored in the field (what `encodeInteger`, `encodeBool`, `encodeDouble`, `encodeBytes` write); the other
 // two cases are marked: `{"$object": 7}` is an NSNumber object (`{"$object": {"$data": ...}}` an NSData
 // object), `{"$inline": ...}` a string, date, array, set (`{"$set": [...]}`) or dictionary stored in the
 // field, its elements read as fields again.
@@ -64,7 +64,8 @@ extension ArchivedObjectGraph {
     /// data as typed JSON's scalars (see <doc:CommandLineTools> for the whole format).
     ///
     /// ``init(resolvedJSON:options:)`` reads it back to an archive whose graph is equal: the same classes
-    /// (names, `$classes` chains, `$classhints`), the same sharing, the same values, fields in the same order.
+    /// (names, `$classes` chains, `$classhints`), the same sharing, the same values, fields in the same order
+    /// (`NS.keys` before `NS.objects` in a dictionary written as `$entries`).
     /// The bytes are not kept: objects nothing reaches are dropped, equal strings and numbers become one entry,
     /// equal class descriptions one, and the objects are numbered again as Apple's archiver numbers them. For
     /// an archive as stored (UIDs, `$objects`), use ``typedJSONData(prettyPrinted:)``.
@@ -188,7 +189,7 @@ struct ResolvedJSONWriter {
         case .null: return .null
         case .reference(let uid):
             let node = try object(uid, depth: depth)
-            if case .scalar(let scalar) = node, !Self.isStringLike(scalar) {
+            if case .scalar(let scalar) = node, !Self.isObjectInField(scalar) {
                 guard depth < maximumDepth else { throw tooDeep(uid.value) }
                 return .object([(ResolvedJSONMarker.object, node)])
             }
@@ -211,10 +212,13 @@ struct ResolvedJSONWriter {
         }
     }
 
-    /// Whether a scalar object is written bare in a field: a string (the others are stored in the field when bare).
-    private static func isStringLike(_ value: PropertyListValue) -> Bool {
-        if case .string = value { return true }
-        return false
+    /// Whether an object written as a scalar stays bare in a field: a string (NSString) or a `$date` (NSDate);
+    /// a bare number, Boolean or `$data` in a field is a value stored there, so such an object is marked `$object`.
+    private static func isObjectInField(_ value: PropertyListValue) -> Bool {
+        switch value {
+        case .string, .date: return true
+        default: return false
+        }
     }
 
     /// `{"$inline": ...}`: a value stored in the field, its elements fields again.
@@ -286,8 +290,11 @@ struct ResolvedJSONWriter {
         let fields = instance.fields
         let elements = fields.count == 1 && fields[0].key == FoundationClassCatalogue.elementArrayKey
             ? Self.references(fields[0].value) : nil
-        let entries = fields.count == 2 && fields[0].key == "NS.keys" && fields[1].key == FoundationClassCatalogue.elementArrayKey
-            ? Self.references(fields[0].value).flatMap { keys in Self.references(fields[1].value).map { (keys, $0) } } : nil
+        // NS.keys and NS.objects in either order (corelibs writes them in its dictionary's order); read back keys first.
+        let keysField = fields.first { $0.key == "NS.keys" }, valuesField = fields.first { $0.key == FoundationClassCatalogue.elementArrayKey }
+        let entries = fields.count == 2 && keysField != nil && valuesField != nil
+            ? keysField.flatMap { Self.references($0.value) }.flatMap { keys in valuesField.flatMap { Self.references($0.value) }.map { (keys, $0) } }
+            : nil
         let family = catalogue.entry(named: archivedClass.name)?.family
 
         if !shared, canonicalClass {

@@ -44,6 +44,14 @@ import KeyedArchiveTestSupport
         #expect(text.contains(#""born":{"$date":"1815-12-10T00:00:00Z"}"#))
     }
 
+    /// corelibs writes an NSDictionary's NS.objects before its NS.keys as often as after: both are a JSON object.
+    @Test func dictionaryWithValuesStoredBeforeKeysIsAJSONObject() throws {
+        let graph = try Self.graph(#"{"$top":{"root":{"$class":"NSDictionary","NS.objects":{"$inline":["v"]},"NS.keys":{"$inline":["k"]}}}}"#)
+        let root = try #require(graph.topReference())
+        #expect(graph.object(root)?.instance?.fields.map(\.key) == ["NS.objects", "NS.keys"])
+        #expect(try Self.text(graph) == #"{"$archiver":"NSKeyedArchiver","$version":100000,"$top":{"root":{"k":"v"}}}"#)
+    }
+
     @Test func sharedObjectsAndCyclesAreWrittenOnceWithAnID() throws {
         let json = #"{"$archiver":"NSKeyedArchiver","$version":100000,"$top":{"root":{"$class":"Node","$classes":["Node","NSObject"],"$id":1,"# +
             #""next":{"$class":"Node","$classes":["Node","NSObject"],"next":{"$ref":1},"count":2},"# +
@@ -67,7 +75,8 @@ import KeyedArchiveTestSupport
     @Test func fieldsKeepInlineValuesApartFromObjects() throws {
         let json = #"{"$archiver":"NSKeyedArchiver","$version":100000,"$top":{"root":{"$class":"Thing","$classes":["Thing","NSObject"],"# +
             #""count":3,"flag":true,"ratio":0.5,"bytes":{"$data":"AA=="},"name":"obj","number":{"$object":3},"# +
-            #""label":{"$inline":"in place"},"list":{"$inline":[1,"s",null]},"$$0":"unkeyed","$$$escaped":1},"# +
+            #""label":{"$inline":"in place"},"list":{"$inline":[1,"s",null]},"$$0":"unkeyed","$$$escaped":1,"# +
+            #""when":{"$date":"2001-01-01T00:00:00Z"},"stamp":{"$inline":{"$date":"2001-01-01T00:00:01Z"}}},"# +
             #""$$0":{"$inline":"top value"}}}"#
         let graph = try Self.graph(json)
         let rootUID = try #require(graph.topReference())
@@ -81,6 +90,8 @@ import KeyedArchiveTestSupport
         #expect(root["number"]?.referenceUID != nil)
         #expect(root["$0"]?.referenceUID != nil)
         #expect(root["$$escaped"] == .value(.integer(1)))
+        #expect(root["when"]?.referenceUID.flatMap(graph.className(of:)) == "NSDate")
+        #expect(root["stamp"] == .value(.date(Date(timeIntervalSinceReferenceDate: 1))))
         #expect(graph.top.first { $0.key == "$0" }?.value == .value(.string("top value")))
         #expect(try Self.text(graph) == json)
     }
