@@ -10,6 +10,17 @@ struct PlutilArguments: Equatable {
         /// Typed JSON (``PropertyListValue/typedJSONData(prettyPrinted:)``): JSON that keeps dates, data,
         /// UIDs, sets and reals apart from integers, so that it converts back to the same values.
         case typedJSON = "typed-json"
+        /// Resolved JSON of a keyed archive (``ArchivedObjectGraph/resolvedJSONData(prettyPrinted:maximumDepth:)``):
+        /// the object graph with its classes, shared objects once, converting back to an archive with the same graph.
+        case resolvedJSON = "resolved-json"
+    }
+
+    /// How `-from` says a JSON input is read: plain JSON (the default, as Apple's `plutil` reads it), typed
+    /// JSON, or resolved JSON. Binary, XML and OpenStep input is recognised by its bytes whatever `-from` says.
+    enum InputFormat: String, Equatable {
+        case json
+        case typedJSON = "typed-json"
+        case resolvedJSON = "resolved-json"
     }
 
     /// What to do with each file.
@@ -39,6 +50,10 @@ struct PlutilArguments: Equatable {
     var outputPath: String?
     /// `-e extension`.
     var outputExtension: String?
+    /// `-from FORMAT`: how a JSON input is read.
+    var inputFormat: InputFormat = .json
+    /// `-lint -archive`: a keyed archive must also keep the archive's rules (and the file must be one).
+    var checksArchive = false
     /// The edit of `-insert`, `-replace` and `-remove`, its value read from the command line once for all files.
     private(set) var editOperation: PlutilKeyPathOperation?
 
@@ -65,7 +80,12 @@ struct PlutilArguments: Equatable {
         case "-help":
             command = .help
             return
-        case "-lint": command = .lint
+        case "-lint":
+            command = .lint
+            if rest.first == "-archive" {
+                rest.removeFirst()
+                checksArchive = true
+            }
         case "-p": command = .print
         case "-convert":
             let chosen = try format(next(), missing: "Missing format specifier for command.")
@@ -131,6 +151,12 @@ struct PlutilArguments: Equatable {
             case "-n": terminatingNewline = false
             case "-s": silent = true
             case "-r": readable = true
+            case "-from":
+                guard let value = rest.popFirst() else { throw PlutilFailure("Missing argument for -from.") }
+                guard let format = InputFormat(rawValue: value) else {
+                    throw PlutilFailure("Unknown input format for -from: \(value) (json, typed-json or resolved-json)")
+                }
+                inputFormat = format
             case "-o", "-e":
                 guard let value = rest.popFirst() else { throw PlutilFailure("Missing argument for \(argument).") }
                 if argument == "-o" { outputPath = value } else { outputExtension = value }

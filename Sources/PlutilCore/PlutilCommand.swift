@@ -27,14 +27,17 @@ package enum PlutilCommand {
         Reads and writes property lists (XML, binary, JSON) and checks NSKeyedArchiver archives.
         A file named - is standard input. Commands (-lint when none is given):
           -help                        show this text
-          -lint                        check each file; a keyed archive is checked against the
-                                       archive's rules too; prints 'file: OK' or the fault
+          -lint [-archive]             check that each file is a property list; prints 'file: OK' or
+                                       the fault; -archive: each must also be a keyed archive that
+                                       keeps the archive's rules (as the unarchiver checks them)
           -p                           print each file for people (a keyed archive as its object
                                        tree, as archive-dump shows it); not a stable format
           -convert FORMAT              write each file in FORMAT: xml1 binary1 json swift objc raw
                                        typed-json (JSON keeping dates, data, UIDs, reals; a keyed
-                                       archive as stored); typed JSON is read back by every command
-                                       (objc -header writes the .h too); in place unless -o or -e
+                                       archive as stored) resolved-json (a keyed archive as its
+                                       object graph: classes, shared objects once by $id); read
+                                       either back with -from (objc -header writes the .h too);
+                                       in place unless -o or -e
           -extract KEYPATH FORMAT      write the value at KEYPATH as FORMAT (xml1 binary1 json swift
             [-expect TYPE]             objc raw typed-json); raw prints scalars as text, an array's count, a
                                        dictionary's keys; -expect fails unless the value is a TYPE
@@ -57,6 +60,8 @@ package enum PlutilCommand {
           -s           no output on success
           -r           indented JSON with sorted keys
           -n           no newline after raw and -type output
+          -from FORMAT read JSON input as FORMAT: json (the default: plain JSON, as Apple's
+                       plutil reads it), typed-json or resolved-json
           --           every later argument is a file
         Exit status: 0 when every file succeeded, 1 otherwise.
 

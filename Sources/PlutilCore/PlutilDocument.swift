@@ -12,8 +12,10 @@ struct PlutilDocument {
     /// The format a document was read from; edits are written back in it.
     enum SourceFormat: Equatable {
         case xml, binary, json
-        /// JSON with typed-JSON markers (`{"$date": ...}`, `{"$uid": 1}`), read back to the values it keeps.
+        /// Typed JSON (`-from typed-json`): `{"$date": ...}`, `{"$uid": 1}` read back to the values they keep.
         case typedJSON
+        /// Resolved JSON of a keyed archive (`-from resolved-json`), read back to the archive.
+        case resolvedJSON
     }
 
     /// The bytes as read.
@@ -23,9 +25,11 @@ struct PlutilDocument {
     /// The format of ``data``.
     let format: SourceFormat
 
-    /// Reads a binary or XML property list, or (unless `propertyListsOnly`, as `-lint` asks) JSON.
+    /// Reads a binary or XML property list, or (unless `propertyListsOnly`, as `-lint` asks) JSON in the form
+    /// `-from` names: plain JSON unless the user asks for typed or resolved JSON, as Apple's `plutil` reads
+    /// any JSON file as plain JSON (`{"$date": ...}` is a dictionary then).
     /// - Throws: ``PlutilFailure`` with the property-list reader's error, and the JSON reader's when JSON was tried.
-    init(data: Data, propertyListsOnly: Bool = false) throws(PlutilFailure) {
+    init(data: Data, propertyListsOnly: Bool = false, jsonForm: PlutilArguments.InputFormat = .json) throws(PlutilFailure) {
         self.data = data
         let propertyListFault: String
         do {
@@ -38,43 +42,30 @@ struct PlutilDocument {
         if TypedstreamRenderer.isTypedstream(data) {
             throw PlutilFailure("a typedstream (NSArchiver) archive, not a property list; plutil -lint and -p read it, archive-dump shows it in full")
         }
-        if propertyListsOnly { throw PlutilFailure(propertyListFault) }
-        do throws(PlutilFailure) {
-            let plain = try Self.json(data)
-            if Self.hasTypedJSONMarker(plain) {
-                do {
-                    root = try PropertyListValue(typedJSON: data)
-                } catch {
-                    throw PlutilFailure("typed JSON: \(error)")
-                }
-                format = .typedJSON
-            } else {
-                root = plain
+        if propertyListsOnly && jsonForm == .json { throw PlutilFailure(propertyListFault) }
+        switch jsonForm {
+        case .json:
+            do throws(PlutilFailure) {
+                root = try Self.json(data)
                 format = .json
+            } catch {
+                throw PlutilFailure("\(propertyListFault); not JSON either: \(error.message)")
             }
-        } catch {
-            throw PlutilFailure("\(propertyListFault); not JSON either: \(error.message)")
-        }
-    }
-
-    /// The keys that mark typed JSON (``PropertyListValue/typedJSONData(prettyPrinted:)``) when one is the
-    /// only key of an object.
-    static let typedJSONMarkers: Set<String> = ["$real", "$float", "$date", "$data", "$uid", "$set", "$dictionary"]
-
-    /// Whether `value`, read as plain JSON, holds an object whose only key is a typed-JSON marker: then the
-    /// text is typed JSON and is read as such. The walk uses a stack, not recursion.
-    static func hasTypedJSONMarker(_ value: PropertyListValue) -> Bool {
-        var pending = [value]
-        while let next = pending.popLast() {
-            switch next {
-            case .array(let items): pending.append(contentsOf: items)
-            case .dictionary(let entries):
-                if entries.count == 1, let key = entries.keys.first, typedJSONMarkers.contains(key) { return true }
-                pending.append(contentsOf: entries.values)
-            default: continue
+        case .typedJSON:
+            do {
+                root = try PropertyListValue(typedJSON: data)
+            } catch {
+                throw PlutilFailure("typed JSON: \(error)")
             }
+            format = .typedJSON
+        case .resolvedJSON:
+            do {
+                root = try ArchivedObjectGraph(resolvedJSON: data).propertyList
+            } catch {
+                throw PlutilFailure("resolved JSON: \(error)")
+            }
+            format = .resolvedJSON
         }
-        return false
     }
 
     /// Reads JSON as `plutil` reads it, with the library's reader (``PropertyListValue/init(json:options:)``).

@@ -37,6 +37,12 @@ enum PlutilOutput {
             return Data(try formats.objcLiteral(value, fileName: sourcePath, outputPath: destination, header: objcHeader).utf8)
         case .raw: return Data(PlutilTextFormats.raw(value).utf8)
         case .typedJSON: return value.typedJSONData(prettyPrinted: readable)
+        case .resolvedJSON:
+            do {
+                return try ArchivedObjectGraph(propertyList: value).resolvedJSONData(prettyPrinted: readable)
+            } catch {
+                throw PlutilFailure("resolved-json writes keyed archives only (typed-json writes any property list): \(error)")
+            }
         }
     }
 

@@ -43,8 +43,11 @@ struct PlutilSession {
             if TypedstreamRenderer.isTypedstream(data) {
                 _ = try Self.typedstream(data)
             } else {
-                var document = try PlutilDocument(data: data, propertyListsOnly: true)
-                try checkArchive(&document, edited: false)
+                var document = try PlutilDocument(data: data, propertyListsOnly: true, jsonForm: arguments.inputFormat)
+                if arguments.checksArchive {
+                    guard document.isKeyedArchive else { throw PlutilFailure("not a keyed archive (-archive checks keyed archives)") }
+                    try checkArchive(&document, edited: false)
+                }
             }
             if !arguments.silent { output.write((path == "-" ? "<stdin>" : ValueFormatting.printable(path)) + ": OK\n") }
         case .print:
@@ -52,10 +55,10 @@ struct PlutilSession {
             if TypedstreamRenderer.isTypedstream(data) {
                 try Self.typedstream(data).renderTree(to: output)
             } else {
-                try printDocument(try PlutilDocument(data: data))
+                try printDocument(try PlutilDocument(data: data, jsonForm: arguments.inputFormat))
             }
         case .convert(let format, let header):
-            let document = try PlutilDocument(data: try read(path))
+            let document = try PlutilDocument(data: try read(path), jsonForm: arguments.inputFormat)
             try write(document.root, from: path, format: format, objcHeader: header)
         case .extract(let keyPath, let format, let expect):
             try extract(keyPath, from: path, format: format, expect: expect)
@@ -71,7 +74,7 @@ struct PlutilSession {
 
     private mutating func extract(_ keyPath: PropertyListKeyPath, from path: String, format: PlutilArguments.Format?,
                                   expect: String?) throws(PlutilFailure) {
-        var document = try PlutilDocument(data: try read(path))
+        var document = try PlutilDocument(data: try read(path), jsonForm: arguments.inputFormat)
         // Through an archive's UIDs the type comes from the object found (`object` for an instance of a
         // class with no property-list form), and the plain value is made only when it is written.
         var found: ArchivedKeyPathValue?
@@ -101,7 +104,7 @@ struct PlutilSession {
     }
 
     private mutating func edit(_ path: String, at keyPath: PropertyListKeyPath, _ operation: PlutilKeyPathOperation) throws(PlutilFailure) {
-        var document = try PlutilDocument(data: try read(path))
+        var document = try PlutilDocument(data: try read(path), jsonForm: arguments.inputFormat)
         let wasArchive = document.isKeyedArchive
         _ = try operation.perform(on: &document, at: keyPath)
         if wasArchive {
@@ -113,6 +116,7 @@ struct PlutilSession {
         case .binary: .binary1
         case .json: .json
         case .typedJSON: .typedJSON
+        case .resolvedJSON: .resolvedJSON
         }
         try write(document.root, from: path, format: format, objcHeader: false)
     }

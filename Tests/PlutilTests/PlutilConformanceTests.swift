@@ -283,8 +283,16 @@ import KeyedArchive
 
             // Keyed archives
             .init(arguments: ["-lint", "archive.plist"], stdout: .text("archive.plist: OK\n")),
-            .init(arguments: ["-lint", "broken-archive.plist"], status: 1, stderr: nil,
-                  toolchain: .differs("a keyed archive is checked against the archive's rules too (here a UID past $objects)")),
+            .init(arguments: ["-lint", "broken-archive.plist"], stdout: .text("broken-archive.plist: OK\n"), toolchain: .identical),
+            .init(arguments: ["-lint", "-archive", "broken-archive.plist"], status: 1, stderr: nil,
+                  toolchain: .sameStatus("-archive checks the archive's rules too (here a UID past $objects); the toolchain's has no -archive and fails on it as a file it cannot read")),
+            .init(arguments: ["-lint", "invalid-version.plist"], stdout: .text("invalid-version.plist: OK\n"), toolchain: .identical,
+                  needsCorpus: true),
+            .init(arguments: ["-lint", "-archive", "invalid-version.plist"], status: 1, stderr: nil,
+                  toolchain: .sameStatus("-archive checks the archive's rules ($version must be 100000); the toolchain's fails on -archive as a file it cannot read"),
+                  needsCorpus: true),
+            .init(arguments: ["-lint", "-archive", "archive.plist"], stdout: .text("archive.plist: OK\n"),
+                  toolchain: .differs("-archive is our option; the toolchain's takes it for a file")),
             .init(arguments: ["-p", "archive.plist"], stdout: .text("keyed archive: $archiver \"NSKeyedArchiver\", $version 100000, 2 entries in $objects\nroot: #1 \"hello\"\n"),
                   toolchain: .differs("a keyed archive is shown as its object tree, as archive-dump shows it; the toolchain's shows UIDs as memory addresses")),
             .init(arguments: ["-extract", "$top.root", "raw", "archive.plist"], stdout: .text("1\n"),

@@ -253,35 +253,101 @@ import ArchiveDumpCore
         let text = try String(contentsOfFile: json, encoding: .utf8)
         #expect(text.contains(#""$data":"AAEC""#), "\(text)")
         #expect(text.contains(#""real":2.0"#), "\(text)")
-        // Read back by its markers, to the same values.
+        // Read back by its markers when asked (-from typed-json), to the same values.
         let back = path + ".back"
-        #expect(run(["-convert", "binary1", "-o", back, json]).status == 0)
+        #expect(run(["-convert", "binary1", "-from", "typed-json", "-o", back, json]).status == 0)
         #expect(try PropertyListValue(propertyListData: Data(contentsOf: URL(fileURLWithPath: back))) == original)
-        #expect(run(["-extract", "when", "raw", json]).stdout == "2001-01-02T00:00:00Z\n")
+        #expect(run(["-extract", "when", "raw", "-from", "typed-json", json]).stdout == "2001-01-02T00:00:00Z\n")
+        // Without -from the file is plain JSON, as Apple's plutil reads it: the marker is a dictionary.
+        #expect(run(["-type", "when", json]).stdout == "dictionary\n")
+        #expect(run(["-extract", "when.$date", "raw", json]).stdout == "2001-01-02T00:00:00.25Z\n")
+    }
+
+    @Test func plainJSONWithAMarkerKeyIsADictionaryUnlessTypedJSONIsAsked() throws {
+        let path = try temporaryFile(Data(#"{"d":{"$date":"2001-01-01T00:00:00Z"}}"#.utf8), name: "plain.json")
+        let plain = run(["-convert", "xml1", "-o", "-", path])
+        #expect(plain.status == 0)
+        #expect(plain.stdout.contains("<key>$date</key>"), "\(plain.stdout)")
+        let typed = run(["-convert", "xml1", "-from", "typed-json", "-o", "-", path])
+        #expect(typed.stdout.contains("<date>2001-01-01T00:00:00Z</date>"), "\(typed.stdout)")
+        let unknown = run(["-convert", "xml1", "-from", "yaml", path])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("-from: yaml"), "\(unknown.stderr)")
+    }
+
+    /// Writes `text` with `old` replaced by `new` to `json` (the edit a jq filter makes), converts it back to a
+    /// binary archive with `-from form`, and reads that with Foundation's NSKeyedUnarchiver.
+    func foundationReadAfterEdit(_ text: String, replacing old: String, with new: String, json: String, from form: String,
+                                 path: String) throws -> NSDictionary {
+        try Data(text.replacingOccurrences(of: old, with: new).utf8).write(to: URL(fileURLWithPath: json))
+        let edited = path + ".edited"
+        #expect(run(["-convert", "binary1", "-from", form, "-o", edited, json]).status == 0)
+        return try #require(try Self.foundationRead(edited))
+    }
+
+    static let complexArchive = "corelibs-foundation/Resources/NSKeyedUnarchiver-ComplexTest.plist"
+
+    /// corelibs' ComplexTest archive in a temporary file, converted by `plutil -convert format` beside it.
+    func complexArchiveConverted(to format: String) throws -> (source: Data, path: String, json: String) {
+        let source = try Corpus.data(Self.complexArchive)
+        let path = try temporaryFile(source)
+        let json = path + ".json"
+        #expect(run(["-convert", format, "-o", json, path]).status == 0)
+        return (source, path, json)
+    }
+
+    /// `-convert resolved-json` and back with `-from resolved-json`; an edit of the JSON text is read by Foundation.
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func aCorpusArchiveEditedAsResolvedJSONIsReadByFoundation() throws {
+        let (_, path, json) = try complexArchiveConverted(to: "resolved-json")
+        let text = try String(contentsOfFile: json, encoding: .utf8)
+        #expect(text.contains(#""string":"hello""#), "\(text)")
+        let read = try foundationReadAfterEdit(text, replacing: #""string":"hello""#, with: #""string":"howdy""#,
+                                               json: json, from: "resolved-json", path: path)
+        #expect(read["string"] as? String == "howdy")
+        #expect((read["array"] as? NSArray)?[1] as? String == "hello")
+        #expect(read["uuid"] is NSUUID)
+        #expect(run(["-extract", "root.string", "raw", "-from", "resolved-json", json]).stdout == "howdy\n")
+        // An edit through plutil writes resolved JSON again.
+        #expect(run(["-replace", "root.string", "-string", "hi", "-from", "resolved-json", json]).status == 0)
+        #expect(try String(contentsOfFile: json, encoding: .utf8).contains(#""string":"hi""#))
+        // A property list that is no archive has no resolved form.
+        let plainPath = try temporaryFile(Data(#"{"a":1}"#.utf8), name: "plain.json")
+        let refused = run(["-convert", "resolved-json", "-o", "-", plainPath])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("keyed archives only"), "\(refused.stderr)")
+    }
+
+    /// `-lint` checks the property list only, as Apple's plutil does; `-lint -archive` checks the archive's rules.
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func lintChecksArchiveRulesOnlyWhenAsked() throws {
+        let path = try temporaryFile(try Corpus.data("bpylist2/invalid_version_archive.plist"))
+        #expect(run(["-lint", path]).status == 0)
+        let strict = run(["-lint", "-archive", path])
+        #expect(strict.status == 1)
+        #expect(strict.stderr.contains("version"), "\(strict.stderr)")
+        let plainPath = try temporaryFile(try PropertyListValue.dictionary(["a": 1]).propertyListData(), name: "plain.plist")
+        #expect(run(["-lint", "-archive", plainPath]).stderr.contains("not a keyed archive"))
+        let complex = try temporaryFile(try Corpus.data(Self.complexArchive))
+        #expect(run(["-lint", "-archive", complex]).status == 0)
     }
 
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
     func aCorpusArchiveEditedAsTypedJSONIsReadByFoundation() throws {
-        let source = try Corpus.data("corelibs-foundation/Resources/NSKeyedUnarchiver-ComplexTest.plist")
-        let path = try temporaryFile(source)
-        let json = path + ".json"
-        #expect(run(["-convert", "typed-json", "-o", json, path]).status == 0)
+        let (source, path, json) = try complexArchiveConverted(to: "typed-json")
         // Unchanged, the typed JSON converts back to the same archive values.
         let same = path + ".same"
-        #expect(run(["-convert", "binary1", "-o", same, json]).status == 0)
+        #expect(run(["-convert", "binary1", "-from", "typed-json", "-o", same, json]).status == 0)
         #expect(try PropertyListValue(propertyListData: Data(contentsOf: URL(fileURLWithPath: same)))
                 == PropertyListValue(propertyListData: source))
         // The edit a jq filter would make: the string object "hello" in $objects becomes "howdy".
         let text = try String(contentsOfFile: json, encoding: .utf8)
         #expect(text.components(separatedBy: #""hello""#).count == 2, "\(text)")
-        try Data(text.replacingOccurrences(of: #""hello""#, with: #""howdy""#).utf8).write(to: URL(fileURLWithPath: json))
-        let edited = path + ".edited"
-        #expect(run(["-convert", "binary1", "-o", edited, json]).status == 0)
-        let read = try #require(try Self.foundationRead(edited))
+        let read = try foundationReadAfterEdit(text, replacing: #""hello""#, with: #""howdy""#, json: json, from: "typed-json", path: path)
         #expect(read["string"] as? String == "howdy")
         #expect((read["array"] as? NSArray)?[1] as? String == "howdy")
         #expect(read["uuid"] is NSUUID)
-        #expect(run(["-extract", "root.string", "raw", json]).stdout == "howdy\n")
+        #expect(run(["-extract", "root.string", "raw", "-from", "typed-json", json]).stdout == "howdy\n")
     }
 
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))

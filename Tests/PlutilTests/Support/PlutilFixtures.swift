@@ -83,6 +83,7 @@ enum PlutilFixtures {
         "complex.plist": "corelibs-foundation/Resources/NSKeyedUnarchiver-ComplexTest.plist",
         "indexset.archive": "corelibs-foundation/Fixtures/macOS-10.14/NSIndexSet-ManyRanges.archive",
         "Emacs.clr": "typedstream/python-typedstream/Emacs.clr",
+        "invalid-version.plist": "bpylist2/invalid_version_archive.plist",
     ]
 
     /// `openstep.plist`: an OpenStep (old ASCII) property list, as NeXT and `defaults` wrote them.

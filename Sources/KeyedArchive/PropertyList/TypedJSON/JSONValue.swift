@@ -7,7 +7,7 @@ import Foundation
 /// A parsed JSON document that keeps what typed JSON needs: a number's text (so `1` and `1.0` stay apart and
 /// a 64-bit integer stays exact) and an object's keys in order. Nesting is at most
 /// the scanner's `maximumDepth` deep, so recursion over it is bounded.
-indirect enum JSONValue: Equatable {
+indirect enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case number(String)
