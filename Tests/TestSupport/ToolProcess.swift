@@ -1,7 +1,7 @@
 import Foundation
 
-/// Runs a built tool (`archive-dump`, `plutil`, the toolchain's `plutil`) as a child process for the
-/// end-to-end tests, with its standard streams in files so that no pipe can fill up and block the child.
+/// Runs a built tool (`archive-dump`, `plutil`, the toolchain's `plutil`, the samples) as a child process for
+/// the end-to-end tests, with its standard streams in files so that no pipe can fill up and block the child.
 public enum ToolProcess {
     /// What a finished run left: its exit status and its output.
     public struct Result: Equatable, Sendable {
@@ -29,9 +29,9 @@ public enum ToolProcess {
     /// - Parameters:
     ///   - input: what the child reads on standard input.
     ///   - currentDirectory: the child's working directory; the test process's when nil.
-    ///   - environment: variables set for the child on top of the test process's environment.
+    ///   - environment: the child's whole environment; the test process's when nil.
     public static func run(_ executable: URL, _ arguments: [String], input: Data = Data(),
-                           currentDirectory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
+                           currentDirectory: URL? = nil, environment: [String: String]? = nil) throws -> Result {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tool-io-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -44,9 +44,7 @@ public enum ToolProcess {
         process.executableURL = executable
         process.arguments = arguments
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, set in set }
-        }
+        if let environment { process.environment = environment }
         process.standardInput = try FileHandle(forReadingFrom: inURL)
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)

@@ -50,7 +50,8 @@ struct PlutilRunner {
 
     /// Runs `tool` with `arguments` in the folder, `input` on standard input.
     func run(_ tool: URL, _ arguments: [String], input: Data = Data()) throws -> Result {
-        // A crash of the toolchain's plutil reports no backtrace.
-        try ToolProcess.run(tool, arguments, input: input, currentDirectory: folder, environment: ["SWIFT_BACKTRACE": "enable=no"])
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"  // a crash of the toolchain's plutil reports no backtrace
+        return try ToolProcess.run(tool, arguments, input: input, currentDirectory: folder, environment: environment)
     }
 }

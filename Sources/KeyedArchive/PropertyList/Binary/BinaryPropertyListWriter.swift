@@ -17,7 +17,7 @@ import Foundation
 /// - Containers are not merged by equality: CoreFoundation's writer uniques only strings, numbers, dates and
 ///   data, so two equal arrays are two objects. A container that the value holds in several places (Swift
 ///   arrays and dictionaries are values, so copies share their storage) is written in each place for the
-///   first 100,000 containers (``PropertyListExpansionBudget``'s allowance), the layout Foundation gives its
+///   first 100,000 containers (the allowance of the library's expansion budget), the layout Foundation gives its
 ///   bridged copies; past them, a container whose storage was already numbered is referred to by that
 ///   number, as CoreFoundation refers every reference to one object to its first copy. So a value that
 ///   shares sub-trees heavily (40 levels, each holding the next twice: 2^40 paths) is written in time and
