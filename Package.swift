@@ -60,7 +60,7 @@ let package = Package(
 
         // MARK: - Tests
 
-        /// What the test targets share: the archive builder, the built-tool finder, the corpus locator and
+        /// What the test targets share: the archive builder, the built-tool finder and runner, the corpus locator and
         /// the models the unarchiver fuzz target compiles too (Scripts/fuzz.sh). Not a product.
         .target(name: "KeyedArchiveTestSupport", dependencies: ["KeyedArchive"], path: "Tests/TestSupport"),
 

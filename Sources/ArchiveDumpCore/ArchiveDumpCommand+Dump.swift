@@ -44,6 +44,11 @@ extension ArchiveDumpCommand {
                 return fail("a typedstream (NSArchiver) archive is not a property list; '\(options.mode == .xml ? "--xml" : "--binary")' "
                             + "cannot convert it")
             }
+            if options.isLenient {
+                // The typedstream reader has no lenient mode: the archive is read whole or refused.
+                errors.write("Note: \(ValueFormatting.printable(name)): --lenient does not apply to a typedstream "
+                             + "(NSArchiver) archive; it is read with the strict rules\n")
+            }
             do {
                 typedstream = TypedstreamRenderer(archive: try TypedstreamArchive(data: data), budget: budget, maxDepth: options.maxDepth)
             } catch {

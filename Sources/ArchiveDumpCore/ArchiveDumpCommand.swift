@@ -71,7 +71,8 @@ package enum ArchiveDumpCommand {
                                   that breaks the archive's rules is listed and marked with its error
                                   (a dangling UID, a bad $class, a wrong $archiver or $version...), the
                                   rest is shown. The property list is read with CoreFoundation's
-                                  stricter rules relaxed too. Not with --validate.
+                                  stricter rules relaxed too. Not with --validate. A typedstream is
+                                  read strictly all the same (a note on stderr says so).
           --max-depth <n>         Do not expand objects or containers more than <n> levels deep.
 
         FORENSIC OPTIONS:

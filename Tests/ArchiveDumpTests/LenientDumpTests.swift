@@ -84,4 +84,34 @@ import KeyedArchiveTestSupport
             if expected == 0 { #expect(out.text == "1\n", "\(arguments)") }
         }
     }
+
+    /// The typedstream reader has no lenient mode: `--lenient` reads a typedstream strictly and says so.
+    @Test func lenientSaysItDoesNotApplyToATypedstream() throws {
+        let data = try TypedstreamArchiver().archivedData(withRootValue: .string("hello"))
+        func dump(_ arguments: [String]) -> (status: Int32, out: String, err: String) {
+            let out = DumpOutputCollector(), err = DumpOutputCollector()
+            let status = ArchiveDumpCommand.run(arguments: arguments + ["-"], input: { data }, output: out.output,
+                                                errors: err.output, outputIsTerminal: false)
+            return (status, out.text, err.text)
+        }
+        let strict = dump([]), lenient = dump(["--lenient"])
+        #expect(strict.status == 0 && lenient.status == 0, "\(strict.err) \(lenient.err)")
+        #expect(lenient.out == strict.out)
+        #expect(strict.err == "")
+        #expect(lenient.err == "Note: <stdin>: --lenient does not apply to a typedstream (NSArchiver) archive; it is read "
+                + "with the strict rules\n")
+        #expect(ArchiveDumpCommand.help.contains("A typedstream is\n" + String(repeating: " ", count: 26) + "read strictly all the same"))
+    }
+
+    /// crabstep's ExtraData, a typedstream cut short on purpose: refused with and without `--lenient`.
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func aDamagedTypedstreamIsRefusedWithTheNote() throws {
+        let path = Corpus.url("typedstream/crabstep/ExtraData").path
+        let strict = try ToolRunner.run([path]), lenient = try ToolRunner.run(["--lenient", path])
+        #expect(strict.status == 1)
+        #expect(lenient.status == 1)
+        #expect(strict.stderr.hasPrefix("Error: \(path): "))
+        #expect(lenient.stderr == "Note: \(path): --lenient does not apply to a typedstream (NSArchiver) archive; it is "
+                + "read with the strict rules\n" + strict.stderr)
+    }
 }

@@ -100,7 +100,8 @@ final class ArchiveCodableDecoder: Decoder {
            case .object(let name) = try storedKind(objectDecoder, key), !CodableArchiving.foundationClassNames.contains(name) {
             let path = archive.keyPath
             let error = KeyedArchiveError(.classNotAllowed,
-                                          "class \"\(name)\" is not allowed here; expected \(String(reflecting: expectedType))",
+                                          "class \"\(name)\" is not allowed here; expected \(String(reflecting: expectedType))"
+                                              + ArchivedClassNameRules.renamedClassHint(for: name),
                                           keyPath: key.isEmpty ? path : (path.isEmpty ? key : path + "." + key), className: name)
             throw CodableArchiving.decodingError(error, type: expectedType, key: nil, codingPath: codingPath)
         }
@@ -243,7 +244,8 @@ extension CodableArchiving {
         switch archiveError.code {
         case .keyNotFound:
             let key = key ?? ArchiveCodingKey(stringValue: "")
-            return DecodingError.keyNotFound(key, context("the archived object has no key \"\(key.stringValue)\"", codingPath))
+            return DecodingError.keyNotFound(key, context("the archived object has no key \"\(key.stringValue)\""
+                                                          + missingKeyHint, codingPath))
         case .valueNotFound:
             return DecodingError.valueNotFound(type, context("the archive holds no value where a \(type) is expected", path))
         case .typeMismatch, .classNotAllowed:
@@ -252,6 +254,10 @@ extension CodableArchiving {
             return DecodingError.dataCorrupted(context("the archive cannot be read here (\(archiveError.code))", path))
         }
     }
+
+    /// What a Codable `keyNotFound` message adds: how a model reads archives written before a property existed.
+    static let missingKeyHint = "; a property added since the archive was written reads a default when declared "
+        + "@DefaultWhenMissing (or @DefaultFrom<Provider>), or nil when it is optional"
 
     /// `error` with `prefix` in front of its coding path, unless its path already starts at the archive's
     /// top-level key (see ``anchored(_:at:)``).

@@ -115,7 +115,8 @@ struct ArchiveDictionaryKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingCon
 
     private func read<R>(_ key: Key, _ type: Any.Type, _ body: (any ArchiveDecoder) throws -> R) throws -> R {
         guard let i = positions[key.stringValue] else {
-            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no entry \"\(key.stringValue)\" in the archived dictionary"))
+            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no entry \"\(key.stringValue)\" in the archived dictionary"
+                                                        + CodableArchiving.missingKeyHint))
         }
         do { return try cursor.decodeElement(at: i, body) } catch {
             throw CodableArchiving.decodingError(error, type: type, key: key, codingPath: codingPath)
@@ -167,7 +168,8 @@ struct ArchiveDictionaryKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingCon
 
     private func superDecoder(named key: any CodingKey) throws -> any Decoder {
         guard let i = positions[key.stringValue] else {
-            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no entry \"\(key.stringValue)\" in the archived dictionary"))
+            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no entry \"\(key.stringValue)\" in the archived dictionary"
+                                                        + CodableArchiving.missingKeyHint))
         }
         let element = try cursor.decodeElement(at: i) { $0 }
         let decoder = ArchiveCodableDecoder(field: element, key: "", codingPath: codingPath + [key])

@@ -143,7 +143,8 @@ extension ArchiveDecoder {
         }
         let stored = name == KeyedArchiveClassNames.number ? try decodeNumber(forKey: key) : nil
         guard let chosen = KeyedArchiveClassNames.choose(types, className: name, stored: stored, keyedNames: keyedNames) else {
-            throw KeyedArchiveError(.classNotAllowed, "class \"\(name)\" is not allowed here; expected one of \(Self.describe(types))",
+            throw KeyedArchiveError(.classNotAllowed, "class \"\(name)\" is not allowed here; expected one of \(Self.describe(types))"
+                                        + ArchivedClassNameRules.renamedClassHint(for: name),
                                     keyPath: path(key))
         }
         func decode<T: ArchiveValue>(_ type: T.Type) throws -> any ArchiveValue { try T.decode(from: self, forKey: key) }

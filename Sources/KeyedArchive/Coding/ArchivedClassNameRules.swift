@@ -43,6 +43,25 @@ enum ArchivedClassNameRules {
                           + "(a Codable value: adopt ArchiveNamed and set it there)", className: name)
     }
 
+    /// What to add to a ``KeyedArchiveError/Code/classNotAllowed`` message for `name`: when it has the form of
+    /// a Swift class's archived name (`Module.Class`, a generic `Module.Box<Module.Item>`, or a mangled
+    /// `_TtC...`), the APIs that read a class renamed or moved since the archive was written; otherwise
+    /// nothing (Objective-C class names have no module).
+    static func renamedClassHint(for name: String) -> String {
+        guard looksLikeSwiftClassName(name) else { return "" }
+        return " (a Swift class renamed or moved to another module since the archive was written is read with "
+            + "KeyedUnarchiver.setClass(_:forClassName:), the type's legacyClassNames, or "
+            + "KeyedUnarchiver.mapModule(_:to:) for a whole module)"
+    }
+
+    /// Whether `name` is module-qualified (an identifier, then a dot) or a Swift mangled class name.
+    static func looksLikeSwiftClassName(_ name: String) -> Bool {
+        if name.hasPrefix("_Tt") { return true }
+        guard let dot = name.firstIndex(of: "."), let first = name.unicodeScalars.first,
+              first == "_" || first.properties.isAlphabetic else { return false }
+        return name[..<dot].unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isAlphabetic || $0.properties.numericType != nil }
+    }
+
     /// Every name `type` answers to when reading: its ``KeyedArchivable/archivedClassName``, its
     /// ``KeyedArchivable/legacyClassNames`` and, for a nested class, the `Module.Outer.Inner` that earlier
     /// versions of this package wrote by default (that name can only mean this type). Names holding an

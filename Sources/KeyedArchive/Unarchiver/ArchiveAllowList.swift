@@ -111,7 +111,8 @@ extension UnarchivingSession {
                      expected: @autoclosure () -> String) throws -> any KeyedArchivable.Type {
         guard let type = resolve(classAt: classIndex, allowed: allowed) else {
             let name = classTable[classIndex].name
-            throw error(.classNotAllowed, "class \"\(name)\" is not allowed here; expected \(expected())",
+            throw error(.classNotAllowed, "class \"\(name)\" is not allowed here; expected \(expected())"
+                            + ArchivedClassNameRules.renamedClassHint(for: name),
                         key: key, uid: uid, className: name)
         }
         return type

@@ -3,12 +3,7 @@ import Testing
 
 /// Runs the built `archive-dump` executable, found next to the test bundle in the build products.
 enum ToolRunner {
-    struct Result {
-        var status: Int32
-        var stdout: Data
-        var stderr: String
-        var text: String { String(decoding: stdout, as: UTF8.self) }
-    }
+    typealias Result = ToolProcess.Result
 
     /// The built tool, next to the test bundle (the test target depends on it).
     static let executable: URL? = BuiltProducts.executable("archive-dump")
@@ -16,25 +11,7 @@ enum ToolRunner {
     /// Runs the tool with `arguments`, feeding `input` on standard input, in `currentDirectory` if given.
     static func run(_ arguments: [String], input: Data = Data(), currentDirectory: URL? = nil) throws -> Result {
         let tool = try #require(executable, "archive-dump not found next to the test bundle")
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("archive-dump-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let inURL = dir.appendingPathComponent("in"), outURL = dir.appendingPathComponent("out"),
-            errURL = dir.appendingPathComponent("err")
-        try input.write(to: inURL)
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = arguments
-        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-        process.standardInput = try FileHandle(forReadingFrom: inURL)
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        try process.run()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: try Data(contentsOf: outURL),
-                      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+        return try ToolProcess.run(tool, arguments, input: input, currentDirectory: currentDirectory)
     }
 
     /// Writes `data` to a new temporary file and returns its path.

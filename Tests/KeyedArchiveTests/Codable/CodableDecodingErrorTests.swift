@@ -66,6 +66,17 @@ struct ECardIndex: ArchivableCodable {
         #expect((context.underlyingError as? KeyedArchiveError)?.keyPath == "root.books[0].title")
     }
 
+    @Test func aMissingFieldHintsAtDefaultWhenMissing() throws {
+        let data = try KeyedArchiver.archivedData(withRootObject: EBook(title: "a"), format: .xml)
+        let renamed = Data(String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<key>title</key>", with: "<key>titel</key>").utf8)
+        let error = #expect(throws: DecodingError.self) { try KeyedUnarchiver.unarchivedObject(ofClass: EBook.self, from: renamed) }
+        guard case .keyNotFound(_, let context)? = error else {
+            Issue.record("expected keyNotFound, got \(String(describing: error))")
+            return
+        }
+        #expect(context.debugDescription.contains("@DefaultWhenMissing (or @DefaultFrom<Provider>)"), "\(context.debugDescription)")
+    }
+
     @Test func expectedTypeOfANestedStructIsItsOwnName() throws {
         let data = try KeyedArchiver.archivedData(withRootObject: CHolderWithEvil(item: CEvilPoint(x: 1, y: 2)))
         let error = #expect(throws: DecodingError.self) { try KeyedUnarchiver.unarchivedObject(ofClass: CHolderWithPoint.self, from: data) }

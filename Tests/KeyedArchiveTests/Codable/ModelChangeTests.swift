@@ -137,6 +137,7 @@ struct BookshelfLookalike: ArchivableCodable {
         let error = try #require(archiveError(thrown))
         #expect(error.code == .classNotAllowed)
         #expect(error.className == "App.Bookshelf")
+        #expect(error.message.contains("KeyedUnarchiver.mapModule(_:to:)"), "\(error.message)")
     }
 
     @Test func aModuleMoveAdmitsOnlyTheTypesAskedFor() throws {

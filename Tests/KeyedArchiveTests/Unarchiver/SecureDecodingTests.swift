@@ -51,6 +51,27 @@ private struct Labelled: KeyedArchivable {
         #expect(Tripwire.initCount == before + 1)
     }
 
+    @Test func aRefusedSwiftClassNameHintsAtTheRenamingAPIs() throws {
+        let archive = try KeyedArchiver.archivedPropertyList(withRootObject: Tripwire(payload: "boom"))
+        let failure = try #require(error(Book.self, archive))
+        #expect(failure.code == .classNotAllowed)
+        for api in ["KeyedUnarchiver.setClass(_:forClassName:)", "legacyClassNames", "KeyedUnarchiver.mapModule(_:to:)"] {
+            #expect(failure.message.contains(api), "\(failure.message)")
+        }
+        // An Objective-C class name has no module: no hint.
+        let array = F.archive(["$null", .dictionary(["$class": .uid(UID(2)), "NS.objects": []]), F.classDict("NSArray")])
+        let refused = try #require(error(Book.self, array))
+        #expect(refused.code == .classNotAllowed)
+        #expect(!refused.message.contains("setClass"), "\(refused.message)")
+    }
+
+    @Test(arguments: [("App.Note", true), ("_TtCC3App5Outer5Inner", true), ("App.Box<App.Item>", true), ("NSArray", false),
+                      (".Note", false), ("1App.Note", false), ("NSKeyedArchiver", false)])
+    func swiftClassNamesAreRecognized(name: String, isSwift: Bool) {
+        #expect(ArchivedClassNameRules.looksLikeSwiftClassName(name) == isSwift)
+        #expect(ArchivedClassNameRules.renamedClassHint(for: name).isEmpty == !isSwift)
+    }
+
     @Test func disallowedClassNestedInArrayOrDictionaryIsRejected() throws {
         let before = Tripwire.initCount
         // An array of Books whose second element claims to be a Tripwire.

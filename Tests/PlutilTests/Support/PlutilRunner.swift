@@ -6,14 +6,7 @@ import Testing
 
 /// Runs a `plutil` executable in a folder of its own, with files made for the run.
 struct PlutilRunner {
-    struct Result: Equatable {
-        var status: Int32
-        /// Whether the process ended by a signal (`status` is then the signal's number).
-        var crashed: Bool
-        var stdout: Data
-        var stderr: String
-        var text: String { String(decoding: stdout, as: UTF8.self) }
-    }
+    typealias Result = ToolProcess.Result
 
     /// The `plutil` this package builds, next to the test bundle.
     static let built: URL? = BuiltProducts.executable("plutil")
@@ -57,28 +50,8 @@ struct PlutilRunner {
 
     /// Runs `tool` with `arguments` in the folder, `input` on standard input.
     func run(_ tool: URL, _ arguments: [String], input: Data = Data()) throws -> Result {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("plutil-io-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let inURL = scratch.appendingPathComponent("in"), outURL = scratch.appendingPathComponent("out"),
-            errURL = scratch.appendingPathComponent("err")
-        try input.write(to: inURL)
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"  // a crash of the toolchain's plutil reports no backtrace
-        process.environment = environment
-        process.standardInput = try FileHandle(forReadingFrom: inURL)
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        try process.run()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, crashed: process.terminationReason == .uncaughtSignal,
-                      stdout: try Data(contentsOf: outURL),
-                      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+        return try ToolProcess.run(tool, arguments, input: input, currentDirectory: folder, environment: environment)
     }
 }

@@ -24,24 +24,8 @@ enum SampleRunner {
     /// Runs `name` with `arguments` and an environment (by default the test's own).
     static func run(_ name: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Result {
         let tool = try executable(name)
-        let dir = try temporaryDirectory("run")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let outURL = dir.appendingPathComponent("out"), errURL = dir.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        process.currentDirectoryURL = packageRoot
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        try process.run()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus,
-                      stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-                      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+        let result = try ToolProcess.run(tool, arguments, currentDirectory: packageRoot, environment: environment)
+        return Result(status: result.status, stdout: result.text, stderr: result.stderr)
     }
 
     /// The permission bits of the file or directory at `path`.

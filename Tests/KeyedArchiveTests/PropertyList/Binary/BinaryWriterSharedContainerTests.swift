@@ -3,7 +3,8 @@ import Testing
 @testable import KeyedArchive
 
 // The writer numbers a container by its storage box, taken from the tree in place (not retained): one box
-// placed at several spots of a tree, or as both an array and a set, is still one object per spot.
+// placed at several spots of a tree, or as both an array and a set, is still one object per spot for the
+// first `PropertyListExpansionBudget.allowance` containers; past them, one box of one kind is one object.
 
 @Suite struct BinaryWriterSharedContainerTests {
     /// The object count in a file's trailer.
@@ -41,5 +42,26 @@ import Testing
         #expect(try BinaryPropertyListReader().read(bytes) == small)
         // Dictionaries: 2^11 - 1; scalars: the keys "leaf", "left", "right", "depth", and 7, 0...9 (7 is shared).
         #expect(objectCount(bytes) == (1 << 11) - 1 + 4 + 10)
+    }
+
+    /// 40 levels of arrays, each holding the next twice (``SharedSubtreeWalkTests/bomb(dictionaries:leaf:)``):
+    /// 41 distinct arrays in memory, 2^40 paths.
+    @Test(arguments: [false, true]) func heavilySharedContainersAreWrittenOncePastTheAllowance(dictionaries: Bool) throws {
+        let value = SharedSubtreeWalkTests.bomb(dictionaries: dictionaries)
+        let bytes = BinaryPropertyListWriter().write(value)
+        // At most the allowance written per spot, then the 42 distinct containers once; the scalars 1, "a", "b".
+        #expect(objectCount(bytes) <= PropertyListExpansionBudget.allowance + 42 + 3)
+        #expect(bytes.count < 2_000_000)
+        #expect(try BinaryPropertyListReader().read(bytes) == value)
+    }
+
+    /// 17 levels: 2^18 arrays along the paths, past the allowance, so some are written once for many paths.
+    /// (Foundation on Linux expands shared objects as it reads, so it is given a value that fits expanded.)
+    @Test func foundationReadsASharedValuePastTheAllowanceEqual() throws {
+        var value: PropertyListValue = ["leaf", 2.5]
+        for depth in 0 ..< 17 { value = .array([value, .integer(exactly: depth)!, value]) }
+        let bytes = BinaryPropertyListWriter().write(value)
+        #expect(objectCount(bytes) < 1 << 18)
+        #expect(try FoundationBridge.foundationRead(bytes) == value)
     }
 }
