@@ -213,6 +213,15 @@ import Testing
         #expect(error.className == "Thing")
     }
 
+    /// Objects 0-6 of a hand-made archive: the envelope (keys 1-4, values 5-8), its four keys, the archiver's
+    /// name and version; object 7 follows as `$top` and 8 as `$objects`.
+    static let handMadeEnvelope: [HandMadeBinaryPropertyList.Object] = [
+            .dictionary(keys: [1, 2, 3, 4], values: [5, 6, 7, 8]),   // 0: the envelope
+            .ascii("$archiver"), .ascii("$version"), .ascii("$top"), .ascii("$objects"),
+            .ascii("NSKeyedArchiver"),                               // 5
+            .integer(100000),                                        // 6
+    ]
+
     @Test func arrayFieldWithAUIDOutOfRangeIsReportedBesideACorrectArray() throws {
         // Arrays of scalars and UIDs are checked without the walk; a bad one leaves the report to the walk,
         // with the correct array beside it checked again, not skipped.
@@ -227,11 +236,7 @@ import Testing
     }
 
     @Test func arrayFieldInsideItselfIsRejectedOnTheBytesPaths() throws {
-        let data = HandMadeBinaryPropertyList.encode([
-            .dictionary(keys: [1, 2, 3, 4], values: [5, 6, 7, 8]),   // 0: the envelope
-            .ascii("$archiver"), .ascii("$version"), .ascii("$top"), .ascii("$objects"),
-            .ascii("NSKeyedArchiver"),                               // 5
-            .integer(100000),                                        // 6
+        let data = HandMadeBinaryPropertyList.encode(Self.handMadeEnvelope + [
             .dictionary(keys: [9], values: [10]),                    // 7: $top = {root: UID 2}
             .array([11, 12, 13]),                                    // 8: $objects = ["$null", class 12, object 13]
             .ascii("root"), .uid(2), .ascii("$null"),                // 9, 10, 11
@@ -247,12 +252,7 @@ import Testing
     }
 
     @Test func containerInsideItselfIsRejectedOnTheBytesPaths() throws {
-        typealias O = HandMadeBinaryPropertyList.Object
-        let data = HandMadeBinaryPropertyList.encode([
-            .dictionary(keys: [1, 2, 3, 4], values: [5, 6, 7, 8]),   // 0: the envelope
-            .ascii("$archiver"), .ascii("$version"), .ascii("$top"), .ascii("$objects"),
-            .ascii("NSKeyedArchiver"),                               // 5
-            .integer(100000),                                        // 6
+        let data = HandMadeBinaryPropertyList.encode(Self.handMadeEnvelope + [
             .dictionary(keys: [9], values: [10]),                    // 7: $top = {root: UID 1}
             .array([11, 12]),                                        // 8: $objects = ["$null", object 12]
             .ascii("root"), .uid(1), .ascii("$null"),                // 9, 10, 11
