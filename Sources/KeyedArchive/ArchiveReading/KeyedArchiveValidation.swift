@@ -225,15 +225,17 @@ struct KeyedArchiveValidation {
         }
     }
 
-    /// Rules 4 and 6 for dictionary `n` when every value is a scalar or a UID in range (most object
-    /// dictionaries): there is nothing to enter, so ``walk(_:path:uid:className:skippingValue:)`` would
-    /// only read each entry. Returns false, having changed nothing, for anything else (a container value,
-    /// a reference or UID out of range or not in the word table), which the walk then checks and reports.
+    /// Rules 4 and 6 for dictionary `n` when every value is a scalar, a UID in range, or an array or set of
+    /// those (most object dictionaries, and every collection object's `NS.objects`): there is nothing to
+    /// enter but those arrays, which hold no container and so close no cycle, and
+    /// ``walk(_:path:uid:className:skippingValue:)`` would only read each entry. Returns false, having
+    /// changed nothing, for anything else (a dictionary value, an array holding a container, a reference
+    /// or UID out of range or not in the word table), which the walk then checks and reports.
     private mutating func checkFlat(_ n: Int, _ fields: ArchiveFields, skippingValue skipped: Int?) -> Bool {
         let refSize = storage.refSize
-        let objectCount = UInt64(storage.objectCount)
         // The walk's order (last entry first), so that the walk and this agree on which entry is read.
         var i = fields.count - 1
+        var flatArrays = 0
         while i >= 0 {
             guard let child = storage.referenceIfInRange(at: fields.values + i * refSize) else { return false }
             if child != skipped {
@@ -243,14 +245,55 @@ struct KeyedArchiveValidation {
                 case .scalar:
                     break
                 case .uid:
-                    guard let ref = storage.resolvedUID(child), ref < objectCount else { return false }
-                default:
+                    guard isUIDInRange(child) else { return false }
+                case .array, .set:
+                    guard state[child] == 2 || holdsNoContainer(child) else { return false }
+                    flatArrays += 1
+                case .dictionary:
                     return false
                 }
             }
             i -= 1
         }
+        // Every entry passed: only now is anything marked, so that a false return leaves the walk a clean state.
+        i = fields.count - 1
+        while flatArrays > 0, i >= 0 {
+            if let child = storage.referenceIfInRange(at: fields.values + i * refSize), child != skipped,
+               storage.kind(child) == .array || storage.kind(child) == .set {
+                state[child] = 2
+                flatArrays -= 1
+            }
+            i -= 1
+        }
         state[n] = 2
+        return true
+    }
+
+    /// Whether property-list object `n` is a UID in range that the word table holds (rule 4 without a throw).
+    @inline(__always)
+    private func isUIDInRange(_ n: Int) -> Bool {
+        guard let ref = storage.resolvedUID(n) else { return false }
+        return ref < UInt64(storage.objectCount)
+    }
+
+    /// Whether array or set `n` holds only scalars and UIDs in range (rules 4 and 6 hold for it: with no
+    /// container inside, it cannot contain itself); false for anything the walk must look at.
+    private func holdsNoContainer(_ n: Int) -> Bool {
+        guard let c = try? storage.container(n), c.kind != .dictionary else { return false }
+        let refSize = storage.refSize
+        var i = 0
+        while i < c.count {
+            guard let element = storage.referenceIfInRange(at: c.start + i * refSize) else { return false }
+            switch storage.kind(element) {
+            case .scalar:
+                break
+            case .uid:
+                guard isUIDInRange(element) else { return false }
+            case .array, .set, .dictionary:
+                return false
+            }
+            i += 1
+        }
         return true
     }
 

@@ -19,12 +19,15 @@
 ///   dynamic check could never fire.
 /// - **Owned once.** Each block has exactly one owner, which holds it in a `let`, never hands it out, and
 ///   calls ``destroy()`` exactly once, in its `deinit`: no access outlives the block.
-struct UncheckedExclusiveState<Value> {
+///
+/// `Value` may be non-copyable (the unarchiver's state holds its non-copyable `DecodedObjectTable`): the
+/// addressors hand out the block's address, so reads and writes run in place and nothing is copied.
+struct UncheckedExclusiveState<Value: ~Copyable> {
     /// The block holding the state (initialized from `init` to ``destroy()``).
     private let address: UnsafeMutablePointer<Value>
 
     /// Allocates the block and stores `initial` in it.
-    init(_ initial: Value) {
+    init(_ initial: consuming Value) {
         address = .allocate(capacity: 1)
         address.initialize(to: initial)
     }

@@ -78,12 +78,12 @@ final class ArchiveCodableDecoder: Decoder {
     func open(_ archive: any ArchiveDecoder, forKey key: String, dictionary: Bool, codingPath: [any CodingKey])
         throws -> ArchiveCollectionCursor
     {
-        guard let objectDecoder = archive as? ArchiveObjectDecoder else {
+        guard let reader = archive.objectReading else {
             throw DecodingError.typeMismatch(dictionary ? [String: Any].self : [Any].self, .init(codingPath: codingPath,
                 debugDescription: "this ArchiveDecoder cannot read Codable containers element by element"))
         }
         do {
-            let cursor = try objectDecoder.openCollection(forKey: key, dictionary: dictionary)
+            let cursor = try reader.openCollection(forKey: key, dictionary: dictionary)
             cursors.append(cursor)
             return cursor
         } catch {
@@ -96,8 +96,8 @@ final class ArchiveCodableDecoder: Decoder {
         guard let key else {
             return KeyedDecodingContainer(ArchiveObjectKeyedDecodingContainer<Key>(owner: self))
         }
-        if let expectedType, let objectDecoder = archive as? ArchiveObjectDecoder,
-           case .object(let name) = try storedKind(objectDecoder, key), !CodableArchiving.foundationClassNames.contains(name) {
+        if let expectedType, let reader = archive.objectReading,
+           case .object(let name) = try storedKind(reader, key), !CodableArchiving.foundationClassNames.contains(name) {
             let path = archive.keyPath
             let error = KeyedArchiveError(.classNotAllowed,
                                           "class \"\(name)\" is not allowed here; expected \(String(reflecting: expectedType))"
@@ -109,7 +109,7 @@ final class ArchiveCodableDecoder: Decoder {
         return KeyedDecodingContainer(try ArchiveDictionaryKeyedDecodingContainer<Key>(cursor: cursor, owner: self, codingPath: codingPath))
     }
 
-    private func storedKind(_ decoder: ArchiveObjectDecoder, _ key: String) throws -> ArchiveStoredValueKind {
+    private func storedKind(_ decoder: any ArchiveObjectReading, _ key: String) throws -> ArchiveStoredValueKind {
         do { return try decoder.storedValueKind(forKey: key) } catch {
             throw CodableArchiving.decodingError(error, type: Any.self, key: nil, codingPath: codingPath)
         }
@@ -192,7 +192,7 @@ extension CodableArchiving {
                                                    codingPath: [any CodingKey]) throws -> T {
         let kind: ArchiveStoredValueKind
         do {
-            kind = try (archive as? ArchiveObjectDecoder)?.storedValueKind(forKey: key) ?? .object("")
+            kind = try archive.objectReading?.storedValueKind(forKey: key) ?? .object("")
         } catch {
             throw decodingError(error, type: T.self, key: nil, codingPath: codingPath)
         }
@@ -223,7 +223,7 @@ extension CodableArchiving {
     /// Whether the value under `key` is absent, `$null` or NSNull.
     static func isNil(_ archive: any ArchiveDecoder, forKey key: String) throws -> Bool {
         if try archive.decodeNil(forKey: key) { return true }
-        if case .object("NSNull")? = try (archive as? ArchiveObjectDecoder)?.storedValueKind(forKey: key) { return true }
+        if case .object("NSNull")? = try archive.objectReading?.storedValueKind(forKey: key) { return true }
         return false
     }
 

@@ -17,7 +17,7 @@ struct ArchiveObjectKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContain
     var codingPath: [any CodingKey] { owner.codingPath }
 
     var allKeys: [Key] {
-        guard let objectDecoder = archive as? ArchiveObjectDecoder, let keys = try? objectDecoder.storedKeys() else { return [] }
+        guard let reader = archive.objectReading, let keys = try? reader.storedKeys() else { return [] }
         return keys.compactMap { Key(stringValue: $0) }
     }
 

@@ -78,7 +78,7 @@ extension ArchiveDecoder {
     /// depth machinery (here while the stack holds them, else on a thread sized for them) for the
     /// unarchiver's decoder; for another decoder, here up to `levelsEveryStackHolds` levels, else on such a thread.
     private func withStack<R>(forLevels levels: Int, _ body: () throws -> R) throws -> R {
-        if let decoder = self as? ArchiveObjectDecoder { return try decoder.session.withStack(forLevels: levels, body) }
+        if let reader = objectReading { return try reader.withStack(forLevels: levels, body) }
         if levels <= levelsEveryStackHolds { return try body() }
         return try runOnThread(levels: levels + 4, bytesPerLevel: KeyedUnarchiver.defaultStackBytesPerLevel, body)
     }

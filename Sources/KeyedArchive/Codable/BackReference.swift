@@ -107,8 +107,8 @@ extension CodableArchiving {
                 "a back-reference to \(Object.self) is read only from a keyed archive (KeyedUnarchiver)"))
         }
         do {
-            if let objectDecoder = adapter.archive as? ArchiveObjectDecoder {
-                try objectDecoder.decodeObjectReference(of: Object.self, forKey: key, decodingLater: true, assign: assign)
+            if let reader = adapter.archive.objectReading {
+                try reader.decodeObjectReference(of: Object.self, forKey: key, decodingLater: true, assign: assign)
             } else {
                 try adapter.archive.decodeObjectReference(of: Object.self, forKey: key, assign: assign)
             }

@@ -29,28 +29,8 @@ extension CodableArchiving {
 
     @inline(never)
     static func anchored(_ error: DecodingError, at decoder: any ArchiveDecoder) -> DecodingError {
-        guard let objectDecoder = decoder as? ArchiveObjectDecoder, !isAnchored(error) else { return error }
-        let components = objectDecoder.session.path
-        guard case .key(let top)? = components.first else { return error }
-        var keys: [any CodingKey] = [ArchiveTopCodingKey(stringValue: top)]
-        for component in components.dropFirst() {
-            switch component {
-            case .key(let key): keys.append(ArchiveCodingKey(stringValue: key))
-            case .index(let i), .dictionaryKey(let i): keys.append(ArchiveCodingKey(intValue: i))
-            case .dictionaryValue(let i, let keyRef): keys.append(entryKey(keyRef, index: i, objectDecoder.session))
-            }
-        }
+        guard !isAnchored(error), let keys = decoder.objectReading?.codingPathFromTop() else { return error }
         return error.withCodingPath { keys + $0 }
-    }
-
-    /// The coding key naming a dictionary entry by its archived key, as `JSONDecoder` names it: a string key as
-    /// itself, an integer key as its value (string and integer); any other key, or one that cannot be read, by
-    /// the entry's position.
-    private static func entryKey(_ keyRef: Int, index: Int, _ session: UnarchivingSession) -> any CodingKey {
-        let decoder = ArchiveObjectDecoder(session: session, element: keyRef)
-        if let name = try? decoder.decode(String.self, forKey: "") { return ArchiveCodingKey(stringValue: name) }
-        if let number = try? decoder.decode(Int.self, forKey: "") { return DictionaryEntryCodingKey(number) }
-        return ArchiveCodingKey(intValue: index)
     }
 
     /// Whether `error`'s coding path starts at the archive's top-level key.
@@ -65,7 +45,7 @@ extension CodableArchiving {
 }
 
 /// An integer dictionary key in a coding path: its value as string and integer (`JSONDecoder`'s dictionary keys).
-private struct DictionaryEntryCodingKey: CodingKey {
+struct DictionaryEntryCodingKey: CodingKey {
     let stringValue: String
     let intValue: Int?
     init(_ value: Int) {

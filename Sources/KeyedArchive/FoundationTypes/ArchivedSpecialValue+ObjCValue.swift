@@ -173,7 +173,7 @@ struct OldStyleArrayObject: KeyedArchivable {
 
     init(from decoder: any ArchiveDecoder) throws {
         let className = Self.archivedClassName
-        guard let reader = decoder as? ArchiveObjectDecoder else {
+        guard let reader = decoder.objectReading else {
             throw foundationTypeError(decoder, className: className, key: "$0", "read only by KeyedUnarchiver")
         }
         let typeCode = try decoder.decode(Int.self, forKey: "NS.type")
@@ -197,7 +197,7 @@ struct OldStyleArrayObject: KeyedArchivable {
         for i in 0 ..< count {
             elements.append(try Self.number(reader, key: "$\(i)", type: type, className: className))
         }
-        guard try reader.storedValue(reservedKey: "$\(count)") == nil else {
+        guard try !reader.hasValue(reservedKey: "$\(count)") else {
             throw foundationTypeError(decoder, className: className, key: "$\(count)", "an element beyond NS.count \(count)")
         }
         self.type = type
@@ -205,7 +205,7 @@ struct OldStyleArrayObject: KeyedArchivable {
     }
 
     /// The number under the reserved key `key`, of `type`.
-    static func number(_ reader: ArchiveObjectDecoder, key: String, type: ObjCNumberType, className: String) throws
+    static func number(_ reader: any ArchiveObjectReading, key: String, type: ObjCNumberType, className: String) throws
         -> ArchivedSpecialValue.ObjCValue.Number
     {
         guard let value = try reader.scalarValue(reservedKey: key, expected: "a number of type \(type.name)") else {
@@ -228,7 +228,7 @@ extension ArchivedSpecialValue.ObjCValue {
     /// Reads the `$0` / `$1` layout of an NSValue (see ``ArchivedSpecialValue/ObjCValue``).
     init(reading decoder: any ArchiveDecoder) throws {
         let className = ArchivedSpecialValue.archivedClassName
-        guard let reader = decoder as? ArchiveObjectDecoder else {
+        guard let reader = decoder.objectReading else {
             throw foundationTypeError(decoder, className: className, key: "$0", "the Objective-C-type layout is read only by KeyedUnarchiver")
         }
         guard let stored = try reader.scalarValue(reservedKey: "$0", expected: "a type encoding string") else {

@@ -91,7 +91,7 @@ public struct ArchivedSpecialValue: CataloguedValue {
     private init(reading decoder: any ArchiveDecoder) throws {
         let className = Self.archivedClassName
         guard decoder.containsValue(forKey: "NS.special") else {
-            if let reader = decoder as? ArchiveObjectDecoder, try reader.storedValue(reservedKey: "$0") != nil {
+            if let reader = decoder.objectReading, try reader.hasValue(reservedKey: "$0") {
                 content = .objCValue(try ObjCValue(reading: decoder))
                 return
             }

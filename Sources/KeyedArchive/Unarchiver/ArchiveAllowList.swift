@@ -87,12 +87,10 @@ enum ArchiveAllowList {
     /// one of its names, or a name the unarchiver's registry or module moves map to it. Decided before the
     /// value's initializer runs; `archive` is not the unarchiver's decoder only in tests of the adapter.
     static func isNestedObject(named name: String, of type: any KeyedArchivable.Type, in archive: any ArchiveDecoder) -> Bool {
-        guard let decoder = archive as? ArchiveObjectDecoder else {
+        guard let reader = archive.objectReading else {
             return ArchivedClassNameRules.acceptedNames(of: type).contains(name)
         }
-        let session = decoder.session
-        return self.type(forClassName: name, allowed: [type], registry: session.registry, moves: session.moduleMoves,
-                         names: session.names(of:)) != nil
+        return reader.acceptsObject(named: name, as: type)
     }
 
     /// Whether `candidate` is `allowed` or one of its subclasses (a static check, no name lookup).

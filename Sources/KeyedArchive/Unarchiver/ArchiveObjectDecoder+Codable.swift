@@ -116,3 +116,46 @@ extension ArchiveObjectDecoder {
         return ArchiveCollectionCursor(session: session, uid: uid, pushedKey: k != nil, keys: keys, values: values)
     }
 }
+
+/// The unarchiver's decoder answers what the Codable adapter, NSValue's Objective-C-type layout and the
+/// allow-list's nested-object check read beyond ``ArchiveDecoder`` (`storedKeys()`, `storedValueKind(forKey:)`,
+/// `openCollection(forKey:dictionary:)` and the reserved-key reads are above and in
+/// ArchiveObjectDecoder+FoundationValue.swift).
+extension ArchiveObjectDecoder: ArchiveObjectReading {
+    func hasValue(reservedKey name: String) throws -> Bool {
+        try storedValue(reservedKey: name) != nil
+    }
+
+    func withStack<R>(forLevels levels: Int, _ body: () throws -> R) throws -> R {
+        try session.withStack(forLevels: levels, body)
+    }
+
+    func codingPathFromTop() -> [any CodingKey]? {
+        let components = session.path
+        guard case .key(let top)? = components.first else { return nil }
+        var keys: [any CodingKey] = [ArchiveTopCodingKey(stringValue: top)]
+        for component in components.dropFirst() {
+            switch component {
+            case .key(let key): keys.append(ArchiveCodingKey(stringValue: key))
+            case .index(let i), .dictionaryKey(let i): keys.append(ArchiveCodingKey(intValue: i))
+            case .dictionaryValue(let i, let keyRef): keys.append(entryKey(keyRef, index: i))
+            }
+        }
+        return keys
+    }
+
+    /// The coding key naming a dictionary entry by its archived key, as `JSONDecoder` names it: a string key as
+    /// itself, an integer key as its value (string and integer); any other key, or one that cannot be read, by
+    /// the entry's position.
+    private func entryKey(_ keyRef: Int, index: Int) -> any CodingKey {
+        let decoder = ArchiveObjectDecoder(session: session, element: keyRef)
+        if let name = try? decoder.decode(String.self, forKey: "") { return ArchiveCodingKey(stringValue: name) }
+        if let number = try? decoder.decode(Int.self, forKey: "") { return DictionaryEntryCodingKey(number) }
+        return ArchiveCodingKey(intValue: index)
+    }
+
+    func acceptsObject(named name: String, as type: any KeyedArchivable.Type) -> Bool {
+        ArchiveAllowList.type(forClassName: name, allowed: [type], registry: session.registry, moves: session.moduleMoves,
+                              names: session.names(of:)) != nil
+    }
+}

@@ -24,7 +24,11 @@
 /// 4. **Warming reads, it never decides.** ``warm(valuesOf:from:in:)`` and ``warm(_:from:in:)`` load what
 ///    the shared-object path will load (a UID's word, its slot, the instance's header) so that the cache
 ///    misses overlap; they retain nothing and their results are discarded.
-struct DecodedObjectTable {
+///
+/// The table is not copyable: the session reaches it through an addressor (``UncheckedExclusiveState``), and
+/// a copyable table would be copied for each non-mutating read there (a retain and release of each of its
+/// arrays); as a non-copyable value it is read in place.
+struct DecodedObjectTable: ~Copyable {
     /// What the table knows of one `$objects` entry, in one word: a reference to an object met before
     /// reads one slot (one cache line) instead of three arrays at unrelated places, and goes from the slot
     /// straight to the instance's header.
@@ -195,31 +199,33 @@ struct DecodedObjectTable {
 
     // MARK: References met again
 
-    /// Keeps a copy of `uid`'s slot for property-list object `value` (a UID naming `uid`) when `uid` was
+    /// Keeps a copy of `uid`'s slot for property-list object `object` (a UID naming `uid`) when `uid` was
     /// decoded as a class instance with a class index.
     @inline(__always)
-    mutating func remember(_ value: Int, as uid: ArchiveObjectID) {
+    mutating func remember(_ object: PropertyListObjectNumber, as uid: ArchiveObjectID) {
+        let n = object.index
         guard uid.rawValue >= 0, uid.rawValue < slots.count, case let slot = slots[uid.rawValue],
-              slot.instanceBits != 0, slot.classIndex >= 0, value >= 0, value < instancesByObject.count else { return }
+              slot.instanceBits != 0, slot.classIndex >= 0, n >= 0, n < instancesByObject.count else { return }
         var copy = slot
         copy.state = .decoded
-        instancesByObject[value] = copy
+        instancesByObject[n] = copy
     }
 
-    /// Whether property-list object `value` is a UID of an object decoded as a class instance (so a
+    /// Whether property-list object `object` is a UID of an object decoded as a class instance (so a
     /// reference that is not nil), from the copies alone; false says nothing.
     @inline(__always)
-    func refersToDecodedInstance(_ value: Int) -> Bool {
-        instancesByObjectValid && value >= 0 && value < instancesByObject.count && instancesByObject[value].instanceBits != 0
+    func refersToDecodedInstance(_ object: PropertyListObjectNumber) -> Bool {
+        let n = object.index
+        return instancesByObjectValid && n >= 0 && n < instancesByObject.count && instancesByObject[n].instanceBits != 0
     }
 
-    /// The entry the UID `value` names and its decoded instance, when that instance's class is exactly
+    /// The entry the UID `object` names and its decoded instance, when that instance's class is exactly
     /// `type`; nil otherwise (a damaged or missing reference included: the full path reports it).
     @inline(__always)
-    func decodedInstance(_ value: Int, of type: any KeyedArchivable.Type, in storage: ArchiveStorage)
+    func decodedInstance(_ object: PropertyListObjectNumber, of type: any KeyedArchivable.Type, in storage: ArchiveStorage)
         -> (uid: ArchiveObjectID, object: AnyObject)?
     {
-        guard let ref = (try? storage.uid(value)) ?? nil, ref > 0, ref < UInt64(slots.count), case let slot = slots[Int(ref)],
+        guard let ref = (try? storage.uid(object.index)) ?? nil, ref > 0, ref < UInt64(slots.count), case let slot = slots[Int(ref)],
               slot.state == .decoded, let object = slot.instance,
               ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(type) else {
             return nil
@@ -227,21 +233,22 @@ struct DecodedObjectTable {
         return (ArchiveObjectID(reference: ref), object)
     }
 
-    /// The decoded instance the UID `value` names and its class index, when the instance's class is exactly
-    /// `type`: from the copy for `value` (one load) or else from the UID and its slot, remembering the copy
+    /// The decoded instance the UID `object` names and its class index, when the instance's class is exactly
+    /// `type`: from the copy for `object` (one load) or else from the UID and its slot, remembering the copy
     /// for the next time. Nil sends the caller down the full path.
     @inline(__always)
-    mutating func sharedInstance(_ value: Int, of type: any KeyedArchivable.Type, in storage: ArchiveStorage)
+    mutating func sharedInstance(_ object: PropertyListObjectNumber, of type: any KeyedArchivable.Type, in storage: ArchiveStorage)
         -> (classIndex: Int, object: AnyObject)?
     {
         let slot: DecodedSlot
-        if instancesByObjectValid, value >= 0, value < instancesByObject.count, case let copy = instancesByObject[value],
+        let n = object.index
+        if instancesByObjectValid, n >= 0, n < instancesByObject.count, case let copy = instancesByObject[n],
            let instance = copy.instance, ObjectIdentifier(Swift.type(of: instance)) == ObjectIdentifier(type) {
             slot = copy
         } else {
-            guard let (uid, _) = decodedInstance(value, of: type, in: storage) else { return nil }
+            guard let (uid, _) = decodedInstance(object, of: type, in: storage) else { return nil }
             slot = slots[uid.rawValue]
-            remember(value, as: uid)
+            remember(object, as: uid)
         }
         guard slot.classIndex >= 0, let object = slot.instance else { return nil }
         return (Int(slot.classIndex), object)

@@ -22,8 +22,8 @@ final class UnarchivingSession {
     /// The stack reserved per nesting level on a thread started for deep archives (UnarchivingSession+Depth.swift).
     let stackBytesPerLevel: Int
 
-    /// The session's mutable state.
-    struct State {
+    /// The session's mutable state (not copyable, as its table is not).
+    struct State: ~Copyable {
         /// What has been decoded, per object.
         var table: DecodedObjectTable
         /// Every class met so far; objects name theirs by index into this table.
@@ -323,7 +323,7 @@ final class UnarchivingSession {
     /// at run time on every call.
     @inline(__always)
     func sharedObject(_ value: Int, of type: any KeyedArchivable.Type) -> AnyObject? {
-        guard let (index, object) = s.table.sharedInstance(value, of: type, in: storage), index < classTable.count else {
+        guard let (index, object) = s.table.sharedInstance(PropertyListObjectNumber(value), of: type, in: storage), index < classTable.count else {
             return nil
         }
         // The allow-list's last answer (``resolve(classAt:allowed:)``), for this class dictionary and type.
@@ -340,14 +340,14 @@ final class UnarchivingSession {
     /// reference that is not nil); false says nothing.
     @inline(__always)
     func refersToDecodedInstance(_ value: Int) -> Bool {
-        s.table.refersToDecodedInstance(value)
+        s.table.refersToDecodedInstance(PropertyListObjectNumber(value))
     }
 
     /// The UID `value` refers to and the class instance decoded for it, if that instance is exactly of
     /// `type` (a damaged or missing reference gives nil; the full path reports it).
     @inline(__always)
     func decodedInstance(_ value: Int, of type: any KeyedArchivable.Type) -> (uid: ArchiveObjectID, object: AnyObject)? {
-        s.table.decodedInstance(value, of: type, in: storage)
+        s.table.decodedInstance(PropertyListObjectNumber(value), of: type, in: storage)
     }
 
     /// The objects a warming call takes at once (``DecodedObjectTable/warmedLanes``).
@@ -388,7 +388,7 @@ final class UnarchivingSession {
             let index = s.table.classIndex(uid)
             if index >= 0, let cached = cached(uid) {
                 _ = try allowedType(classAt: index, uid: uid, allowed: allowed, key: key, expected: expected())
-                s.table.remember(value, as: uid)
+                s.table.remember(PropertyListObjectNumber(value), as: uid)
                 return cached
             }
         }
@@ -423,7 +423,7 @@ final class UnarchivingSession {
         if isKnownUniquelyReferenced(&decoder) { s.spareDecoders.append(decoder) }
         // The class table only grows, so the index checkedObject found still names this object's class.
         s.table.record(uid, value: made, instance: object, classIndex: classIndex)
-        s.table.remember(value, as: uid)  // `value` is the UID checkedObject followed; decoded on return
+        s.table.remember(PropertyListObjectNumber(value), as: uid)  // `value` is the UID checkedObject followed; decoded on return
         decoded = true
         return made
     }

@@ -213,13 +213,46 @@ import Testing
         #expect(error.className == "Thing")
     }
 
-    @Test func containerInsideItselfIsRejectedOnTheBytesPaths() throws {
-        typealias O = HandMadeBinaryPropertyList.Object
-        let data = HandMadeBinaryPropertyList.encode([
+    /// Objects 0-6 of a hand-made archive: the envelope (keys 1-4, values 5-8), its four keys, the archiver's
+    /// name and version; object 7 follows as `$top` and 8 as `$objects`.
+    static let handMadeEnvelope: [HandMadeBinaryPropertyList.Object] = [
             .dictionary(keys: [1, 2, 3, 4], values: [5, 6, 7, 8]),   // 0: the envelope
             .ascii("$archiver"), .ascii("$version"), .ascii("$top"), .ascii("$objects"),
             .ascii("NSKeyedArchiver"),                               // 5
             .integer(100000),                                        // 6
+    ]
+
+    @Test func arrayFieldWithAUIDOutOfRangeIsReportedBesideACorrectArray() throws {
+        // Arrays of scalars and UIDs are checked without the walk; a bad one leaves the report to the walk,
+        // with the correct array beside it checked again, not skipped.
+        let error = try sameErrorOnAllPaths(F.archive([
+            "$null", "hello",
+            ["$class": F.uid(3), "good": [F.uid(1), "x"], "tags": [F.uid(1), F.uid(40)]],   // CORRUPTED: tags[1] out of range
+            F.classDict("Thing"),
+        ]))
+        #expect(error.message == "UID 40 is out of range: $objects has 4 entries")
+        #expect(error.keyPath == "tags[1]")
+        #expect(error.objectUID == 2)
+    }
+
+    @Test func arrayFieldInsideItselfIsRejectedOnTheBytesPaths() throws {
+        let data = HandMadeBinaryPropertyList.encode(Self.handMadeEnvelope + [
+            .dictionary(keys: [9], values: [10]),                    // 7: $top = {root: UID 2}
+            .array([11, 12, 13]),                                    // 8: $objects = ["$null", class 12, object 13]
+            .ascii("root"), .uid(2), .ascii("$null"),                // 9, 10, 11
+            .dictionary(keys: [14, 16], values: [15, 17]),           // 12: {$classname: "Thing", $classes: ["Thing"]}
+            .dictionary(keys: [18, 20], values: [19, 21]),           // 13: {$class: UID 1, items: 21}
+            .ascii("$classname"), .ascii("Thing"), .ascii("$classes"), .array([15]),   // 14-17
+            .ascii("$class"), .uid(1), .ascii("items"),              // 18, 19, 20
+            .array([21]),                                            // 21: CORRUPTED: items contains itself
+        ])
+        let error = try sameErrorOnAllPaths(data, tree: nil)
+        #expect(error.code == .invalidPropertyList)
+        #expect(error.message.contains("container contains itself"))
+    }
+
+    @Test func containerInsideItselfIsRejectedOnTheBytesPaths() throws {
+        let data = HandMadeBinaryPropertyList.encode(Self.handMadeEnvelope + [
             .dictionary(keys: [9], values: [10]),                    // 7: $top = {root: UID 1}
             .array([11, 12]),                                        // 8: $objects = ["$null", object 12]
             .ascii("root"), .uid(1), .ascii("$null"),                // 9, 10, 11

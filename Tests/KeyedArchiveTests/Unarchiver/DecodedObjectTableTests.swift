@@ -6,6 +6,9 @@ import Testing
 /// state), each keeping its value when the others change; the table owns every instance a slot points at;
 /// a copy kept per property-list object is turned off once its object is entered again; every read is
 /// range-checked, and a released table answers "nothing".
+///
+/// A Boolean read is compared with `== true` or `== false`: `#expect` cannot take a method call on a
+/// non-copyable value as its whole condition.
 @Suite struct DecodedObjectTableTests {
     private final class Instance {}
     private final class Subclassed: Base {}
@@ -92,14 +95,14 @@ import Testing
         // Invariant 1: the slot does not retain the instance; the table does, until it is released.
         #expect(weakInstance != nil)
         #expect(table.state(uid) == .decoded)
-        #expect(table.isDecoded(reference: 2))
+        #expect(table.isDecoded(reference: 2) == true)
         #expect(table.classIndex(uid) == 5)
         #expect((table.cached(uid) as AnyObject?) === weakInstance)
         table.release()
         #expect(weakInstance == nil)
         #expect(table.cached(uid) == nil)
         #expect(table.state(uid) == .notStarted)
-        #expect(!table.isDecoded(reference: 2))
+        #expect(table.isDecoded(reference: 2) == false)
     }
 
     @Test func aStructIsKeptAsAValueWithItsClassIndex() {
@@ -135,9 +138,9 @@ import Testing
             #expect(table.state(uid) == .notStarted, "\(raw)")
             #expect(table.cached(uid) == nil, "\(raw)")
             #expect(table.classIndex(uid) == -1, "\(raw)")
-            #expect(!table.refersToDecodedInstance(raw), "\(raw)")
+            #expect(table.refersToDecodedInstance(PropertyListObjectNumber(raw)) == false, "\(raw)")
         }
-        for ref: UInt64 in [0, 2, UInt64.max] { #expect(!table.isDecoded(reference: ref), "\(ref)") }
+        for ref: UInt64 in [0, 2, UInt64.max] { #expect(table.isDecoded(reference: ref) == false, "\(ref)") }
     }
 
     @Test func aCopyPerObjectAnswersUntilItsObjectIsEnteredAgain() {
@@ -145,28 +148,28 @@ import Testing
         let uid = ArchiveObjectID(3), instance = Instance()
         table.begin(uid)
         table.record(uid, value: instance, instance: instance, classIndex: 1)
-        table.remember(6, as: uid)  // property-list object 6 is a UID naming entry 3
+        table.remember(PropertyListObjectNumber(6), as: uid)  // property-list object 6 is a UID naming entry 3
         table.end(uid, decoded: true)
-        #expect(table.refersToDecodedInstance(6))
-        #expect(!table.refersToDecodedInstance(5))
+        #expect(table.refersToDecodedInstance(PropertyListObjectNumber(6)) == true)
+        #expect(table.refersToDecodedInstance(PropertyListObjectNumber(5)) == false)
         // Invariant 2: entering a decoded instance again (an archive that reads it as a collection too)
         // changes its slot, so no copy answers any more.
         table.begin(uid)
-        #expect(!table.refersToDecodedInstance(6))
+        #expect(table.refersToDecodedInstance(PropertyListObjectNumber(6)) == false)
         table.end(uid, decoded: true)
-        table.remember(7, as: uid)
-        #expect(!table.refersToDecodedInstance(7))
+        table.remember(PropertyListObjectNumber(7), as: uid)
+        #expect(table.refersToDecodedInstance(PropertyListObjectNumber(7)) == false)
     }
 
     @Test func onlyInstancesWithAClassIndexAreRemembered() {
         var table = DecodedObjectTable(objectCount: 3, plistObjectCount: 4)
         let instance = Instance()
         table.record(ArchiveObjectID(1), value: instance, instance: instance, classIndex: -1)
-        table.remember(2, as: ArchiveObjectID(1))
-        #expect(!table.refersToDecodedInstance(2))
+        table.remember(PropertyListObjectNumber(2), as: ArchiveObjectID(1))
+        #expect(table.refersToDecodedInstance(PropertyListObjectNumber(2)) == false)
         table.record(ArchiveObjectID(2), value: 7, instance: nil, classIndex: 0)
-        table.remember(3, as: ArchiveObjectID(2))
-        #expect(!table.refersToDecodedInstance(3))
+        table.remember(PropertyListObjectNumber(3), as: ArchiveObjectID(2))
+        #expect(table.refersToDecodedInstance(PropertyListObjectNumber(3)) == false)
     }
 
     @Test func anExactCastRefusesASubclassAndAnotherClass() {
