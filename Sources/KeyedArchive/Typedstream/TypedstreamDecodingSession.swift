@@ -10,14 +10,14 @@ final class TypedstreamDecodingSession {
     let archive: TypedstreamArchive
     let registry: [String: any TypedstreamDecodable.Type]
     let maximumDepth: Int
-    private var foundationValues: TypedstreamFoundationValues
+    private var foundationValues: TypedstreamFoundationValues<TypedstreamArchiveSource>
     private var inProgress = Set<Int>()
 
     init(archive: TypedstreamArchive, registry: [String: any TypedstreamDecodable.Type], maximumDepth: Int, keepsUnknownObjects: Bool) {
         self.archive = archive
         self.registry = registry
         self.maximumDepth = maximumDepth
-        foundationValues = TypedstreamFoundationValues(archive: archive, maximumDepth: maximumDepth, keepsUnknownObjects: keepsUnknownObjects)
+        foundationValues = TypedstreamFoundationValues(source: TypedstreamArchiveSource(archive: archive), maximumDepth: maximumDepth, keepsUnknownObjects: keepsUnknownObjects)
     }
 
     func foundationValue(of value: TypedstreamValue, depth: Int) throws(TypedstreamError) -> FoundationValue {

@@ -25,13 +25,15 @@ struct TypedstreamFields {
     var nextEncoding: String? { group < groups.count ? groups[group].encoding : nil }
     var remainingGroups: Int { max(groups.count - group, 0) }
 
-    /// The next value, which must have the type `encoding` (a value may be one of several of a group).
-    mutating func next(_ encoding: String) throws(TypedstreamError) -> TypedstreamValue {
-        guard group < groups.count else { throw corrupted("it ends where a \(encoding.debugDescription) value should follow") }
+    /// The next value, which must have the type `encoding` (a value may be one of several of a group); nil
+    /// takes the next value of the group ``enterGroup(_:)`` entered, whatever its type.
+    mutating func next(_ encoding: String?) throws(TypedstreamError) -> TypedstreamValue {
+        let expected = encoding ?? "any"
+        guard group < groups.count else { throw corrupted("it ends where a \(expected.debugDescription) value should follow") }
         let current = groups[group]
         let types = TypedstreamTypeEncoding.split(current.encoding)
-        guard value < types.count, types.count == current.values.count, types[value] == encoding else {
-            throw corrupted("group \(group) has type \(current.encoding.debugDescription) where \(encoding.debugDescription) should follow")
+        guard value < types.count, types.count == current.values.count, encoding.map({ types[value] == $0 }) ?? true else {
+            throw corrupted("group \(group) has type \(current.encoding.debugDescription) where \(expected.debugDescription) should follow")
         }
         defer {
             value += 1
@@ -49,29 +51,14 @@ struct TypedstreamFields {
         return groups[group - 1].values
     }
 
-    /// A `*` type encoding (NSNumber's, NSValue's) as text.
-    mutating func typeEncoding() throws(TypedstreamError) -> String {
-        guard case .cString(let bytes?) = try next("*"), let text = String(validating: bytes, as: UTF8.self), !text.isEmpty else {
-            throw corrupted("its type encoding is not a C string")
+    /// Moves to the next group, whose encoding must be `encoding`, and returns how many values it holds
+    /// (read them with `next(nil)`).
+    mutating func enterGroup(_ encoding: String) throws(TypedstreamError) -> Int {
+        guard value == 0, group < groups.count, groups[group].encoding == encoding,
+              TypedstreamTypeEncoding.split(encoding).count == groups[group].values.count else {
+            throw corrupted("group \(group) is not of type \(encoding.debugDescription)")
         }
-        return text
-    }
-
-    /// A count (`i` or `I`), checked against `bound` (by default the groups left: each element of an
-    /// NSArray, NSSet or NSDictionary is at least one group).
-    mutating func count(_ encoding: String, atMost bound: Int? = nil) throws(TypedstreamError) -> Int {
-        let bound = bound ?? remainingGroups
-        let stored = try next(encoding)
-        let count: Int?
-        switch stored {
-        case .integer(let v): count = Int(exactly: v)
-        case .unsignedInteger(let v): count = Int(exactly: v)
-        default: count = nil
-        }
-        guard let count, count >= 0, count <= bound else {
-            throw corrupted("count \(stored) is negative or more than the \(bound) it can be")
-        }
-        return count
+        return groups[group].values.count
     }
 
     func expectEnd() throws(TypedstreamError) {

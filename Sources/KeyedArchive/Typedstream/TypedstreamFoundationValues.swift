@@ -4,20 +4,23 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Makes ``FoundationValue``s of a ``TypedstreamArchive``'s objects: each object once (later references share
-/// the value), an object reached again while it is being made is a cycle, nesting is counted against the
-/// depth limit.
-struct TypedstreamFoundationValues {
-    let archive: TypedstreamArchive
+/// Makes ``FoundationValue``s of a typedstream's objects, read from `Source`: the raw model
+/// (``TypedstreamArchiveSource``), or the stream itself (``TypedstreamStreamSource``, which makes each object
+/// where it is stored, so no raw model is built). Each object is made once (later references share the
+/// value), an object reached again while it is being made is a cycle, nesting is counted against the depth
+/// limit.
+struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
+    var source: Source
     let maximumDepth: Int
     /// Whether an object of a class with no Foundation value is kept as an ``ArchivedTypedstreamObject``
-    /// (else reading it throws).
+    /// (else reading it throws). Only a source with a raw model can keep one.
     let keepsUnknownObjects: Bool
-    private var made: [Int: FoundationValue] = [:]
+    /// The value of each object made so far, by object index.
+    private var made: [FoundationValue?] = []
     private var inProgress = Set<Int>()
 
-    init(archive: TypedstreamArchive, maximumDepth: Int, keepsUnknownObjects: Bool = false) {
-        self.archive = archive
+    init(source: Source, maximumDepth: Int, keepsUnknownObjects: Bool = false) {
+        self.source = source
         self.maximumDepth = maximumDepth
         self.keepsUnknownObjects = keepsUnknownObjects
     }
@@ -36,8 +39,71 @@ struct TypedstreamFoundationValues {
         }
     }
 
+    /// The next value `cursor` reads, which must have the type `encoding` (nil: the next of the group
+    /// ``nextGroup(_:_:depth:)`` entered). From a stream source, an object stored here is made now, at `depth`.
+    mutating func next(_ cursor: inout Source.Cursor, _ encoding: String?, depth: Int) throws(TypedstreamError) -> TypedstreamValue {
+        let found = try source.next(&cursor, encoding)
+        if Source.makesObjectsWhereStored, case .object(let index) = found { try makeStoredObject(index, depth: depth) }
+        return found
+    }
+
+    /// The values of the next whole group, whose encoding must be `encoding`.
+    mutating func nextGroup(_ cursor: inout Source.Cursor, _ encoding: String, depth: Int) throws(TypedstreamError) -> [TypedstreamValue] {
+        let count = try source.enterGroup(&cursor, encoding)
+        var values: [TypedstreamValue] = []
+        values.reserveCapacity(count)
+        for _ in 0 ..< count { values.append(try next(&cursor, nil, depth: depth)) }
+        return values
+    }
+
+    /// A `*` type encoding (NSNumber's, NSValue's) as text.
+    mutating func typeEncoding(_ cursor: inout Source.Cursor, depth: Int) throws(TypedstreamError) -> String {
+        guard case .cString(let bytes?) = try next(&cursor, "*", depth: depth), let text = validUTF8(bytes), !text.isEmpty else {
+            throw cursor.corrupted("its type encoding is not a C string")
+        }
+        return text
+    }
+
+    /// A count (`i` or `I`), checked against `bound` (by default the groups left: each element of an
+    /// NSArray, NSSet or NSDictionary is at least one group).
+    mutating func count(_ cursor: inout Source.Cursor, _ encoding: String, atMost bound: Int? = nil, depth: Int) throws(TypedstreamError) -> Int {
+        let bound = bound ?? source.remainingGroups(cursor)
+        let stored = try next(&cursor, encoding, depth: depth)
+        let count: Int?
+        switch stored {
+        case .integer(let v): count = Int(exactly: v)
+        case .unsignedInteger(let v): count = Int(exactly: v)
+        default: count = nil
+        }
+        guard let count, count >= 0, count <= bound else {
+            throw cursor.corrupted("count \(stored) is negative or more than the \(bound) it can be")
+        }
+        return count
+    }
+
+    private mutating func store(_ value: FoundationValue, at index: Int) {
+        if made.count <= index { made.append(contentsOf: repeatElement(nil, count: index + 1 - made.count)) }
+        made[index] = value
+    }
+
+    /// Makes the object a stream source has just begun (its class read, its groups next), at `depth`.
+    private mutating func makeStoredObject(_ index: Int, depth: Int) throws(TypedstreamError) {
+        guard depth < maximumDepth, depth < Source.deepestNesting else {
+            throw TypedstreamError(.limitExceeded, "values nest deeper than limits.maximumDepth (\(maximumDepth))", objectIndex: index)
+        }
+        var cursor = try source.cursor(forObjectAt: index)
+        guard let value = try make(&cursor, depth: depth + 1) else {
+            throw cursor.corrupted("class \(cursor.className) has no Foundation value; read it from the raw model (TypedstreamArchive)")
+        }
+        try source.finish(cursor)
+        store(value, at: index)
+    }
+
     private mutating func object(_ index: Int, depth: Int) throws(TypedstreamError) -> FoundationValue {
-        if let done = made[index] { return done }
+        if index >= 0, index < made.count, let done = made[index] { return done }
+        guard let archive = source.archive, !Source.makesObjectsWhereStored else {
+            throw TypedstreamError(.dataCorrupted, "object #\(index) is used before it is made (an object that contains itself)", objectIndex: index)
+        }
         guard archive.objects.indices.contains(index) else {
             throw TypedstreamError(.invalidArchive, "object #\(index) is past the \(archive.objects.count) objects")
         }
@@ -49,10 +115,10 @@ struct TypedstreamFoundationValues {
             throw TypedstreamError(.dataCorrupted, "the object contains itself", objectIndex: index, className: archive.className(ofObjectAt: index))
         }
         defer { inProgress.remove(index) }
-        var fields = TypedstreamFields(archive: archive, objectIndex: index)
+        var fields = try source.cursor(forObjectAt: index)
         let result: FoundationValue
         if let value = try make(&fields, depth: depth + 1) {
-            try fields.expectEnd()
+            try source.finish(fields)
             result = value
         } else {
             guard keepsUnknownObjects else {
@@ -60,28 +126,28 @@ struct TypedstreamFoundationValues {
             }
             result = .catalogued(try ArchivedTypedstreamObject(objectAt: index, in: archive))
         }
-        made[index] = result
+        store(result, at: index)
         return result
     }
 
     /// The value of the object `fields` reads, or nil when its class has no Foundation value.
-    private mutating func make(_ fields: inout TypedstreamFields, depth: Int) throws(TypedstreamError) -> FoundationValue? {
+    private mutating func make(_ fields: inout Source.Cursor, depth: Int) throws(TypedstreamError) -> FoundationValue? {
         switch fields.className {
         case "NSString", "NSMutableString":
-            return .string(try string(fields.next("+"), in: fields))
+            return .string(try string(next(&fields, "+", depth: depth), in: fields))
         case "NSNumber":
-            let type = try fields.typeEncoding()
-            let number = try fields.next(type)
+            let type = try typeEncoding(&fields, depth: depth)
+            let number = try next(&fields, type, depth: depth)
             switch number {
             case .integer, .unsignedInteger, .float, .double, .bool: return try value(number, depth: depth)
             default: throw fields.corrupted("an NSNumber of type \(type.debugDescription), which is not a number")
             }
         case "NSValue":
-            return .specialValue(try specialValue(&fields))
+            return .specialValue(try specialValue(&fields, depth: depth))
         case "NSData", "NSMutableData":
-            return .data(try data(&fields))
+            return .data(try data(&fields, depth: depth))
         case "NSDate":
-            guard case .double(let seconds) = try fields.next("d") else { throw fields.corrupted("an NSDate without a 'd'") }
+            guard case .double(let seconds) = try next(&fields, "d", depth: depth) else { throw fields.corrupted("an NSDate without a 'd'") }
             return .date(Date(timeIntervalSinceReferenceDate: seconds))
         case "NSURL":
             return .url(try url(&fields, depth: depth))
@@ -89,23 +155,23 @@ struct TypedstreamFoundationValues {
             return .null
         case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet":
             let isSet = fields.className.hasSuffix("Set")
-            let count = try fields.count(isSet ? "I" : "i")
+            let count = try count(&fields, isSet ? "I" : "i", depth: depth)
             var elements: [FoundationValue] = []
-            elements.reserveCapacity(min(count, fields.remainingGroups))
-            for _ in 0 ..< count { elements.append(try value(fields.next("@"), depth: depth)) }
+            elements.reserveCapacity(min(count, source.remainingGroups(fields)))
+            for _ in 0 ..< count { elements.append(try value(next(&fields, "@", depth: depth), depth: depth)) }
             return isSet ? .set(elements) : .array(elements)
         case "NSDictionary", "NSMutableDictionary":
-            let count = try fields.count("i")
+            let count = try count(&fields, "i", depth: depth)
             var entries: [FoundationValue: FoundationValue] = [:]
             for _ in 0 ..< count {
-                let key = try value(fields.next("@"), depth: depth)
-                entries[key] = try value(fields.next("@"), depth: depth)
+                let key = try value(next(&fields, "@", depth: depth), depth: depth)
+                entries[key] = try value(next(&fields, "@", depth: depth), depth: depth)
             }
             return .dictionary(entries)
         case "NSColor":
             return .color(try color(&fields, depth: depth))
         case "NSFont":
-            return .font(try font(&fields))
+            return .font(try font(&fields, depth: depth))
         case "NSAttributedString", "NSMutableAttributedString":
             return .attributedString(try attributedString(&fields, depth: depth))
         default:
@@ -113,38 +179,38 @@ struct TypedstreamFoundationValues {
         }
     }
 
-    private func string(_ value: TypedstreamValue, in fields: TypedstreamFields) throws(TypedstreamError) -> String {
+    private func string(_ value: TypedstreamValue, in fields: Source.Cursor) throws(TypedstreamError) -> String {
         guard case .bytes(let bytes?) = value else { throw fields.corrupted("an NSString without its bytes") }
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw fields.corrupted("an NSString whose bytes are not UTF-8") }
+        guard let text = validUTF8(bytes) else { throw fields.corrupted("an NSString whose bytes are not UTF-8") }
         return text
     }
 
-    private func data(_ fields: inout TypedstreamFields) throws(TypedstreamError) -> Data {
-        let count = try fields.count("i", atMost: Int(Int32.max))
-        guard case .byteArray(let bytes) = try fields.next("[\(count)c]") else { throw fields.corrupted("NSData without its bytes") }
+    private mutating func data(_ fields: inout Source.Cursor, depth: Int) throws(TypedstreamError) -> Data {
+        let count = try count(&fields, "i", atMost: Int(Int32.max), depth: depth)
+        guard case .byteArray(let bytes) = try next(&fields, "[\(count)c]", depth: depth) else { throw fields.corrupted("NSData without its bytes") }
         return bytes
     }
 
-    private mutating func url(_ fields: inout TypedstreamFields, depth: Int) throws(TypedstreamError) -> URL {
-        guard case .integer(let relative) = try fields.next("c"), relative == 0 || relative == 1 else {
+    private mutating func url(_ fields: inout Source.Cursor, depth: Int) throws(TypedstreamError) -> URL {
+        guard case .integer(let relative) = try next(&fields, "c", depth: depth), relative == 0 || relative == 1 else {
             throw fields.corrupted("an NSURL whose 'relative' flag is not 0 or 1")
         }
         var base: URL?
         if relative == 1 {
-            let baseValue = try value(fields.next("@"), depth: depth)
+            let baseValue = try value(next(&fields, "@", depth: depth), depth: depth)
             guard case .url(let url) = baseValue else { throw fields.corrupted("an NSURL whose base is not an NSURL") }
             base = url
         }
-        guard case .string(let text) = try value(fields.next("@"), depth: depth) else {
+        guard case .string(let text) = try value(next(&fields, "@", depth: depth), depth: depth) else {
             throw fields.corrupted("an NSURL whose string is not an NSString")
         }
         guard let url = URL(string: text, relativeTo: base) else { throw fields.corrupted("an NSURL string \(text.debugDescription) that is not a URL") }
         return url
     }
 
-    private func specialValue(_ fields: inout TypedstreamFields) throws(TypedstreamError) -> ArchivedSpecialValue {
-        let type = try fields.typeEncoding()
-        let stored = try fields.next(type)
+    private mutating func specialValue(_ fields: inout Source.Cursor, depth: Int) throws(TypedstreamError) -> ArchivedSpecialValue {
+        let type = try typeEncoding(&fields, depth: depth)
+        let stored = try next(&fields, type, depth: depth)
         func reals(_ values: [TypedstreamValue]) -> [Double]? {
             let result = values.compactMap { value -> Double? in
                 switch value {
@@ -210,24 +276,20 @@ struct TypedstreamFoundationValues {
     /// white, 5 device CMYK, 6 named), then its `f` components with alpha, or for a named color its list's
     /// name, its name and the NSColor to use without the list (pytypedstream's NSColor, and the nibs and
     /// color list of the corpus).
-    private mutating func color(_ fields: inout TypedstreamFields, depth: Int) throws(TypedstreamError) -> ArchivedColor {
-        guard case .integer(let kind) = try fields.next("c") else { throw fields.corrupted("an NSColor without its kind") }
-        func components(_ count: Int, _ fields: inout TypedstreamFields) throws(TypedstreamError) -> [Double] {
-            let values = try fields.nextGroup(String(repeating: "f", count: count))
-            return values.compactMap { if case .float(let f) = $0 { return Double(f) } else { return nil } }
-        }
+    private mutating func color(_ fields: inout Source.Cursor, depth: Int) throws(TypedstreamError) -> ArchivedColor {
+        guard case .integer(let kind) = try next(&fields, "c", depth: depth) else { throw fields.corrupted("an NSColor without its kind") }
         switch kind {
         case 1, 2:
-            let c = try components(4, &fields)
+            let c = try colorComponents(4, &fields, depth: depth)
             return ArchivedColor(.rgb(red: c[0], green: c[1], blue: c[2], alpha: c[3], calibrated: kind == 1))
         case 3, 4:
-            let c = try components(2, &fields)
+            let c = try colorComponents(2, &fields, depth: depth)
             return ArchivedColor(.white(white: c[0], alpha: c[1], calibrated: kind == 3))
         case 5:
-            let c = try components(5, &fields)
+            let c = try colorComponents(5, &fields, depth: depth)
             return ArchivedColor(.cmyk(cyan: c[0], magenta: c[1], yellow: c[2], black: c[3], alpha: c[4]))
         case 6:
-            let parts = try fields.nextGroup("@@@")
+            let parts = try nextGroup(&fields, "@@@", depth: depth)
             guard case .string(let list) = try value(parts[0], depth: depth), case .string(let name) = try value(parts[1], depth: depth) else {
                 throw fields.corrupted("a named NSColor whose list or color name is not an NSString")
             }
@@ -244,18 +306,26 @@ struct TypedstreamFoundationValues {
         }
     }
 
+    /// The next group of `count` `f` values, as reals.
+    private mutating func colorComponents(_ count: Int, _ fields: inout Source.Cursor, depth: Int) throws(TypedstreamError) -> [Double] {
+        let values = try nextGroup(&fields, String(repeating: "f", count: count), depth: depth)
+        let reals = values.compactMap { if case .float(let f) = $0 { return Double(f) } else { return nil } }
+        guard reals.count == count else { throw fields.corrupted("an NSColor whose \(count) components are not all 'f' values") }
+        return reals
+    }
+
     /// NSFont's typedstream form (versions 21 and 30 in the corpus's nibs): its name as an old-style
     /// (NeXTSTEP) binary property list string in an NSData's form, `f` size, then four `c` flag bytes, kept as
     /// ``ArchivedFont/flags`` with the first in the high byte.
-    private func font(_ fields: inout TypedstreamFields) throws(TypedstreamError) -> ArchivedFont {
-        let plist = [UInt8](try data(&fields))
+    private mutating func font(_ fields: inout Source.Cursor, depth: Int) throws(TypedstreamError) -> ArchivedFont {
+        let plist = [UInt8](try data(&fields, depth: depth))
         guard let name = oldPropertyListString(plist) else {
             throw fields.corrupted("an NSFont whose name is not an old-style property list string (UTF-16, or ASCII)")
         }
-        guard case .float(let size) = try fields.next("f") else { throw fields.corrupted("an NSFont without its size") }
+        guard case .float(let size) = try next(&fields, "f", depth: depth) else { throw fields.corrupted("an NSFont without its size") }
         var flags = 0
         for _ in 0 ..< 4 {
-            guard case .integer(let byte) = try fields.next("c") else { throw fields.corrupted("an NSFont without its four flags") }
+            guard case .integer(let byte) = try next(&fields, "c", depth: depth) else { throw fields.corrupted("an NSFont without its four flags") }
             flags = flags << 8 | Int(UInt8(truncatingIfNeeded: byte))
         }
         return ArchivedFont(name: name, size: Double(size), flags: flags)
@@ -296,21 +366,22 @@ struct TypedstreamFoundationValues {
     /// NSAttributedString's typedstream form: the string object, then per run an `iI` group (the run's
     /// attribute dictionary, numbered from 1 in order of first use; the run's length in UTF-16 units)
     /// followed, when the number is new, by an `@` group with that dictionary.
-    private mutating func attributedString(_ fields: inout TypedstreamFields, depth: Int) throws(TypedstreamError) -> ArchivedAttributedString {
-        guard case .string(let text) = try value(fields.next("@"), depth: depth) else {
+    private mutating func attributedString(_ fields: inout Source.Cursor, depth: Int) throws(TypedstreamError) -> ArchivedAttributedString {
+        guard case .string(let text) = try value(next(&fields, "@", depth: depth), depth: depth) else {
             throw fields.corrupted("an NSAttributedString whose string is not an NSString")
         }
         var dictionaries: [[String: FoundationValue]] = []
         var runs: [ArchivedAttributedString.Run] = []
         var position = 0
-        while !fields.isAtEnd {
-            let header = try fields.nextGroup("iI")
+        let units = text.utf16.count
+        while !source.isAtEnd(fields) {
+            let header = try nextGroup(&fields, "iI", depth: depth)
             guard case .integer(let number) = header[0], case .unsignedInteger(let length) = header[1],
                   number >= 1, number <= Int64(dictionaries.count) + 1, length > 0, let runLength = Int(exactly: length),
-                  runLength <= text.utf16.count - position
-            else { throw fields.corrupted("run \(runs.count): dictionary \(header[0]) and length \(header[1]) do not fit \(dictionaries.count) dictionaries and \(text.utf16.count - position) units left") }
+                  runLength <= units - position
+            else { throw fields.corrupted("run \(runs.count): dictionary \(header[0]) and length \(header[1]) do not fit \(dictionaries.count) dictionaries and \(units - position) units left") }
             if number == Int64(dictionaries.count) + 1 {
-                guard let entries = try value(fields.next("@"), depth: depth).plainDictionary else {
+                guard let entries = try value(next(&fields, "@", depth: depth), depth: depth).plainDictionary else {
                     throw fields.corrupted("run \(runs.count)'s attributes are not an NSDictionary")
                 }
                 var attributes: [String: FoundationValue] = [:]
@@ -339,5 +410,16 @@ private extension FoundationValue {
     var plainDictionary: [FoundationValue: FoundationValue]? {
         if case .dictionary(let d) = self { return d.dictionary }
         return nil
+    }
+}
+
+/// `bytes` as a string when they are valid UTF-8, else nil. ASCII is valid as it is; otherwise decoding
+/// repairs any invalid sequence, so the bytes are valid exactly when decoding gives them back unchanged.
+func validUTF8(_ bytes: Data) -> String? {
+    bytes.withUnsafeBytes { raw -> String? in
+        let units = raw.bindMemory(to: UInt8.self)
+        var text = String(decoding: units, as: UTF8.self)
+        if units.allSatisfy({ $0 < 0x80 }) { return text }
+        return text.withUTF8 { $0.elementsEqual(units) } ? text : nil
     }
 }

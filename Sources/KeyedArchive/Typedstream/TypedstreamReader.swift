@@ -13,21 +13,22 @@ import Foundation
 /// and data bytes as bytes; nested objects as depth). Every failure is a ``TypedstreamError`` with the byte
 /// offset where the value being read began.
 struct TypedstreamReader {
-    private let bytes: [UInt8]
-    private var offset = 0
+    let bytes: [UInt8]
+    private(set) var offset = 0
     private var bigEndian = false
-    private let limits: KeyedUnarchiver.Limits
+    let limits: KeyedUnarchiver.Limits
 
     private var sharedStrings: [Data] = []
-    private var parsedEncodings: [Int: [TypedstreamTypeEncoding]] = [:]
+    /// The parsed group encodings, by shared string index (nil: that string has not led a group).
+    private var groupEncodings: [GroupEncoding?] = []
     /// What each reference number names: classes, objects and C strings share one numbering.
     private var references: [Referent] = []
-    private var classes: [TypedstreamClass] = []
-    private var objects: [TypedstreamObject] = []
+    private(set) var classes: [TypedstreamClass] = []
+    private(set) var objects: [TypedstreamObject] = []
     private var elementCount = 0
     private var byteCount = 0
 
-    private enum Referent {
+    enum Referent {
         case object(Int)
         case `class`(Int)
         case cString(Data)
@@ -38,6 +39,43 @@ struct TypedstreamReader {
             case .class: return "a class"
             case .cString: return "a C string"
             }
+        }
+    }
+
+    /// A group's type encoding string, parsed once per shared string: its text, its types, and the text of
+    /// each type (``TypedstreamTypeEncoding/split(_:)``).
+    /// A class, so that a cursor holding one holds a single reference; immutable, so that the common ones are
+    /// parsed once and shared by every reading.
+    final class GroupEncoding: Sendable {
+        let text: String
+        let types: [TypedstreamTypeEncoding]
+        let typeTexts: [String]
+
+        init(text: String, types: [TypedstreamTypeEncoding], typeTexts: [String]) {
+            self.text = text
+            self.types = types
+            self.typeTexts = typeTexts
+        }
+
+        /// The encodings Foundation's classes write (NSString's `+`, NSNumber's `*` and value, an attributed
+        /// string's `iI` runs, NSColor's components...), parsed once.
+        private static let commonEncodings: [String: GroupEncoding] = {
+            var table: [String: GroupEncoding] = [:]
+            let texts = ["@", "+", "*", "#", ":", "%", "c", "C", "s", "S", "i", "I", "l", "L", "q", "Q", "f", "d", "B",
+                         "iI", "ff", "fff", "ffff", "fffff", "@@", "@@@", "ii", "II"]
+            for text in texts {
+                guard let types = try? TypedstreamTypeEncoding.parseList(Array(text.utf8)) else { continue }
+                table[text] = GroupEncoding(text: text, types: types, typeTexts: TypedstreamTypeEncoding.split(text))
+            }
+            return table
+        }()
+
+        /// The parsed form of `encoding` when it is one of the common encodings, byte for byte.
+        static func common(_ encoding: Data) -> GroupEncoding? {
+            guard encoding.count <= 5 else { return nil }
+            let text = encoding.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+            guard let parsed = commonEncodings[text], parsed.text.utf8.elementsEqual(encoding) else { return nil }
+            return parsed
         }
     }
 
@@ -92,9 +130,8 @@ struct TypedstreamReader {
                 guard let stringIndex = try readSharedStringIndex(head: head, at: start, what: "a group's type encoding") else {
                     throw fault(.invalidValue, "a group's type encoding is nil", at: start)
                 }
-                let types = try encodings(ofSharedString: stringIndex, at: start)
-                let text = String(decoding: sharedStrings[stringIndex], as: UTF8.self)
-                frames.append(Frame(kind: .group(text), types: types, count: types.count))
+                let encoding = try groupEncoding(ofSharedString: stringIndex, at: start)
+                frames.append(Frame(kind: .group(encoding.text), types: encoding.types, count: encoding.types.count))
             case .group, .array, .structure:
                 if frames[level].next == frames[level].count {
                     let finished = frames.removeLast()
@@ -132,23 +169,12 @@ struct TypedstreamReader {
                         guard depth < limits.maximumDepth else {
                             throw fault(.limitExceeded, "objects nest deeper than limits.maximumDepth (\(limits.maximumDepth))", at: start)
                         }
-                        let index = objects.count
-                        try addReferent(.object(index), at: start)
-                        objects.append(TypedstreamObject(classIndex: 0, groups: []))
-                        let classStart = offset
-                        guard let classIndex = try readClass(head: try readByte(what: "an object's class"), at: classStart) else {
-                            throw fault(.invalidValue, "an object's class is Nil", at: classStart, object: index)
-                        }
-                        objects[index].classIndex = classIndex
+                        let index = try readNewObject(at: start)
                         frames[level].values.append(.object(index))
                         frames.append(Frame(kind: .object(index)))
                         depth += 1
                     default:
-                        let found = try readReference(head: head, at: start, what: "an object")
-                        guard case .object(let index) = found else {
-                            throw fault(.invalidReference, "an object reference names \(found.kindName)", at: start)
-                        }
-                        frames[level].values.append(.objectReference(index))
+                        frames[level].values.append(.objectReference(try readObjectReference(head: head, at: start)))
                     }
                 case .scalar(let code):
                     frames[level].values.append(try readScalar(code))
@@ -168,7 +194,30 @@ struct TypedstreamReader {
         }
     }
 
-    private mutating func readHeader() throws(TypedstreamError) -> TypedstreamArchive.ByteOrder {
+    /// An object stored here (after its `84` head at `start`): numbers it and reads its class chain, leaving
+    /// the stream at its first group. Returns its index in ``objects``.
+    mutating func readNewObject(at start: Int) throws(TypedstreamError) -> Int {
+        let index = objects.count
+        try addReferent(.object(index), at: start)
+        objects.append(TypedstreamObject(classIndex: 0, groups: []))
+        let classStart = offset
+        guard let classIndex = try readClass(head: try readByte(what: "an object's class"), at: classStart) else {
+            throw fault(.invalidValue, "an object's class is Nil", at: classStart, object: index)
+        }
+        objects[index].classIndex = classIndex
+        return index
+    }
+
+    /// The index of the object a reference (head `head` at `start`) names.
+    mutating func readObjectReference(head: UInt8, at start: Int) throws(TypedstreamError) -> Int {
+        let found = try readReference(head: head, at: start, what: "an object")
+        guard case .object(let index) = found else {
+            throw fault(.invalidReference, "an object reference names \(found.kindName)", at: start)
+        }
+        return index
+    }
+
+    mutating func readHeader() throws(TypedstreamError) -> TypedstreamArchive.ByteOrder {
         let version = try readByte(what: "the streamer version")
         guard version == TypedstreamTag.streamerVersion else {
             throw fault(.invalidHeader, "streamer version \(version); expected \(TypedstreamTag.streamerVersion)", at: 0)
@@ -185,7 +234,7 @@ struct TypedstreamReader {
 
     // MARK: - Values
 
-    private mutating func readScalar(_ code: UInt8) throws(TypedstreamError) -> TypedstreamValue {
+    mutating func readScalar(_ code: UInt8) throws(TypedstreamError) -> TypedstreamValue {
         let start = offset
         switch code {
         case UInt8(ascii: "c"): return .integer(Int64(Int8(bitPattern: try readByte(what: "a 'c' value"))))
@@ -195,10 +244,10 @@ struct TypedstreamReader {
             guard byte <= 1 else { throw fault(.invalidValue, "a 'B' value is \(byte); expected 0 or 1", at: start) }
             return .bool(byte == 1)
         case UInt8(ascii: "s"), UInt8(ascii: "i"), UInt8(ascii: "l"), UInt8(ascii: "q"):
-            return .integer(try readSignedInteger(what: "a \(describeByte(code)) value"))
+            return .integer(try readSignedInteger(what: Self.integerValueName(code)))
         case UInt8(ascii: "S"), UInt8(ascii: "I"), UInt8(ascii: "L"), UInt8(ascii: "Q"):
-            let (bits, width) = try readIntegerBits(head: try readByte(what: "a \(describeByte(code)) value"), at: start,
-                                                    what: "a \(describeByte(code)) value")
+            let what = Self.integerValueName(code)
+            let (bits, width) = try readIntegerBits(head: try readByte(what: what), at: start, what: what)
             return .unsignedInteger(width == 1 ? bits & 0xFF : bits)
         case UInt8(ascii: "f"):
             let head = try readByte(what: "an 'f' value")
@@ -247,9 +296,23 @@ struct TypedstreamReader {
         }
     }
 
+    /// What an integer value of type `code` is called in errors: a literal, so that reading one builds no string.
+    private static func integerValueName(_ code: UInt8) -> String {
+        switch code {
+        case UInt8(ascii: "s"): return "a 's' value"
+        case UInt8(ascii: "i"): return "a 'i' value"
+        case UInt8(ascii: "l"): return "a 'l' value"
+        case UInt8(ascii: "q"): return "a 'q' value"
+        case UInt8(ascii: "S"): return "a 'S' value"
+        case UInt8(ascii: "I"): return "a 'I' value"
+        case UInt8(ascii: "L"): return "a 'L' value"
+        default: return "a 'Q' value"
+        }
+    }
+
     /// A class chain: new classes (name, version), each the subclass of the next, ended by nil or a
     /// reference to a class read before. Returns the first class's index (nil for `Nil`).
-    private mutating func readClass(head firstHead: UInt8, at start: Int) throws(TypedstreamError) -> Int? {
+    mutating func readClass(head firstHead: UInt8, at start: Int) throws(TypedstreamError) -> Int? {
         var head = firstHead
         var headStart = start
         var chain: [Int] = []
@@ -296,7 +359,7 @@ struct TypedstreamReader {
         return sharedStrings[index]
     }
 
-    private mutating func readSharedStringIndex(head: UInt8, at start: Int, what: String) throws(TypedstreamError) -> Int? {
+    mutating func readSharedStringIndex(head: UInt8, at start: Int, what: String) throws(TypedstreamError) -> Int? {
         switch head {
         case TypedstreamTag.nilValue: return nil
         case TypedstreamTag.new:
@@ -323,9 +386,17 @@ struct TypedstreamReader {
         return try readBytes(Int(length), what: what, at: start)
     }
 
-    private mutating func encodings(ofSharedString index: Int, at start: Int) throws(TypedstreamError) -> [TypedstreamTypeEncoding] {
-        if let parsed = parsedEncodings[index] { return parsed }
-        let text = [UInt8](sharedStrings[index])
+    mutating func groupEncoding(ofSharedString index: Int, at start: Int) throws(TypedstreamError) -> GroupEncoding {
+        if index < groupEncodings.count, let parsed = groupEncodings[index] { return parsed }
+        let parsed: GroupEncoding
+        if let common = GroupEncoding.common(sharedStrings[index]) { parsed = common } else { parsed = try parseGroupEncoding(sharedStrings[index], at: start) }
+        if groupEncodings.count <= index { groupEncodings.append(contentsOf: repeatElement(nil, count: index + 1 - groupEncodings.count)) }
+        groupEncodings[index] = parsed
+        return parsed
+    }
+
+    private func parseGroupEncoding(_ encoding: Data, at start: Int) throws(TypedstreamError) -> GroupEncoding {
+        let text = [UInt8](encoding)
         guard !text.isEmpty else { throw fault(.invalidValue, "a group's type encoding is empty", at: start) }
         let types: [TypedstreamTypeEncoding]
         do {
@@ -333,8 +404,8 @@ struct TypedstreamReader {
         } catch {
             throw fault(.invalidValue, "type encoding \(String(decoding: text, as: UTF8.self).debugDescription): \(error.message)", at: start)
         }
-        parsedEncodings[index] = types
-        return types
+        let string = String(decoding: text, as: UTF8.self)
+        return GroupEncoding(text: string, types: types, typeTexts: TypedstreamTypeEncoding.split(string))
     }
 
     // MARK: - References
@@ -348,7 +419,7 @@ struct TypedstreamReader {
         return result
     }
 
-    private mutating func readReference(head: UInt8, at start: Int, what: String) throws(TypedstreamError) -> Referent {
+    mutating func readReference(head: UInt8, at start: Int, what: String) throws(TypedstreamError) -> Referent {
         let number = try referenceNumber(head: head, at: start, what: what)
         guard number < references.count else {
             throw fault(.invalidReference, "\(what) refers to #\(number); \(references.count) classes, objects and C strings were read", at: start)
@@ -356,7 +427,7 @@ struct TypedstreamReader {
         return references[number]
     }
 
-    private mutating func addReferent(_ referent: Referent, at start: Int) throws(TypedstreamError) {
+    mutating func addReferent(_ referent: Referent, at start: Int) throws(TypedstreamError) {
         guard references.count < limits.maximumObjectCount else {
             throw fault(.limitExceeded, "more than limits.maximumObjectCount (\(limits.maximumObjectCount)) objects, classes and C strings", at: start)
         }
@@ -366,7 +437,7 @@ struct TypedstreamReader {
     // MARK: - Integers and bytes
 
     /// A signed integer in any of the format's forms (one byte, or a tag and 2, 4 or 8 bytes).
-    private mutating func readSignedInteger(what: String) throws(TypedstreamError) -> Int64 {
+    mutating func readSignedInteger(what: String) throws(TypedstreamError) -> Int64 {
         let start = offset
         return try signedValue(head: try readByte(what: what), at: start, what: what)
     }
@@ -413,19 +484,19 @@ struct TypedstreamReader {
         return value
     }
 
-    private mutating func readByte(what: String) throws(TypedstreamError) -> UInt8 {
+    mutating func readByte(what: String) throws(TypedstreamError) -> UInt8 {
         guard offset < bytes.count else { throw fault(.truncated, "\(what): the data ends", at: offset) }
         offset += 1
         return bytes[offset - 1]
     }
 
-    private mutating func readBytes(_ length: Int, what: String, at start: Int) throws(TypedstreamError) -> Data {
+    mutating func readBytes(_ length: Int, what: String, at start: Int) throws(TypedstreamError) -> Data {
         guard length >= 0, length <= bytes.count - offset else {
             throw fault(.truncated, "\(what): \(length) bytes needed, \(bytes.count - offset) left", at: start)
         }
         try count(bytes: length)
         defer { offset += length }
-        return Data(bytes[offset ..< offset + length])
+        return bytes.withUnsafeBytes { Data(UnsafeRawBufferPointer(rebasing: $0[offset ..< offset + length])) }
     }
 
     private mutating func count(bytes added: Int) throws(TypedstreamError) {
@@ -435,19 +506,19 @@ struct TypedstreamReader {
         }
     }
 
-    private mutating func countElement() throws(TypedstreamError) {
+    mutating func countElement() throws(TypedstreamError) {
         elementCount += 1
         guard elementCount <= limits.maximumElementCount else {
             throw fault(.limitExceeded, "more than limits.maximumElementCount (\(limits.maximumElementCount)) values", at: offset)
         }
     }
 
-    private func checkedInt(_ value: Int64, what: String) throws(TypedstreamError) -> Int {
+    func checkedInt(_ value: Int64, what: String) throws(TypedstreamError) -> Int {
         guard let result = Int(exactly: value) else { throw fault(.invalidValue, "\(what) \(value) does not fit in Int", at: offset) }
         return result
     }
 
-    private func fault(_ code: TypedstreamError.Code, _ message: String, at byteOffset: Int, object: Int? = nil) -> TypedstreamError {
+    func fault(_ code: TypedstreamError.Code, _ message: String, at byteOffset: Int, object: Int? = nil) -> TypedstreamError {
         TypedstreamError(code, message, byteOffset: byteOffset, objectIndex: object,
                          className: object.flatMap { classes.indices.contains(objects[$0].classIndex) ? classes[objects[$0].classIndex].name : nil })
     }

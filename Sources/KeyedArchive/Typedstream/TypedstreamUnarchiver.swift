@@ -52,6 +52,13 @@ public struct TypedstreamUnarchiver: Sendable {
     ///   first group holds no value or several, or a class is not one of the table's or is not stored as it
     ///   writes itself.
     public func foundationValue(from data: Data) throws(TypedstreamError) -> FoundationValue {
+        if let values = TypedstreamStreamSource.foundationValues(from: data, limits: limits, rootOnly: true) { return values[0] }
+        return try rootValueThroughRawModel(from: data)
+    }
+
+    /// ``foundationValue(from:)`` through the raw model: the whole ``TypedstreamArchive`` read first (what
+    /// gives every error its byte offset), then its root made a ``FoundationValue``.
+    func rootValueThroughRawModel(from data: Data) throws(TypedstreamError) -> FoundationValue {
         let archive = try TypedstreamArchive(data: data, limits: limits)
         guard let first = archive.groups.first, first.values.count == 1 else {
             throw TypedstreamError(.dataCorrupted, "the first top-level group holds \(archive.groups.first?.values.count ?? 0) values; expected one root")
@@ -66,6 +73,12 @@ public struct TypedstreamUnarchiver: Sendable {
     /// - Returns: one ``FoundationValue`` per top-level value.
     /// - Throws: ``TypedstreamError`` as ``foundationValue(from:)`` does.
     public func foundationValues(from data: Data) throws(TypedstreamError) -> [FoundationValue] {
+        if let values = TypedstreamStreamSource.foundationValues(from: data, limits: limits, rootOnly: false) { return values }
+        return try valuesThroughRawModel(from: data)
+    }
+
+    /// ``foundationValues(from:)`` through the raw model.
+    func valuesThroughRawModel(from data: Data) throws(TypedstreamError) -> [FoundationValue] {
         let archive = try TypedstreamArchive(data: data, limits: limits)
         return try foundationValues(of: archive.groups.flatMap(\.values), in: archive)
     }
@@ -81,7 +94,7 @@ public struct TypedstreamUnarchiver: Sendable {
     ///   object that contains itself, nesting deeper than ``limits``, a value with no Foundation form (a
     ///   selector, a class, a C array).
     public func foundationValues(of values: [TypedstreamValue], in archive: TypedstreamArchive) throws(TypedstreamError) -> [FoundationValue] {
-        var maker = TypedstreamFoundationValues(archive: archive, maximumDepth: limits.maximumDepth, keepsUnknownObjects: keepsUnknownObjects)
+        var maker = TypedstreamFoundationValues(source: TypedstreamArchiveSource(archive: archive), maximumDepth: limits.maximumDepth, keepsUnknownObjects: keepsUnknownObjects)
         return try onSizedThread(for: archive) { () throws(TypedstreamError) in
             try values.map { value throws(TypedstreamError) in try maker.value(value, depth: 0) }
         }

@@ -1,0 +1,229 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Where ``TypedstreamFoundationValues`` reads an object's values: the raw model, all read before
+/// (``TypedstreamArchiveSource``), or the stream itself, read as the values are asked for
+/// (``TypedstreamStreamSource``).
+protocol TypedstreamValueSource {
+    /// The place in one object's groups (or the top level's).
+    associatedtype Cursor: TypedstreamValueCursor
+    /// Whether an ``TypedstreamValue/object(_:)`` that ``next(_:_:)`` returns is an object whose groups come
+    /// next in the stream, so that it must be made at once.
+    static var makesObjectsWhereStored: Bool { get }
+    /// The deepest nesting of objects this source reads (a stream source recurses once per level).
+    static var deepestNesting: Int { get }
+    /// The raw model, when the source has one (objects of unknown classes can then be kept).
+    var archive: TypedstreamArchive? { get }
+    /// A cursor at the first group of the object at `index`.
+    func cursor(forObjectAt index: Int) throws(TypedstreamError) -> Cursor
+    /// Whether the object's groups are all read.
+    func isAtEnd(_ cursor: Cursor) -> Bool
+    /// At least as many as the groups left in the object (a bound for counts and capacities).
+    func remainingGroups(_ cursor: Cursor) -> Int
+    /// The next value, which must have the type `encoding`; nil takes the next value of the group
+    /// ``enterGroup(_:_:)`` entered (or, at the top level, of any group).
+    mutating func next(_ cursor: inout Cursor, _ encoding: String?) throws(TypedstreamError) -> TypedstreamValue
+    /// Moves to the next group, whose encoding must be `encoding`, and returns how many values it holds.
+    mutating func enterGroup(_ cursor: inout Cursor, _ encoding: String) throws(TypedstreamError) -> Int
+    /// Checks that the object's groups are all read (and, in a stream, reads its end marker).
+    mutating func finish(_ cursor: Cursor) throws(TypedstreamError)
+}
+
+/// The place in one object's groups, which names the object in errors.
+protocol TypedstreamValueCursor {
+    var className: String { get }
+    func corrupted(_ message: String) -> TypedstreamError
+}
+
+extension TypedstreamFields: TypedstreamValueCursor {}
+
+/// The raw model as a value source: every object's groups are in ``archive``.
+struct TypedstreamArchiveSource: TypedstreamValueSource {
+    static var makesObjectsWhereStored: Bool { false }
+    static var deepestNesting: Int { Int.max }
+    let archive: TypedstreamArchive?
+    private let model: TypedstreamArchive
+
+    init(archive: TypedstreamArchive) {
+        self.archive = archive
+        model = archive
+    }
+
+    func cursor(forObjectAt index: Int) throws(TypedstreamError) -> TypedstreamFields {
+        guard model.className(ofObjectAt: index) != nil else {
+            throw TypedstreamError(.invalidArchive, "object #\(index) or its class is past the archive's tables", objectIndex: index)
+        }
+        return TypedstreamFields(archive: model, objectIndex: index)
+    }
+
+    func isAtEnd(_ cursor: TypedstreamFields) -> Bool { cursor.isAtEnd }
+    func remainingGroups(_ cursor: TypedstreamFields) -> Int { cursor.remainingGroups }
+    func next(_ cursor: inout TypedstreamFields, _ encoding: String?) throws(TypedstreamError) -> TypedstreamValue { try cursor.next(encoding) }
+    func enterGroup(_ cursor: inout TypedstreamFields, _ encoding: String) throws(TypedstreamError) -> Int { try cursor.enterGroup(encoding) }
+    func finish(_ cursor: TypedstreamFields) throws(TypedstreamError) { try cursor.expectEnd() }
+}
+
+/// The stream as a value source: values are read from the bytes as they are asked for, and each object is
+/// made where it is stored, so that no raw model is built.
+///
+/// It reads what the raw reading reads, with the same checks and limits (``TypedstreamReader``'s own
+/// functions), but only the common shapes: each value an object's class asks for by type is a group of its
+/// own, objects nest at most ``deepestNesting`` levels, and no object sits inside a C array or struct.
+/// Anything else (and any fault) throws, and the caller reads the data through the raw model instead, which
+/// gives the value or the error with its byte offset.
+struct TypedstreamStreamSource: TypedstreamValueSource {
+    static var makesObjectsWhereStored: Bool { true }
+    /// The nesting that any thread's stack holds: each level is a few frames of this recursion.
+    static var deepestNesting: Int { levelsEveryStackHolds }
+    var archive: TypedstreamArchive? { nil }
+    var reader: TypedstreamReader
+
+    /// The place in one object's (or the top level's) groups: the group being read and the next value's
+    /// position in it.
+    struct Cursor: TypedstreamValueCursor {
+        /// The object (nil: the top level).
+        let objectIndex: Int?
+        let className: String
+        var group: TypedstreamReader.GroupEncoding?
+        var value = 0
+
+        var isBetweenGroups: Bool { value == (group?.types.count ?? 0) }
+
+        func corrupted(_ message: String) -> TypedstreamError {
+            TypedstreamError(.dataCorrupted, message, objectIndex: objectIndex, className: objectIndex == nil ? nil : className)
+        }
+    }
+
+    /// A cursor before the first top-level group.
+    static var topLevel: Cursor { Cursor(objectIndex: nil, className: "") }
+
+    func cursor(forObjectAt index: Int) throws(TypedstreamError) -> Cursor {
+        guard reader.objects.indices.contains(index), reader.classes.indices.contains(reader.objects[index].classIndex) else {
+            throw TypedstreamError(.invalidArchive, "object #\(index) or its class is past the tables read", objectIndex: index)
+        }
+        return Cursor(objectIndex: index, className: reader.classes[reader.objects[index].classIndex].name)
+    }
+
+    func isAtEnd(_ cursor: Cursor) -> Bool {
+        cursor.isBetweenGroups && reader.offset < reader.bytes.count && reader.bytes[reader.offset] == TypedstreamTag.endOfObject
+    }
+
+    /// Every group takes at least one byte.
+    func remainingGroups(_ cursor: Cursor) -> Int { reader.bytes.count - reader.offset }
+
+    mutating func next(_ cursor: inout Cursor, _ encoding: String?) throws(TypedstreamError) -> TypedstreamValue {
+        if cursor.isBetweenGroups {
+            guard encoding != nil || cursor.objectIndex == nil else { throw cursor.corrupted("a value is read outside a group") }
+            try beginGroup(&cursor)
+            // A value asked for by type must be a group of its own, so that an object's groups are at least
+            // its values asked for (the raw model's bound for counts).
+            guard encoding == nil || cursor.group?.types.count == 1 else {
+                throw cursor.corrupted("a group of several values where one of type \((encoding ?? "").debugDescription) should follow")
+            }
+        } else if encoding != nil, cursor.objectIndex != nil {
+            throw cursor.corrupted("a value of type \((encoding ?? "").debugDescription) is asked for inside a group")
+        }
+        guard let group = cursor.group, group.typeTexts.count == group.types.count, cursor.value < group.types.count,
+              encoding.map({ group.typeTexts[cursor.value] == $0 }) ?? true else {
+            throw cursor.corrupted("a group of type \((cursor.group?.text ?? "").debugDescription) where \((encoding ?? "").debugDescription) should follow")
+        }
+        cursor.value += 1
+        return try reader.readStoredValue(group.types[cursor.value - 1], nested: false)
+    }
+
+    mutating func enterGroup(_ cursor: inout Cursor, _ encoding: String) throws(TypedstreamError) -> Int {
+        guard cursor.isBetweenGroups else { throw cursor.corrupted("a group of type \(encoding.debugDescription) is asked for inside a group") }
+        try beginGroup(&cursor)
+        guard let group = cursor.group, group.text == encoding, group.typeTexts.count == group.types.count else {
+            throw cursor.corrupted("a group of type \((cursor.group?.text ?? "").debugDescription) where \(encoding.debugDescription) should follow")
+        }
+        return group.types.count
+    }
+
+    mutating func finish(_ cursor: Cursor) throws(TypedstreamError) {
+        guard isAtEnd(cursor) else { throw cursor.corrupted("values are left after those its class reads") }
+        _ = try reader.readByte(what: "the end of the object")
+    }
+
+    /// Reads a group's head (its type encoding) into `cursor`.
+    private mutating func beginGroup(_ cursor: inout Cursor) throws(TypedstreamError) {
+        let start = reader.offset
+        let head = try reader.readByte(what: "the next group")
+        guard head != TypedstreamTag.endOfObject,
+              let stringIndex = try reader.readSharedStringIndex(head: head, at: start, what: "a group's type encoding") else {
+            throw cursor.corrupted("the object ends, or a group's type encoding is nil, where a value should follow")
+        }
+        cursor.group = try reader.groupEncoding(ofSharedString: stringIndex, at: start)
+        cursor.value = 0
+    }
+
+    /// The Foundation values of a typedstream's top-level values, read from the stream; `rootOnly` asks for
+    /// the single value of an archive of one top-level group of one value.
+    ///
+    /// - Returns: the values, or nil when the data holds anything this source does not read (or a fault):
+    ///   then the raw model reads it.
+    static func foundationValues(from data: Data, limits: KeyedUnarchiver.Limits, rootOnly: Bool) -> [FoundationValue]? {
+        var reader = TypedstreamReader(data: data, limits: limits)
+        do {
+            _ = try reader.readHeader()
+            _ = try reader.checkedInt(try reader.readSignedInteger(what: "the system version"), what: "the system version")
+            var maker = TypedstreamFoundationValues(source: TypedstreamStreamSource(reader: reader), maximumDepth: limits.maximumDepth)
+            var top = topLevel
+            var values: [FoundationValue] = []
+            while !(top.isBetweenGroups && maker.source.reader.offset == maker.source.reader.bytes.count) {
+                if rootOnly, !values.isEmpty { return nil }
+                let value = try maker.next(&top, nil, depth: 0)
+                values.append(try maker.value(value, depth: 0))
+            }
+            guard !rootOnly || values.count == 1 else { return nil }
+            return values
+        } catch {
+            return nil
+        }
+    }
+}
+
+extension TypedstreamReader {
+    /// One value of type `type`, read and counted as ``read()`` reads and counts it: a group's value, or
+    /// (`nested`) an element of a C array or a field of a struct, where an object is not read here.
+    /// Recurses once per level of the type's nesting (at most ``TypedstreamTypeEncoding/maximumNesting``).
+    mutating func readStoredValue(_ type: TypedstreamTypeEncoding, nested: Bool) throws(TypedstreamError) -> TypedstreamValue {
+        try countElement()
+        switch type {
+        case .array(let count, let element):
+            if case .scalar(let code) = element, code == UInt8(ascii: "c") || code == UInt8(ascii: "C") {
+                let start = offset
+                return .byteArray(try readBytes(count, what: "a byte array of \(count) bytes", at: start))
+            }
+            guard count == 0 || !element.storesNothing else {
+                throw fault(.invalidValue, "an array of \(count) values that take no bytes", at: offset)
+            }
+            guard count <= bytes.count - offset else {
+                throw fault(.truncated, "an array of \(count) values needs at least \(count) bytes; \(bytes.count - offset) are left", at: offset)
+            }
+            var items: [TypedstreamValue] = []
+            items.reserveCapacity(count)
+            for _ in 0 ..< count { items.append(try readStoredValue(element, nested: true)) }
+            return .array(items)
+        case .structure(let fields):
+            var items: [TypedstreamValue] = []
+            items.reserveCapacity(fields.count)
+            for field in fields { items.append(try readStoredValue(field, nested: true)) }
+            return .structure(items)
+        case .scalar(UInt8(ascii: "@")):
+            guard !nested else { throw fault(.invalidValue, "an object inside a C array or struct (read by the raw model)", at: offset) }
+            let start = offset
+            let head = try readByte(what: "an object")
+            switch head {
+            case TypedstreamTag.nilValue: return .nilObject
+            case TypedstreamTag.new: return .object(try readNewObject(at: start))
+            default: return .objectReference(try readObjectReference(head: head, at: start))
+            }
+        case .scalar(let code):
+            return try readScalar(code)
+        }
+    }
+}
