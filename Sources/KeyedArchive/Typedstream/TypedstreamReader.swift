@@ -12,6 +12,10 @@ import Foundation
 /// ``KeyedUnarchiver/Limits`` (objects, classes and C strings count as objects; values as elements; string
 /// and data bytes as bytes; nested objects as depth). Every failure is a ``TypedstreamError`` with the byte
 /// offset where the value being read began.
+///
+/// The file is kept whole (over 500 lines): the read position and the tables it fills have setters private
+/// to this file, so that only the code here, which checks each count before it moves the position, can
+/// change them.
 struct TypedstreamReader {
     let bytes: [UInt8]
     private(set) var offset = 0
