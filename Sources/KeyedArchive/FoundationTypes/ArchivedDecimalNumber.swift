@@ -29,7 +29,7 @@ public struct ArchivedDecimalNumber: CataloguedValue {
     /// - Throws: ``KeyedArchiveError`` naming `NSDecimalNumber` and the key when a field is missing or has
     ///   another type, when the mantissa is not 16 bytes (swift-corelibs-foundation refuses any other size
     ///   as corrupt), when `NS.length` is negative or above 8, or when `NS.exponent` is outside -128...127
-    ///   (what `Decimal` holds: ``DecimalFields``).
+    ///   (what `Decimal` holds).
     public init(from decoder: any ArchiveDecoder) throws {
         self = try namingClass(Self.archivedClassName) { try Self(reading: decoder) }
     }
