@@ -336,7 +336,7 @@ func checkFoundationValue(_ data: Data) {
 let heterogeneousTypes: [any ArchiveValue.Type] = [
     Book.self, Tag.self, ArchivedSpecialValue.self, ArchivedIndexSet.self, ArchivedIndexPath.self,
     ArchivedCountedSet.self, ArchivedMeasurement.self, ArchivedTimeZone.self, ArchivedLocale.self, ArchivedISO8601DateFormatter.self,
-    ArchivedAttributedString.self, ArchivedColor.self, ArchivedFont.self, ArchivedPersonNameComponents.self, String.self, Int.self, Double.self,
+    ArchivedAttributedString.self, ArchivedColor.self, ArchivedFont.self, ArchivedPersonNameComponents.self, ArchivedDecimalNumber.self, String.self, Int.self, Double.self,
     Data.self,
 ]
 

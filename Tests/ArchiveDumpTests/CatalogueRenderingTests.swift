@@ -47,6 +47,13 @@ private struct DumpTestRange: KeyedArchivable, Encodable, CustomStringConvertibl
         #expect(rendered { TreeRenderer().render(graph: graph, to: $0) }.contains("  [0]: #3 TSRange\n    start: 2\n    count: 3\n"))
     }
 
+    @Test func decimalNumbersPrintAsTheirValue() throws {
+        let graph = try ArchivedObjectGraph(data: KeyedArchiver.archivedData(withRootObject: ArchivedDecimalNumber(Decimal(string: "-12.5") ?? 0)))
+        let tree = rendered { TreeRenderer().render(graph: graph, to: $0) }
+        #expect(tree.contains("root: #1 NSDecimalNumber") && tree.contains("-12.5"), "\(tree)")
+        #expect(!tree.contains("NS.mantissa"), "\(tree)")
+    }
+
     /// An ordered set stored one key per element, in hash order (as Apple's binary archives store it), and
     /// one stored as an NS.objects array (what this package wrote before): both are listed as items.
     @Test func orderedSetsInEitherLayoutAreListedAsItems() throws {

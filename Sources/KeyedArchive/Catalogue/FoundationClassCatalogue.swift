@@ -216,6 +216,7 @@ struct FoundationClassCatalogue: Sendable {
         FoundationClass(archivable: ArchivedColor.self),             // NSColor
         FoundationClass(archivable: ArchivedFont.self),              // NSFont
         FoundationClass(archivable: ArchivedPersonNameComponents.self),  // NSPersonNameComponents
+        FoundationClass(archivable: ArchivedDecimalNumber.self),     // NSDecimalNumber
     ]
 
     /// The classes the package reads and writes: the plain Foundation values, then the value types.

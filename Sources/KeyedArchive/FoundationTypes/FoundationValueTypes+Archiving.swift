@@ -77,64 +77,6 @@ extension FoundationBridgedValue {
 
 // MARK: - Decimal
 
-/// `NSDecimalNumber`'s keyed form, as swift-corelibs-foundation's `NSDecimalNumber.encode(with:)` writes it:
-/// `NS.exponent` and `NS.length` (32-bit integers), `NS.negative` and `NS.compact` (booleans), `NS.bo` (1 when
-/// the mantissa is little-endian) and `NS.mantissa`, the eight 16-bit words of the mantissa as 16 bytes of data.
-/// `$classes` is `[NSDecimalNumber, NSNumber, NSValue, NSObject]`.
-struct DecimalNumberObject: KeyedArchivable {
-    static var archivedClassName: String { "NSDecimalNumber" }
-    static var archivedClassChain: [String] { ["NSDecimalNumber", "NSNumber", "NSValue", "NSObject"] }
-
-    let decimal: Decimal
-
-    init(_ decimal: Decimal) { self.decimal = decimal }
-
-    /// Reads the fields; the mantissa must be 16 bytes (swift-corelibs-foundation refuses any other size as
-    /// corrupt), and the length and exponent what `Decimal` holds (``DecimalFields/decimal(_:keyPrefix:)``).
-    init(from decoder: any ArchiveDecoder) throws {
-        decimal = try namingClass(Self.archivedClassName) {
-            let exponent = try decoder.decodeInteger(Int32.self, forKey: "NS.exponent")
-            let length = try decoder.decodeInteger(Int32.self, forKey: "NS.length")
-            let negative = try decoder.decode(Bool.self, forKey: "NS.negative")
-            let compact = try decoder.decode(Bool.self, forKey: "NS.compact")
-            let byteOrder = try decoder.decodeIfPresent(Int32.self, forKey: "NS.bo") ?? 1
-            let bytes = try decoder.decode(Data.self, forKey: "NS.mantissa")
-            guard bytes.count == 16 else {
-                throw foundationTypeError(decoder, className: Self.archivedClassName, key: "NS.mantissa",
-                                          "the mantissa is \(bytes.count) bytes, not 16")
-            }
-            guard length >= 0 else {
-                throw foundationTypeError(decoder, className: Self.archivedClassName, key: "NS.length",
-                                          "length \(length) is negative")
-            }
-            let words = Array(bytes)
-            func word(_ i: Int) -> UInt16 {
-                let first = UInt16(words[2 * i]), second = UInt16(words[2 * i + 1])
-                return byteOrder == 0 ? first << 8 | second : second << 8 | first
-            }
-            let fields = DecimalFields(exponent: exponent, length: UInt32(length), isNegative: negative, isCompact: compact,
-                                       mantissa: (0 ..< 8).map(word))
-            return try fields.decimal(decoder, keyPrefix: "NS.")
-        }
-    }
-
-    func encode(to encoder: any ArchiveEncoder) throws {
-        let fields = try DecimalFields(decimal)
-        try encoder.encode(fields.exponent, forKey: "NS.exponent")
-        try encoder.encode(Int32(fields.length), forKey: "NS.length")
-        try encoder.encode(fields.isNegative, forKey: "NS.negative")
-        try encoder.encode(fields.isCompact, forKey: "NS.compact")
-        try encoder.encode(Int32(1), forKey: "NS.bo")
-        var bytes = Data(capacity: 16)
-        for index in 0 ..< 8 {
-            let word = index < fields.mantissa.count ? fields.mantissa[index] : 0
-            bytes.append(UInt8(truncatingIfNeeded: word))
-            bytes.append(UInt8(truncatingIfNeeded: word >> 8))
-        }
-        try encoder.encode(bytes, forKey: "NS.mantissa")
-    }
-}
-
 /// The stored fields of a `Decimal`, which FoundationEssentials does not make public: taken from and given
 /// to `Decimal`'s own Codable form, whose keys are these on Linux and on Apple platforms.
 struct DecimalFields: Codable {
@@ -167,7 +109,7 @@ struct DecimalFields: Codable {
     ///   Codable form, `keyPrefix` being `"NS."` or `""`).
     func decimal(_ decoder: any ArchiveDecoder, keyPrefix: String) throws -> Decimal {
         func corrupt(_ key: String, _ message: String) -> KeyedArchiveError {
-            foundationTypeError(decoder, className: DecimalNumberObject.archivedClassName, key: keyPrefix + key, message)
+            foundationTypeError(decoder, className: ArchivedDecimalNumber.archivedClassName, key: keyPrefix + key, message)
         }
         guard length <= 8 else { throw corrupt("length", "length \(length) is above 8") }
         guard (-128 ... 127).contains(exponent) else { throw corrupt("exponent", "exponent \(exponent) is outside -128...127") }
@@ -182,8 +124,8 @@ struct DecimalFields: Codable {
 
 extension Decimal: FoundationBridgedValue {
     static var foundationKey: String { "NS.mantissa" }
-    init(archived: DecimalNumberObject, decoder: any ArchiveDecoder) { self = archived.decimal }
-    var archived: DecimalNumberObject { DecimalNumberObject(self) }
+    init(archived: ArchivedDecimalNumber, decoder: any ArchiveDecoder) { self = archived.decimal }
+    var archived: ArchivedDecimalNumber { ArchivedDecimalNumber(self) }
 
     /// The Codable fields, checked before `Decimal` sees them (``DecimalFields/decimal(_:keyPrefix:)``).
     static func decodeCodableForm(_ adapter: ArchiveCodableDecoder, decoder: any ArchiveDecoder) throws -> Decimal {

@@ -97,6 +97,7 @@ private final class CatalogueTestNote: KeyedArchivable {
                                                      phoneticRepresentation: ArchivedPersonNameComponents(givenName: "エイダ"))),
             .measurement(ArchivedMeasurement(value: 45, unit: .init(className: "NSUnitLength", symbol: "mi",
                                                                       converter: .init(coefficient: 1609.34)))),
+            .catalogued(ArchivedDecimalNumber(Decimal(string: "-1234.5678") ?? 0)),
         ]
         for value in values {
             let data = try KeyedArchiver.archivedData(withRootObject: value)

@@ -220,7 +220,7 @@ struct CatalogueTestOpaque: KeyedArchivable, CustomStringConvertible {
             ("NSTimeZone", ArchivedTimeZone.self), ("NSLocale", ArchivedLocale.self),
             ("NSISO8601DateFormatter", ArchivedISO8601DateFormatter.self), ("NSAttributedString", ArchivedAttributedString.self),
             ("NSMutableAttributedString", ArchivedAttributedString.self), ("NSColor", ArchivedColor.self), ("NSFont", ArchivedFont.self),
-            ("NSPersonNameComponents", ArchivedPersonNameComponents.self),
+            ("NSPersonNameComponents", ArchivedPersonNameComponents.self), ("NSDecimalNumber", ArchivedDecimalNumber.self),
         ]
         for (name, type) in expected {
             guard case .archivable(let found)? = catalogue.entry(named: name)?.family else {
@@ -234,7 +234,7 @@ struct CatalogueTestOpaque: KeyedArchivable, CustomStringConvertible {
         #expect(catalogue.entry(named: "NSISO8601DateFormatter")?.chain(for: "NSISO8601DateFormatter") == ["NSISO8601DateFormatter", "NSFormatter", "NSObject"])
         #expect(catalogue.entry(named: "NSCountedSet")?.chain(for: "NSCountedSet") == ["NSCountedSet", "NSMutableSet", "NSSet", "NSObject"])
         #expect(catalogue.entry(named: "NSMutableIndexSet")?.chain(for: "NSMutableIndexSet") == ["NSMutableIndexSet", "NSIndexSet", "NSObject"])
-        #expect(FoundationClassCatalogue.valueTypes.count == 12)
+        #expect(FoundationClassCatalogue.valueTypes.count == 13)
     }
 
     @Test func oneObjectIsDecodedFromTheObjectsItReachesOnly() throws {
