@@ -303,10 +303,16 @@ final class ArchiveStorage {
 
     /// The element object numbers of array or set `n`, or nil when `n` is neither.
     func elements(_ n: Int) throws -> [Int]? {
-        guard let c = try container(n), c.kind != .dictionary else { return nil }
         var result: [Int] = []
-        result.reserveCapacity(c.count)  // bounded: the references fit in the file
+        return try appendElements(of: n, to: &result) ? result : nil
+    }
+
+    /// Appends the element object numbers of array or set `n` to `result`; false (nothing appended) when
+    /// `n` is neither.
+    func appendElements(of n: Int, to result: inout [Int]) throws -> Bool {
+        guard let c = try container(n), c.kind != .dictionary else { return false }
+        result.reserveCapacity(result.count + c.count)  // bounded: the references fit in the file
         for i in 0 ..< c.count { result.append(try reference(at: c.start + i * refSize, object: n)) }
-        return result
+        return true
     }
 }

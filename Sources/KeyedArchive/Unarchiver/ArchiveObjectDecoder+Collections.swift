@@ -30,6 +30,16 @@ extension ArchiveObjectDecoder {
     /// rather than in the bytes.
     func elements(_ dict: ArchiveFields, _ uid: ArchiveObjectID, _ cls: String, key: String,
                   member name: String = Catalogue.elementArrayKey, keyTable: UnarchivingSession.KeyTable? = nil) throws -> [Int] {
+        var refs: [Int] = []
+        try elements(dict, uid, cls, key: key, member: name, keyTable: keyTable, into: &refs)
+        return refs
+    }
+
+    /// ``elements(_:_:_:key:member:keyTable:)`` into `refs`, which must be empty (a list from
+    /// ``UnarchivingSession/referenceList()``).
+    func elements(_ dict: ArchiveFields, _ uid: ArchiveObjectID, _ cls: String, key: String,
+                  member name: String = Catalogue.elementArrayKey, keyTable: UnarchivingSession.KeyTable? = nil,
+                  into refs: inout [Int]) throws {
         let stored: Int?
         if let keyTable {
             stored = try keyTable.position(ofStoredKey: name).map { try session.value(at: $0, of: dict, key: pathKey(key), uid: uid) }
@@ -37,7 +47,7 @@ extension ArchiveObjectDecoder {
             stored = try session.lookup(dict, name, key: pathKey(key), uid: uid)
         }
         if let list = stored {
-            guard let refs = try session.arrayElements(list, key: pathKey(key), uid: uid) else {
+            guard try session.appendArrayElements(of: list, to: &refs, key: pathKey(key), uid: uid) else {
                 throw fail(.dataCorrupted, "\(cls).\(name) must be an array of UIDs, found \(session.kindName(list))", key,
                            uid: uid, className: cls)
             }
@@ -45,23 +55,22 @@ extension ArchiveObjectDecoder {
                 throw fail(.invalidReference, "\(cls).\(name)[\(i)] must be a UID, found \(session.kindName(ref))", key,
                            uid: uid, className: cls)
             }
-            return refs
+            return
         }
         guard name == Catalogue.elementArrayKey else {
             throw fail(.dataCorrupted, "\(cls) has no \(name)", key, uid: uid, className: cls)
         }
         // One member per element. Most objects have none (an empty collection written without members).
-        guard dict.count > 1 else { return [] }
+        guard dict.count > 1 else { return }
         let prefix = Catalogue.elementPerIndexPrefix
         guard let keys = session.storage.shortKeys(dict, maximumLength: 1 << 16) else {
             throw fail(.dataCorrupted, "\(cls) has a member key that is not a string", key, uid: uid, className: cls)
         }
-        guard keys.contains(where: { $0.hasPrefix(prefix) }) else { return [] }
+        guard keys.contains(where: { $0.hasPrefix(prefix) }) else { return }
         guard let positions = FoundationClassCatalogue.indexedElementPositions(keys: keys) else {
             throw fail(.dataCorrupted, "\(cls)'s \(prefix)<index> members must be numbered 0, 1, 2, ... without a gap",
                        key, uid: uid, className: cls)
         }
-        var refs: [Int] = []
         refs.reserveCapacity(positions.count)
         for (i, position) in positions.enumerated() {
             let ref = try session.value(at: position, of: dict, key: pathKey(key), uid: uid)
@@ -71,7 +80,6 @@ extension ArchiveObjectDecoder {
             }
             refs.append(ref)
         }
-        return refs
     }
 
     func withEntered<R>(_ uid: ArchiveObjectID, _ cls: String, key: String, _ body: () throws -> R) throws -> R {
@@ -105,7 +113,9 @@ extension ArchiveObjectDecoder {
                                                   expected: @autoclosure () -> String) throws -> [T] {
         let object = try collectionObject(key, names: names, expected: expected())
         let (uid, cls) = (object.uid, object.className)
-        let refs = try elements(object.fields, uid, cls, key: key, keyTable: object.keyTable)
+        var refs = session.referenceList()
+        defer { session.recycle(referenceList: &refs) }
+        try elements(object.fields, uid, cls, key: key, keyTable: object.keyTable, into: &refs)
         try session.countElements(refs.count, key: pathKey(key), uid: uid, className: cls)
         // This generic runs unspecialized (reached through `any ArchiveDecoder`): strings and class instances,
         // the common elements, are collected in an array of a concrete type, which touches no generic

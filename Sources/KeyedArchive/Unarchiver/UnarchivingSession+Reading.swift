@@ -51,10 +51,10 @@ extension UnarchivingSession {
         do { return try storage.value(at: i, of: fields) } catch let e as PropertyListError { throw damaged(e, key: key, uid: uid) }
     }
 
-    /// The element objects of array `n`, or nil when `n` is not an array.
-    func arrayElements(_ n: Int, key: String?, uid: ArchiveObjectID?) throws -> [Int]? {
-        guard storage.kind(n) == .array else { return nil }
-        do { return try storage.elements(n) } catch let e as PropertyListError { throw damaged(e, key: key, uid: uid) }
+    /// Appends the element objects of array `n` to `refs`; false (nothing appended) when `n` is not an array.
+    func appendArrayElements(of n: Int, to refs: inout [Int], key: String?, uid: ArchiveObjectID?) throws -> Bool {
+        guard storage.kind(n) == .array else { return false }
+        do { return try storage.appendElements(of: n, to: &refs) } catch let e as PropertyListError { throw damaged(e, key: key, uid: uid) }
     }
 
     /// What `n` is, for messages ("string", "dictionary", ...).

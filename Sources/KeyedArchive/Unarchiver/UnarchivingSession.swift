@@ -45,6 +45,9 @@ final class UnarchivingSession {
         var spareDecoders: [ArchiveObjectDecoder] = []
         /// Element-mode decoders that nothing else holds, for the next collections (see ``elementDecoder()``).
         var spareElementDecoders: [ArchiveObjectDecoder] = []
+        /// Emptied element-reference lists that nothing else holds, for the next collections (see
+        /// ``referenceList()``).
+        var spareReferenceLists: [[Int]] = []
         /// The key tables met so far, at most 8 (UnarchivingSession+KeyTables.swift).
         var keyTables: [KeyTable] = []
         /// The fields each of `keyTables` was made from, compared without touching the tables themselves
@@ -119,6 +122,7 @@ final class UnarchivingSession {
         s.deferred = []
         s.spareDecoders = []
         s.spareElementDecoders = []
+        s.spareReferenceLists = []
     }
 
     @inline(__always) func push(_ component: ArchivePathComponent) { s.path.append(component) }
@@ -440,6 +444,21 @@ final class UnarchivingSession {
     @inline(__always)
     func recycle(elementDecoder decoder: inout ArchiveObjectDecoder) {
         if isKnownUniquelyReferenced(&decoder) { s.spareElementDecoders.append(decoder) }
+    }
+
+    /// An empty list for the element references of one collection, with the capacity a list used before
+    /// had (one allocation per nesting level, not per collection). Hand it back with
+    /// ``recycle(referenceList:)`` when the collection is read.
+    @inline(__always)
+    func referenceList() -> [Int] {
+        s.spareReferenceLists.popLast() ?? []
+    }
+
+    /// Keeps `refs`, emptied, for the next collection.
+    @inline(__always)
+    func recycle(referenceList refs: inout [Int]) {
+        refs.removeAll(keepingCapacity: true)
+        s.spareReferenceLists.append(refs)
     }
 
     /// Validates a reference to a class instance: a UID, not nil, in range, to an object dictionary. Gives
