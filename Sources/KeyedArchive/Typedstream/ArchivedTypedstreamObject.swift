@@ -11,7 +11,8 @@ import Foundation
 ///
 /// It names its place in the raw model: ``archive`` (the whole archive, shared, not copied) and
 /// ``objectIndex``. ``TypedstreamArchiver`` writes it back as it was stored: its class chain with versions,
-/// its groups, and every object they hold, each once. Read its values with
+/// its groups, and every object they hold, each once (also across several kept objects of one archive
+/// written together). Read its values with
 /// ``TypedstreamUnarchiver/foundationValues(of:in:)`` over ``groups``.
 ///
 /// Foundation has no corresponding API (`NSUnarchiver` instantiates the class or fails). It has no keyed or

@@ -16,7 +16,9 @@ import Foundation
 /// ascending order, as ``KeyedArchiver`` writes them; equal attribute dictionaries of an attributed string
 /// once. So a value read from Apple's file is written back equal, but not always byte for byte (Apple's file
 /// may hold the mutable classes, `i` numbers, or another order); ``TypedstreamArchive`` keeps every byte. An
-/// ``ArchivedTypedstreamObject`` is written as it was stored, with every object it holds.
+/// ``ArchivedTypedstreamObject`` is written as it was stored, with every object it holds; an object that
+/// several kept values of one archive hold (or one kept value met twice) is written once and referred to
+/// after, as NSArchiver writes it.
 public struct TypedstreamArchiver: Sendable {
     /// The byte order written (Apple's machines today write little-endian, `streamtyped`).
     public var byteOrder: TypedstreamArchive.ByteOrder = .littleEndian

@@ -17,6 +17,13 @@ struct TypedstreamModelBuilder {
     /// against the classes added before, by a Foundation value or by a kept object's chain; a name is
     /// added only after that check, so whichever comes first, a chain that contradicts another is refused.
     private var checkedFoundationClassIndexes: [String: Int] = [:]
+    /// The archives kept objects were copied from, each with the indexes its objects were copied to, so that
+    /// an object of such an archive met again (in the same kept value or in another) is a reference to its
+    /// copy: NSArchiver writes an object once. An archive is found by the address of its objects' storage
+    /// (``copiedObjectsIndex``), which the copy kept here holds alive and unchanged.
+    private var copiedSources: [(archive: TypedstreamArchive, copied: [Int: Int])] = []
+    /// The address of a source archive's objects' storage to its entry in ``copiedSources``.
+    private var copiedObjectsIndex: [UInt: Int] = [:]
 
     init(byteOrder: TypedstreamArchive.ByteOrder, maximumDepth: Int, classNames: [String: String] = [:]) {
         archive = TypedstreamArchive(byteOrder: byteOrder)
@@ -73,7 +80,10 @@ struct TypedstreamModelBuilder {
     mutating func object(_ value: FoundationValue, depth: Int) throws(TypedstreamError) -> TypedstreamValue {
         guard depth < maximumDepth else { throw TypedstreamError(.limitExceeded, "values nest deeper than maximumDepth (\(maximumDepth))") }
         if let kept = value.cataloguedValue as? ArchivedTypedstreamObject {
-            var copied: [Int: Int] = [:]
+            let source = sourceIndex(of: kept.archive)
+            var copied = copiedSources[source].copied
+            copiedSources[source].copied = [:]  // one owner while copying: no copy of the table per object
+            defer { copiedSources[source].copied = copied }
             return try copy(objectAt: kept.objectIndex, of: kept.archive, depth: depth, copied: &copied)
         }
         let (className, groups) = try content(of: value, depth: depth + 1)
@@ -88,6 +98,17 @@ struct TypedstreamModelBuilder {
         archive.objects.append(TypedstreamObject(classIndex: classIndex, groups: []))
         archive.objects[index].groups = try groups(&self)
         return .object(index)
+    }
+
+    /// The entry of ``copiedSources`` for `archive`, added when it has none. Two archives are one source when
+    /// they share their objects' storage (kept values read from one archive do); equal archives read apart
+    /// are two sources, whose objects are copied apart.
+    private mutating func sourceIndex(of archive: TypedstreamArchive) -> Int {
+        let address = archive.objects.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        if let known = copiedObjectsIndex[address] { return known }
+        copiedSources.append((archive, [:]))
+        copiedObjectsIndex[address] = copiedSources.count - 1
+        return copiedSources.count - 1
     }
 
     /// Stores the object at `index` of `source` as it is stored there (its class chain with versions, its

@@ -187,6 +187,44 @@ extension TypedstreamArchiverTests {
 }
 
 extension TypedstreamArchiverTests {
+    /// Kept objects of one archive that hold one object between them, and a kept object met twice, are
+    /// written as NSArchiver writes objects: each once, then referred to. (Copied apart, the shared `Leaf`
+    /// would be written twice and the second `Holder` would hold a copy.)
+    @Test func keptObjectsOfOneArchiveShareWhatTheyHold() throws {
+        let archive = TypedstreamArchive(
+            classes: [TypedstreamClass(name: "Holder", version: 1, superclass: nil), TypedstreamClass(name: "Leaf", version: 2, superclass: nil)],
+            objects: [
+                TypedstreamObject(classIndex: 0, groups: [TypedstreamGroup(encoding: "@", values: [.object(1)])]),
+                TypedstreamObject(classIndex: 1, groups: [TypedstreamGroup(encoding: "i", values: [.integer(7)])]),
+                TypedstreamObject(classIndex: 0, groups: [TypedstreamGroup(encoding: "@", values: [.objectReference(1)])]),
+            ],
+            groups: [TypedstreamGroup(encoding: "@", values: [.object(0)]), TypedstreamGroup(encoding: "@", values: [.object(2)]),
+                     TypedstreamGroup(encoding: "@", values: [.objectReference(0)])])
+        var unarchiver = TypedstreamUnarchiver()
+        unarchiver.keepsUnknownObjects = true
+        let kept = try unarchiver.foundationValues(from: archive.encodedData())
+        try #require(kept.count == 3)
+        let written = try TypedstreamArchiver().archivedData(withRootValue: .array(kept))
+
+        let back = try TypedstreamArchive(data: written)
+        let names = back.objects.indices.map { back.className(ofObjectAt: $0) }
+        #expect(names == ["NSArray", "Holder", "Leaf", "Holder"])
+        let (first, leaf, second) = (1, 2, 3)
+        #expect(back.objects[first].groups == [TypedstreamGroup(encoding: "@", values: [.object(leaf)])])
+        #expect(back.objects[second].groups == [TypedstreamGroup(encoding: "@", values: [.objectReference(leaf)])])
+        #expect(back.objects[leaf].groups == [TypedstreamGroup(encoding: "i", values: [.integer(7)])])
+        // The array's third element is a reference to its first.
+        let elements = back.objects[0].groups.flatMap(\.values).filter {
+            if case .object = $0 { return true }
+            if case .objectReference = $0 { return true }
+            return false
+        }
+        #expect(elements == [.object(first), .object(second), .objectReference(first)])
+        let readBack = try unarchiver.foundationValue(from: written)
+        let objects = try #require(readBack.array?.compactMap { $0.catalogued(as: ArchivedTypedstreamObject.self) })
+        #expect(objects.map(\.objectIndex) == [first, second, first])
+    }
+
     /// A chain of 9,000 objects of a class with no Foundation value, each stored inside the previous (the
     /// nesting a hostile file can have within the default limits), is read as one kept object and written back
     /// byte for byte on a thread sized for it; past ``TypedstreamArchiver/maximumDepth`` it is refused.
