@@ -155,6 +155,18 @@ import Testing
         #expect(try PropertyListSerialization.propertyList(from: Data("'a\u{0}b'".utf8), options: [], format: nil) as? String == "a\u{0}b")
     }
 
+    // openstep-reader, crash-0de59995204186e361b8c8f17813f1f077efa784 ("Foundation reads this OpenStep text;
+    // ours rejects it"): CoreFoundation reads each UTF-16 unit inside data by its low byte
+    // (CFOldStylePList.c getDataBytes: `fromHexDigit((unsigned char)ch1)`), so U+0530 (D4 B0 in UTF-8) is
+    // the digit 0 and `D` U+0530 the byte D0.
+    @Test func openStepDataDigitPastASCIIIsReadByItsLowByteAsFoundationReadsIt() throws {
+        let data = Data([0x3C, 0x62, 0x44, 0x44, 0x44, 0x44, 0xD4, 0xB0, 0x3E])  // < b D D D D U+0530 >
+        let foundation = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        #expect(FoundationBridge.value(foundation) == .data(Data([0xBD, 0xDD, 0xD0])))
+        #expect(try OpenStepPropertyListReader().read(data) == .data(Data([0xBD, 0xDD, 0xD0])))
+        #expect(try PropertyListValue(propertyListData: data) == .data(Data([0xBD, 0xDD, 0xD0])))
+    }
+
     // openstep-reader, crash-f5083db37ed56ef40f415d21259bf102ef9f3818 ("Foundation reads this OpenStep text;
     // ours rejects it"): a deliberate difference. CoreFoundation reads text whose first byte is zero as UTF-16
     // without a byte-order mark from its third byte, so these four bytes are the vertical tab U+000B, blank

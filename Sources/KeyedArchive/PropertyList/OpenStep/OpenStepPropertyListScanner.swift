@@ -299,7 +299,7 @@ struct OpenStepPropertyListScanner {
         throw failure
     }
 
-    /// `<` hex digit pairs, whitespace between pairs, `>`.
+    /// `<` hex digit pairs (``OpenStepCharacters/dataHexValue(_:)``), whitespace between pairs, `>`.
     mutating func scanData() throws -> Data {
         let open = position
         position += 1
@@ -310,8 +310,8 @@ struct OpenStepPropertyListScanner {
                 position += 1
                 return Data(bytes)
             }
-            if let high = OpenStepCharacters.hexValue(c) {
-                guard position + 1 < units.count, let low = OpenStepCharacters.hexValue(units[position + 1]) else {
+            if let high = OpenStepCharacters.dataHexValue(c) {
+                guard position + 1 < units.count, let low = OpenStepCharacters.dataHexValue(units[position + 1]) else {
                     let failure = error("data of an odd number of hex digits", at: position)
                     failureIndex = min(position + 1, units.count)  // CoreFoundation stops at the unit after the digit
                     throw failure

@@ -106,8 +106,9 @@ struct OpenStepText {
 enum OpenStepRecognition {
     /// `true` when `data` (not binary) holds only whitespace and comments (an empty `.strings` file: an
     /// empty dictionary, as CoreFoundation reads it), or when its first character starts an OpenStep value
-    /// (`{`, `(`, a quote, an unquoted-string character), or is `<` followed by hex digits and whitespace
-    /// up to a `>` (data; no XML document starts so: its first tag's name has a letter past `f`).
+    /// (`{`, `(`, a quote, an unquoted-string character), or is `<` followed by hex digits, whitespace and
+    /// characters past ASCII up to a `>` (data; no XML property list starts so: its first tag's name has an
+    /// ASCII letter past `f`).
     static func recognizes(_ data: Data) -> Bool {
         guard !data.isEmpty else { return false }
         let encoding = OpenStepText.encoding(of: data)
@@ -138,7 +139,9 @@ enum OpenStepRecognition {
             while i < unitCount {
                 let c = unit(i)
                 if c == UInt16(ascii: ">") { return true }
-                guard OpenStepCharacters.hexValue(c) != nil || OpenStepCharacters.isDataWhitespace(c) else { return false }
+                // A byte past ASCII is part of a character whose UTF-16 unit may read as a hex digit
+                // (``OpenStepCharacters/dataHexValue(_:)``): the OpenStep reader decides.
+                guard OpenStepCharacters.dataHexValue(c) != nil || OpenStepCharacters.isDataWhitespace(c) || c >= 0x80 else { return false }
                 i += 1
             }
             return true  // an unterminated data value: the OpenStep reader says so
@@ -203,6 +206,13 @@ enum OpenStepCharacters {
     }
 
     static func isQuote(_ c: UInt16) -> Bool { c == UInt16(ascii: "\"") || c == UInt16(ascii: "'") }
+
+    /// The value of a hex digit inside data (`<...>`): the digit that `c`'s low byte is, as CoreFoundation
+    /// reads data (CFOldStylePList.c `getDataBytes` passes each UTF-16 unit to `fromHexDigit` as an
+    /// `unsigned char`), so that U+0530, say, is the digit 0 there, as in Foundation on Linux.
+    static func dataHexValue(_ c: UInt16) -> UInt8? {
+        hexValue(c & 0xFF)
+    }
 
     /// The value of an ASCII hex digit.
     static func hexValue(_ c: UInt16) -> UInt8? {

@@ -21,6 +21,9 @@ import Testing
         ("data", "<0fbd 7780 ABCD>"),
         ("empty data", "<>"),
         ("data across lines", "<01\n02\r\n\t03>"),
+        // CoreFoundation reads each UTF-16 unit of data by its low byte: U+0530 is the digit 0, U+0131 the digit 1.
+        ("data digits past ASCII", "<bDDDD\u{530}>"),
+        ("data of digits past ASCII only", "<\u{130}\u{131} \u{1061}\u{1062}>"),
         ("empty array", "()"),
         ("array", "(a, \"b c\", <00>, (), {})"),
         ("array with a trailing comma", "(a, b,)"),
@@ -107,6 +110,8 @@ import Testing
         ("<0g>", "data of an odd number of hex digits", 1, 2, 1, ""),
         ("<0f g>", "'g' in data", 1, 5, 4, ""),
         ("<0f\u{0B}bd>", "in data", 1, 4, 3, ""),
+        ("<bD\u{530}>", "data of an odd number of hex digits", 1, 4, 3, ""),
+        ("<\u{567}0>", "in data", 1, 2, 1, ""),
         ("{ a = { b = (x, y z); }; }", "expected ',' or ')'", 1, 19, 18, "a.b[2]"),
         ("(a) b", "text after the property list", 1, 5, 4, ""),
         ("{} {}", "text after the property list", 1, 4, 3, ""),
