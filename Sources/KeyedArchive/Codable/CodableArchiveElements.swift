@@ -116,6 +116,38 @@ extension Array: ArchiveDecodableCollection where Element: Decodable {
     }
 }
 
+/// An array of Decodable elements, seen through an existential: how it is read when its elements are class
+/// instances read by their ``ArchiveValue`` conformance (``ArchivableCodable`` models).
+protocol ArchiveDecodableInstanceArray {
+    static var instanceArrayReading: CodableInstanceArrayReading? { get }
+}
+
+/// How the unarchiver's decoder reads an array of `element` instances for the Codable adapter
+/// (``ArchiveObjectDecoder/decodeCodableInstanceArray(of:forKey:expected:)``), as
+/// ``ArchiveDecodableCollection/decodeArchiveCollection(from:forKey:)`` reads it through the element wrapper.
+struct CodableInstanceArrayReading {
+    /// The element type, a class.
+    let element: any ArchiveValue.Type
+    /// What the wrapped read names as expected in its errors (`an array of CodableDecodedElement<Element>`).
+    let expected: String
+}
+
+extension Array: ArchiveDecodableInstanceArray where Element: Decodable {
+    static var instanceArrayReading: CodableInstanceArrayReading? {
+        guard let element = CodableDecodingKind(Element.self).instanceValue else { return nil }
+        return CodableInstanceArrayReading(element: element, expected: "an array of \(CodableDecodedElement<Element>.self)")
+    }
+}
+
+extension ArchiveValue {
+    /// Reads an array of `Self`, a class, where `U` is `[Self]` (see ``CodableInstanceArrayReading``).
+    static func decodeCodableInstanceArray<U>(_ type: U.Type, from decoder: ArchiveObjectDecoder, forKey key: String,
+                                              expected: String) throws -> U {
+        let instances = try decoder.decodeCodableInstanceArray(of: Self.self, forKey: key, expected: expected)
+        return unsafeBitCast(instances, to: U.self)  // [AnyObject] and [Self] hold the same references, laid out alike
+    }
+}
+
 extension Set: ArchiveEncodableCollection where Element: Encodable {
     func encodeArchiveCollection(to sink: any ArchiveEncoder, forKey key: String, codingPath: [any CodingKey]) throws {
         try sink.encodeSet(Set<CodableEncodedElement<Element>>(map { CodableEncodedElement(value: $0) }), forKey: key)

@@ -84,6 +84,9 @@ struct CodableDecodingKind {
     var isClass: Bool
     /// For `Measurement` of a Foundation unit, how it is read from an NSMeasurement.
     var measurement: MeasurementArchiving?
+    /// For an array whose elements are class instances read by their ``ArchiveValue`` conformance, how the
+    /// unarchiver's decoder reads it without a wrapper per element.
+    var instanceArray: CodableInstanceArrayReading?
 
     init<T>(_ type: T.Type) {
         optional = T.self as? any ArchiveOptionalDecodable.Type
@@ -91,7 +94,12 @@ struct CodableDecodingKind {
         archiveValue = T.self as? any ArchiveValue.Type
         isClass = T.self is AnyClass
         measurement = optional == nil && collection == nil && archiveValue == nil ? MeasurementArchiving(T.self) : nil
+        instanceArray = (T.self as? any ArchiveDecodableInstanceArray.Type)?.instanceArrayReading
     }
+
+    /// The type's ``ArchiveValue`` conformance when it is a class that is neither an optional nor a collection:
+    /// such an instance is read by that conformance (``CodableArchiving/decode(_:from:forKey:codingPath:)``).
+    var instanceValue: (any ArchiveValue.Type)? { isClass && optional == nil && collection == nil ? archiveValue : nil }
 
     static let cache = CodableTypeKinds<CodableDecodingKind>()
 }

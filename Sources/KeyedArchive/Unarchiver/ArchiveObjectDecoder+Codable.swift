@@ -159,3 +159,68 @@ extension ArchiveObjectDecoder: ArchiveObjectReading {
                               names: session.names(of:)) != nil
     }
 }
+
+// MARK: - Arrays of strings and of instances for the Codable adapter
+
+extension ArchiveObjectDecoder {
+    /// Reads the array under `key` as `decodeArray(of: CodableDecodedElement<String>.self, forKey:)` reads it, with
+    /// no wrapper per element: the same object and element checks, limits, depth and path (`expected` is what
+    /// that call names in its errors), each element read by `decode(String.self, forKey: "")`, and an element's
+    /// failure thrown as `CodableDecodedElement` throws it (``CodableArchiving/elementDecodingError(_:type:at:)``).
+    func decodeCodableStringArray(forKey key: String, expected: @autoclosure () -> String) throws -> [String] {
+        try withCodableArrayElements(forKey: key, expected: expected()) { refs in
+            var result: [String] = []
+            result.reserveCapacity(refs.count)
+            var decoder = session.elementDecoder()
+            for (i, ref) in refs.enumerated() {
+                session.push(.index(i))
+                defer { session.pop() }
+                decoder.element = ref
+                do { result.append(try decoder.decode(String.self, forKey: "")) } catch {
+                    throw CodableArchiving.elementDecodingError(error, type: String.self, at: decoder)
+                }
+            }
+            session.recycle(elementDecoder: &decoder)
+            return result
+        }
+    }
+
+    /// Reads the array under `key` as `decodeArray(of: CodableDecodedElement<T>.self, forKey:)` reads it, for a
+    /// class `T` that its ``ArchiveValue`` conformance reads (what `CodableArchiving.decode` does for such a `T`):
+    /// each element by `T.decode(from:forKey:)`, which checks the allow-list before it instantiates, and an
+    /// element's failure thrown as `CodableDecodedElement` throws it. The instances are returned as `AnyObject`s.
+    func decodeCodableInstanceArray<T: ArchiveValue>(of type: T.Type, forKey key: String, expected: @autoclosure () -> String)
+        throws -> [AnyObject]
+    {
+        try withCodableArrayElements(forKey: key, expected: expected()) { refs in
+            var result: [AnyObject] = []
+            result.reserveCapacity(refs.count)
+            var decoder = session.elementDecoder()
+            for (i, ref) in refs.enumerated() {
+                // Elements that refer to objects met before are read from memory four at a time.
+                if i % UnarchivingSession.warmedLanes == 0 { session.warm(refs, from: i) }
+                session.push(.index(i))
+                defer { session.pop() }
+                decoder.element = ref
+                do {
+                    let element = try T.decode(from: decoder, forKey: "")
+                    result.append(unsafeBitCast(element, to: AnyObject.self))  // T is a class
+                } catch {
+                    throw CodableArchiving.elementDecodingError(error, type: T.self, at: decoder)
+                }
+            }
+            session.recycle(elementDecoder: &decoder)
+            return result
+        }
+    }
+
+    /// Opens the array under `key` as ``decodeElements(of:forKey:names:expected:)`` does (class, element
+    /// references, element count limit) and runs `body` on its element references with the array entered.
+    private func withCodableArrayElements<R>(forKey key: String, expected: @autoclosure () -> String,
+                                             _ body: ([Int]) throws -> R) throws -> R {
+        let object = try collectionObject(key, names: Self.arrayClasses, expected: expected())
+        let refs = try elements(object.fields, object.uid, object.className, key: key, keyTable: object.keyTable)
+        try session.countElements(refs.count, key: pathKey(key), uid: object.uid, className: object.className)
+        return try withEntered(object.uid, object.className, key: key) { try body(refs) }
+    }
+}
