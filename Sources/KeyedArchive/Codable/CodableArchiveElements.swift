@@ -91,20 +91,29 @@ extension Array: ArchiveEncodableCollection where Element: Encodable {
             try sink.encodeArray(unsafeBitCast(self, to: [String].self), forKey: key)  // Element is String
             return
         }
-        let kind = CodableEncodingKind.cache.kind(of: Element.self) { CodableEncodingKind(Element.self) }
-        if kind.isClass, kind.optional == nil, kind.collection == nil, let archivable = kind.archiveValue {
-            try archivable.encodeCodableArray(self, to: sink, forKey: key)
+        if let archivable = CodableEncodingKind.cache.kind(of: Self.self, { CodableEncodingKind(Self.self) }).instanceArrayElement {
+            try archivable.encodeCodableInstanceArray(self, to: sink, forKey: key)
             return
         }
         try sink.encodeArray(map { CodableEncodedElement(value: $0) }, forKey: key)
     }
 }
 
+/// An array of Encodable elements, seen through an existential: its element type when the elements are
+/// class instances written by their ``ArchiveValue`` conformance (``ArchivableCodable`` models).
+protocol ArchiveEncodableInstanceArray {
+    static var instanceElement: (any ArchiveValue.Type)? { get }
+}
+
+extension Array: ArchiveEncodableInstanceArray where Element: Encodable {
+    static var instanceElement: (any ArchiveValue.Type)? { CodableEncodingKind(Element.self).instanceValue }
+}
+
 extension ArchiveValue {
-    /// Writes `elements`, whose element type is exactly `Self` (found by ``CodableEncodingKind``), as an array
-    /// of `Self`.
-    fileprivate static func encodeCodableArray<U>(_ elements: [U], to sink: any ArchiveEncoder, forKey key: String) throws {
-        try sink.encodeArray(unsafeBitCast(elements, to: [Self].self), forKey: key)  // U is Self
+    /// Writes `elements`, an array whose element type is exactly `Self` (found by ``CodableEncodingKind``), as
+    /// an array of `Self`.
+    static func encodeCodableInstanceArray<U>(_ elements: U, to sink: any ArchiveEncoder, forKey key: String) throws {
+        try sink.encodeArray(unsafeBitCast(elements, to: [Self].self), forKey: key)  // U is [Self]
     }
 }
 

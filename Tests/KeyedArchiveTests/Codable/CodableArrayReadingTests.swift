@@ -215,6 +215,32 @@ final class WrappedCardsProbe: ArrayReadProbe<ProbeCard> { override class var re
         #expect(CodableDecodingKind(Set<String>.self).instanceArray == nil)
         #expect(CodableDecodingKind(ProbeCard.self).instanceArray == nil)
     }
+
+    @Test func onlyArraysOfClassModelsAreWrittenAsArraysOfTheirElementType() throws {
+        #expect(CodableEncodingKind([ProbeCard].self).instanceArrayElement.map(ObjectIdentifier.init) == ObjectIdentifier(ProbeCard.self))
+        #expect(CodableEncodingKind([EBook].self).instanceArrayElement == nil)
+        #expect(CodableEncodingKind([ProbeCard?].self).instanceArrayElement == nil)
+        #expect(CodableEncodingKind([[ProbeCard]].self).instanceArrayElement == nil)
+        #expect(CodableEncodingKind(ProbeCard.self).instanceArrayElement == nil)
+        // Such an array is written as the hand-written coding writes an array of models.
+        let cards = [ProbeCard("a"), ProbeCard("b")]
+        let written = try KeyedArchiver.archivedData(withRootObject: ProbeItems(items: [cards[0], cards[1], cards[0]]))
+        let byHand = try KeyedArchiver.archivedData(withRootObject: HandProbeCards(items: [cards[0], cards[1], cards[0]]))
+        #expect(written == byHand)
+        let nested = try KeyedArchiver.archivedData(withRootObject: ProbeItems(items: [[cards[0]], [cards[1], cards[0]]]))
+        let nestedBack = try KeyedUnarchiver().decode(ProbeItems<[[ProbeCard]]>.self, from: nested).items
+        #expect(nestedBack.map { $0.map(\.name) } == [["a"], ["b", "a"]])
+        #expect(nestedBack[0][0] === nestedBack[1][1])
+    }
+}
+
+/// The probe object with an array of cards, written by hand as `encode(to:)` writes an array of models.
+struct HandProbeCards: KeyedArchivable {
+    static var archivedClassName: String { probeClassName }
+    var items: [ProbeCard]
+    init(items: [ProbeCard]) { self.items = items }
+    init(from decoder: any ArchiveDecoder) throws { items = try decoder.decode([ProbeCard].self, forKey: "items") }
+    func encode(to encoder: any ArchiveEncoder) throws { try encoder.encode(items, forKey: "items") }
 }
 
 /// A card or a ticket, written as the model itself: an array of them is an NSArray of both classes.
