@@ -168,20 +168,8 @@ extension ArchiveObjectDecoder {
     /// that call names in its errors), each element read by `decode(String.self, forKey: "")`, and an element's
     /// failure thrown as `CodableDecodedElement` throws it (``CodableArchiving/elementDecodingError(_:type:at:)``).
     func decodeCodableStringArray(forKey key: String, expected: @autoclosure () -> String) throws -> [String] {
-        try withCodableArrayElements(forKey: key, expected: expected()) { refs in
-            var result: [String] = []
-            result.reserveCapacity(refs.count)
-            var decoder = session.elementDecoder()
-            for (i, ref) in refs.enumerated() {
-                session.push(.index(i))
-                defer { session.pop() }
-                decoder.element = ref
-                do { result.append(try decoder.decode(String.self, forKey: "")) } catch {
-                    throw CodableArchiving.elementDecodingError(error, type: String.self, at: decoder)
-                }
-            }
-            session.recycle(elementDecoder: &decoder)
-            return result
+        try decodeCodableElements(forKey: key, expected: expected(), warming: false, elementType: String.self) {
+            try $0.decode(String.self, forKey: "")
         }
     }
 
@@ -192,35 +180,36 @@ extension ArchiveObjectDecoder {
     func decodeCodableInstanceArray<T: ArchiveValue>(of type: T.Type, forKey key: String, expected: @autoclosure () -> String)
         throws -> [AnyObject]
     {
-        try withCodableArrayElements(forKey: key, expected: expected()) { refs in
-            var result: [AnyObject] = []
+        try decodeCodableElements(forKey: key, expected: expected(), warming: true, elementType: T.self) {
+            unsafeBitCast(try T.decode(from: $0, forKey: ""), to: AnyObject.self)  // T is a class
+        }
+    }
+
+    /// Opens the array under `key` as ``decodeElements(of:forKey:names:expected:)`` does (class, element
+    /// references, element-count limit, entered for depth and cycles) and reads each element with `read`, given
+    /// an element decoder at the element with its index on the path; a failure is converted there, while the
+    /// decoder is at the element (``CodableArchiving/elementDecodingError(_:type:at:)`` for `elementType`).
+    /// With `warming`, elements that refer to objects met before are read from memory four at a time.
+    private func decodeCodableElements<E>(forKey key: String, expected: @autoclosure () -> String, warming: Bool,
+                                          elementType: Any.Type, _ read: (ArchiveObjectDecoder) throws -> E) throws -> [E] {
+        let object = try collectionObject(key, names: Self.arrayClasses, expected: expected())
+        let refs = try elements(object.fields, object.uid, object.className, key: key, keyTable: object.keyTable)
+        try session.countElements(refs.count, key: pathKey(key), uid: object.uid, className: object.className)
+        return try withEntered(object.uid, object.className, key: key) {
+            var result: [E] = []
             result.reserveCapacity(refs.count)
             var decoder = session.elementDecoder()
             for (i, ref) in refs.enumerated() {
-                // Elements that refer to objects met before are read from memory four at a time.
-                if i % UnarchivingSession.warmedLanes == 0 { session.warm(refs, from: i) }
+                if warming, i % UnarchivingSession.warmedLanes == 0 { session.warm(refs, from: i) }
                 session.push(.index(i))
                 defer { session.pop() }
                 decoder.element = ref
-                do {
-                    let element = try T.decode(from: decoder, forKey: "")
-                    result.append(unsafeBitCast(element, to: AnyObject.self))  // T is a class
-                } catch {
-                    throw CodableArchiving.elementDecodingError(error, type: T.self, at: decoder)
+                do { result.append(try read(decoder)) } catch {
+                    throw CodableArchiving.elementDecodingError(error, type: elementType, at: decoder)
                 }
             }
             session.recycle(elementDecoder: &decoder)
             return result
         }
-    }
-
-    /// Opens the array under `key` as ``decodeElements(of:forKey:names:expected:)`` does (class, element
-    /// references, element count limit) and runs `body` on its element references with the array entered.
-    private func withCodableArrayElements<R>(forKey key: String, expected: @autoclosure () -> String,
-                                             _ body: ([Int]) throws -> R) throws -> R {
-        let object = try collectionObject(key, names: Self.arrayClasses, expected: expected())
-        let refs = try elements(object.fields, object.uid, object.className, key: key, keyTable: object.keyTable)
-        try session.countElements(refs.count, key: pathKey(key), uid: object.uid, className: object.className)
-        return try withEntered(object.uid, object.className, key: key) { try body(refs) }
     }
 }
