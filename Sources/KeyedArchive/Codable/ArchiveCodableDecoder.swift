@@ -149,12 +149,25 @@ extension CodableArchiving {
         if T.self == String.self { return unsafeBitCast(try decodeTyped(String.self, archive, key, codingPath()), to: T.self) }
         if T.self == UUID.self { return unsafeBitCast(try decodeTyped(UUID.self, archive, key, codingPath()), to: T.self) }
         if T.self == URL.self { return unsafeBitCast(try decodeTyped(URL.self, archive, key, codingPath()), to: T.self) }
+        // Arrays of strings and of models, read by the unarchiver's decoder as the element wrapper
+        // (`CodableDecodedElement`) reads them, with the same checks and errors.
+        if T.self == [String].self, let reader = archive as? ArchiveObjectDecoder {
+            do {
+                let strings = try reader.decodeCodableStringArray(forKey: key, expected: "an array of \(CodableDecodedElement<String>.self)")
+                return unsafeBitCast(strings, to: T.self)  // T is [String]
+            } catch {
+                throw decodingError(error, type: T.self, key: nil, codingPath: codingPath(), prefix: true)
+            }
+        }
         let typeKind = CodableDecodingKind.cache.kind(of: T.self) { CodableDecodingKind(T.self) }
         if let optional = typeKind.optional {
             return try optional.decodeCodableOptional(T.self, from: archive, forKey: key, codingPath: codingPath())
         }
         if let collection = typeKind.collection {
             do {
+                if let instances = typeKind.instanceArray, let reader = archive as? ArchiveObjectDecoder {
+                    return try instances.element.decodeCodableInstanceArray(T.self, from: reader, forKey: key, expected: instances.expected)
+                }
                 return try collection.decodeCodableCollection(T.self, from: archive, forKey: key)
             } catch {
                 throw decodingError(error, type: T.self, key: nil, codingPath: codingPath(), prefix: true)

@@ -143,9 +143,15 @@ enum CodableArchiving {
         if T.self == String.self { return try sink.encode(unsafeBitCast(value, to: String.self), forKey: key) }
         if T.self == UUID.self { return try sink.encode(unsafeBitCast(value, to: UUID.self), forKey: key) }
         if T.self == URL.self { return try sink.encode(unsafeBitCast(value, to: URL.self), forKey: key) }
+        // Arrays of strings and of models, handed to the encoder as they are (as `encodeArchiveCollection` does).
+        if T.self == [String].self { return try sink.encodeArray(unsafeBitCast(value, to: [String].self), forKey: key) }
         let kind = CodableEncodingKind.cache.kind(of: T.self) { CodableEncodingKind(T.self) }
         if isElement, let optional = kind.optional, optional.isCodableNil(value) {
             try sink.encodeObject(ArchiveNull(), forKey: key)
+            return
+        }
+        if let element = kind.instanceArrayElement {
+            try element.encodeCodableInstanceArray(value, to: sink, forKey: key)
             return
         }
         if let collection = kind.collection {

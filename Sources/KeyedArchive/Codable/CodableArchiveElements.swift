@@ -91,20 +91,29 @@ extension Array: ArchiveEncodableCollection where Element: Encodable {
             try sink.encodeArray(unsafeBitCast(self, to: [String].self), forKey: key)  // Element is String
             return
         }
-        let kind = CodableEncodingKind.cache.kind(of: Element.self) { CodableEncodingKind(Element.self) }
-        if kind.isClass, kind.optional == nil, kind.collection == nil, let archivable = kind.archiveValue {
-            try archivable.encodeCodableArray(self, to: sink, forKey: key)
+        if let archivable = CodableEncodingKind.cache.kind(of: Self.self, { CodableEncodingKind(Self.self) }).instanceArrayElement {
+            try archivable.encodeCodableInstanceArray(self, to: sink, forKey: key)
             return
         }
         try sink.encodeArray(map { CodableEncodedElement(value: $0) }, forKey: key)
     }
 }
 
+/// An array of Encodable elements, seen through an existential: its element type when the elements are
+/// class instances written by their ``ArchiveValue`` conformance (``ArchivableCodable`` models).
+protocol ArchiveEncodableInstanceArray {
+    static var instanceElement: (any ArchiveValue.Type)? { get }
+}
+
+extension Array: ArchiveEncodableInstanceArray where Element: Encodable {
+    static var instanceElement: (any ArchiveValue.Type)? { CodableEncodingKind(Element.self).instanceValue }
+}
+
 extension ArchiveValue {
-    /// Writes `elements`, whose element type is exactly `Self` (found by ``CodableEncodingKind``), as an array
-    /// of `Self`.
-    fileprivate static func encodeCodableArray<U>(_ elements: [U], to sink: any ArchiveEncoder, forKey key: String) throws {
-        try sink.encodeArray(unsafeBitCast(elements, to: [Self].self), forKey: key)  // U is Self
+    /// Writes `elements`, an array whose element type is exactly `Self` (found by ``CodableEncodingKind``), as
+    /// an array of `Self`.
+    static func encodeCodableInstanceArray<U>(_ elements: U, to sink: any ArchiveEncoder, forKey key: String) throws {
+        try sink.encodeArray(unsafeBitCast(elements, to: [Self].self), forKey: key)  // U is [Self]
     }
 }
 
@@ -113,6 +122,38 @@ extension Array: ArchiveDecodableCollection where Element: Decodable {
         // A closure, not the key path `\.value`: in this generic context a key path is built at run time
         // (its generic argument demangled) on every call.
         try decoder.decodeArray(of: CodableDecodedElement<Element>.self, forKey: key).map { $0.value }
+    }
+}
+
+/// An array of Decodable elements, seen through an existential: how it is read when its elements are class
+/// instances read by their ``ArchiveValue`` conformance (``ArchivableCodable`` models).
+protocol ArchiveDecodableInstanceArray {
+    static var instanceArrayReading: CodableInstanceArrayReading? { get }
+}
+
+/// How the unarchiver's decoder reads an array of `element` instances for the Codable adapter
+/// (``ArchiveObjectDecoder/decodeCodableInstanceArray(of:forKey:expected:)``), as
+/// ``ArchiveDecodableCollection/decodeArchiveCollection(from:forKey:)`` reads it through the element wrapper.
+struct CodableInstanceArrayReading {
+    /// The element type, a class.
+    let element: any ArchiveValue.Type
+    /// What the wrapped read names as expected in its errors (`an array of CodableDecodedElement<Element>`).
+    let expected: String
+}
+
+extension Array: ArchiveDecodableInstanceArray where Element: Decodable {
+    static var instanceArrayReading: CodableInstanceArrayReading? {
+        guard let element = CodableDecodingKind(Element.self).instanceValue else { return nil }
+        return CodableInstanceArrayReading(element: element, expected: "an array of \(CodableDecodedElement<Element>.self)")
+    }
+}
+
+extension ArchiveValue {
+    /// Reads an array of `Self`, a class, where `U` is `[Self]` (see ``CodableInstanceArrayReading``).
+    static func decodeCodableInstanceArray<U>(_ type: U.Type, from decoder: ArchiveObjectDecoder, forKey key: String,
+                                              expected: String) throws -> U {
+        let instances = try decoder.decodeCodableInstanceArray(of: Self.self, forKey: key, expected: expected)
+        return unsafeBitCast(instances, to: U.self)  // [AnyObject] and [Self] hold the same references, laid out alike
     }
 }
 

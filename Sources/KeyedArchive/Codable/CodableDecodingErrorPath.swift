@@ -33,6 +33,17 @@ extension CodableArchiving {
         return error.withCodingPath { keys + $0 }
     }
 
+    /// What ``CodableDecodedElement`` throws when reading its element of type `type` (a string, or a class
+    /// read by its ``ArchiveValue`` conformance) from `decoder` fails with `error`: the error as
+    /// ``decode(_:from:forKey:codingPath:)`` converts it for an empty coding path, then, as a `DecodingError`,
+    /// with the element's archive path in front (``decodingObject(_:_:)``). `decoder` must still be at the element.
+    @inline(never)
+    static func elementDecodingError(_ error: any Error, type: Any.Type, at decoder: any ArchiveDecoder) -> any Error {
+        let converted = decodingError(error, type: type, key: nil, codingPath: [])
+        guard let decodingError = converted as? DecodingError else { return converted }
+        return anchored(decodingError, at: decoder)
+    }
+
     /// Whether `error`'s coding path starts at the archive's top-level key.
     static func isAnchored(_ error: DecodingError) -> Bool {
         error.context.codingPath.first is ArchiveTopCodingKey
