@@ -193,7 +193,9 @@ extension ArchiveObjectDecoder {
     private func decodeCodableElements<E>(forKey key: String, expected: @autoclosure () -> String, warming: Bool,
                                           elementType: Any.Type, _ read: (ArchiveObjectDecoder) throws -> E) throws -> [E] {
         let object = try collectionObject(key, names: Self.arrayClasses, expected: expected())
-        let refs = try elements(object.fields, object.uid, object.className, key: key, keyTable: object.keyTable)
+        var refs = session.referenceList()
+        defer { session.recycle(referenceList: &refs) }
+        try elements(object.fields, object.uid, object.className, key: key, keyTable: object.keyTable, into: &refs)
         try session.countElements(refs.count, key: pathKey(key), uid: object.uid, className: object.className)
         return try withEntered(object.uid, object.className, key: key) {
             var result: [E] = []
