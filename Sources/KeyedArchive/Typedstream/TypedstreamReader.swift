@@ -29,14 +29,16 @@ struct TypedstreamReader {
     /// What each reference number names: classes, objects and C strings share one numbering.
     private var references: [Referent] = []
     private(set) var classes: [TypedstreamClass] = []
-    private(set) var objects: [TypedstreamObject] = []
+    /// The index in ``classes`` of each object's class, by object index.
+    private(set) var objectClasses: [Int] = []
     private var elementCount = 0
     private var byteCount = 0
 
     enum Referent {
         case object(Int)
         case `class`(Int)
-        case cString(Data)
+        /// A C string: the index of its content among the shared strings.
+        case cString(Int)
 
         var kindName: String {
             switch self {
@@ -111,9 +113,16 @@ struct TypedstreamReader {
     }
 
     init(data: Data, limits: KeyedUnarchiver.Limits) {
-        bytes = [UInt8](data)
+        bytes = data.withUnsafeBytes { [UInt8]($0) }
         self.limits = limits
+        references.reserveCapacity(objectCapacityHint)
+        objectClasses.reserveCapacity(objectCapacityHint)
+        sharedStrings.reserveCapacity(objectCapacityHint)
     }
+
+    /// A first capacity for the tables of objects and strings: far fewer than the bytes can hold (each entry
+    /// takes at least 2 bytes), as many as typical data holds; the tables grow past it when they need to.
+    var objectCapacityHint: Int { bytes.count / 32 }
 
     // MARK: - The stream
 
@@ -121,6 +130,8 @@ struct TypedstreamReader {
         let byteOrder = try readHeader()
         let systemVersion = try checkedInt(try readSignedInteger(what: "the system version"), what: "the system version")
         var frames = [Frame(kind: .object(nil))]
+        // Each object's groups, by object index (filled when its end marker is read).
+        var objectGroups: [[TypedstreamGroup]] = []
         var depth = 0
         // The top frame is read through `frames[level]`, never bound to a local: a copy would share its
         // arrays, and every append would then copy them.
@@ -129,13 +140,14 @@ struct TypedstreamReader {
             switch frames[level].kind {
             case .object(let index):
                 if index == nil, offset == bytes.count {
+                    let objects = zip(objectClasses, objectGroups).map { TypedstreamObject(classIndex: $0, groups: $1) }
                     return TypedstreamArchive(byteOrder: byteOrder, systemVersion: systemVersion, classes: classes,
                                               objects: objects, groups: frames.removeLast().groups)
                 }
                 let start = offset
                 let head = try readByte(what: index == nil ? "the next group's type encoding" : "the next group or the end of the object")
                 if let index, head == TypedstreamTag.endOfObject {
-                    objects[index].groups = frames.removeLast().groups
+                    objectGroups[index] = frames.removeLast().groups
                     depth -= 1
                     continue
                 }
@@ -182,6 +194,7 @@ struct TypedstreamReader {
                             throw fault(.limitExceeded, "objects nest deeper than limits.maximumDepth (\(limits.maximumDepth))", at: start)
                         }
                         let index = try readNewObject(at: start)
+                        objectGroups.append([])
                         frames[level].values.append(.object(index))
                         frames.append(Frame(kind: .object(index)))
                         depth += 1
@@ -207,16 +220,16 @@ struct TypedstreamReader {
     }
 
     /// An object stored here (after its `84` head at `start`): numbers it and reads its class chain, leaving
-    /// the stream at its first group. Returns its index in ``objects``.
+    /// the stream at its first group. Returns its index in ``objectClasses``.
     mutating func readNewObject(at start: Int) throws(TypedstreamError) -> Int {
-        let index = objects.count
+        let index = objectClasses.count
         try addReferent(.object(index), at: start)
-        objects.append(TypedstreamObject(classIndex: 0, groups: []))
+        objectClasses.append(0)
         let classStart = offset
         guard let classIndex = try readClass(head: try readByte(what: "an object's class"), at: classStart) else {
             throw fault(.invalidValue, "an object's class is Nil", at: classStart, object: index)
         }
-        objects[index].classIndex = classIndex
+        objectClasses[index] = classIndex
         return index
     }
 
@@ -277,20 +290,9 @@ struct TypedstreamReader {
             let head = try readByte(what: "a C string")
             switch head {
             case TypedstreamTag.nilValue: return .cString(nil)
-            case TypedstreamTag.new:
-                let contentStart = offset
-                guard let index = try readSharedStringIndex(head: try readByte(what: "a C string's content"), at: contentStart,
-                                                            what: "a C string's content")
-                else { throw fault(.invalidValue, "a C string's content is nil", at: contentStart) }
-                let content = sharedString(index)
-                try addReferent(.cString(content), at: start)
-                return .cString(content)
             default:
-                let found = try readReference(head: head, at: start, what: "a C string")
-                guard case .cString(let content) = found else {
-                    throw fault(.invalidReference, "a C string reference names \(found.kindName)", at: start)
-                }
-                return .cString(content)
+                let index = try readCString(head: head, at: start)
+                return .cString(sharedString(index))
             }
         case UInt8(ascii: "%"):
             return .atom(try readSharedString(head: try readByte(what: "an atom"), at: start, what: "an atom"))
@@ -307,6 +309,36 @@ struct TypedstreamReader {
         default:
             throw fault(.invalidValue, "type \(describeByte(code)) cannot be read", at: start)
         }
+    }
+
+    /// A C string that is not nil (head `head` at `start`): new, or a reference to one read before. Returns
+    /// the index of its content among the shared strings.
+    private mutating func readCString(head: UInt8, at start: Int) throws(TypedstreamError) -> Int {
+        if head == TypedstreamTag.new {
+            let contentStart = offset
+            guard let index = try readSharedStringIndex(head: try readByte(what: "a C string's content"), at: contentStart,
+                                                        what: "a C string's content")
+            else { throw fault(.invalidValue, "a C string's content is nil", at: contentStart) }
+            try addReferent(.cString(index), at: start)
+            return index
+        }
+        let found = try readReference(head: head, at: start, what: "a C string")
+        guard case .cString(let contentIndex) = found else {
+            throw fault(.invalidReference, "a C string reference names \(found.kindName)", at: start)
+        }
+        return contentIndex
+    }
+
+    /// A `*` value (a C string), read and counted as ``readStoredValue(_:nested:)`` reads and counts it, as
+    /// text; nil when it is nil or not UTF-8.
+    mutating func readCStringText() throws(TypedstreamError) -> String? {
+        try countElement()
+        let start = offset
+        let head = try readByte(what: "a C string")
+        guard head != TypedstreamTag.nilValue else { return nil }
+        let index = try readCString(head: head, at: start)
+        let range = sharedStrings[index]
+        return bytes.withUnsafeBufferPointer { validUTF8(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     /// What an integer value of type `code` is called in errors: a literal, so that reading one builds no string.
@@ -417,7 +449,8 @@ struct TypedstreamReader {
     /// A length (an unsigned integer) and that many bytes (a byte string after its head `head` at `start`), as
     /// text; nil when the bytes are not UTF-8.
     mutating func readUTF8String(head: UInt8, at start: Int, what: @autoclosure () -> String) throws(TypedstreamError) -> String? {
-        String(validating: bytes[try readUnsharedStringRange(head: head, at: start, what: what())], as: UTF8.self)
+        let range = try readUnsharedStringRange(head: head, at: start, what: what())
+        return bytes.withUnsafeBufferPointer { validUTF8(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     /// A length (an unsigned integer) and that many bytes, counted against the limits: where they are in ``bytes``.
@@ -570,7 +603,7 @@ struct TypedstreamReader {
 
     func fault(_ code: TypedstreamError.Code, _ message: String, at byteOffset: Int, object: Int? = nil) -> TypedstreamError {
         TypedstreamError(code, message, byteOffset: byteOffset, objectIndex: object,
-                         className: object.flatMap { classes.indices.contains(objects[$0].classIndex) ? classes[objects[$0].classIndex].name : nil })
+                         className: object.flatMap { classes.indices.contains(objectClasses[$0]) ? classes[objectClasses[$0]].name : nil })
     }
 }
 

@@ -26,6 +26,13 @@ protocol TypedstreamValueSource {
     /// The next value, which must have the type `encoding`; nil takes the next value of the group
     /// ``enterGroup(_:_:)`` entered (or, at the top level, of any group).
     mutating func next(_ cursor: inout Cursor, _ encoding: String?) throws(TypedstreamError) -> TypedstreamValue
+    /// The next value, which must be a `*` C string, as text; nil when it is nil or not UTF-8.
+    mutating func nextCString(_ cursor: inout Cursor) throws(TypedstreamError) -> String?
+    /// A first capacity for a table of the objects (at most what the data can hold).
+    var objectCapacityHint: Int { get }
+    /// The next value, which must be an NSString's `+` byte string, as text.
+    /// - Throws: when it is another type, nil, or not UTF-8.
+    mutating func nextString(_ cursor: inout Cursor) throws(TypedstreamError) -> String
     /// Moves to the next group, whose encoding must be `encoding`, and returns how many values it holds.
     mutating func enterGroup(_ cursor: inout Cursor, _ encoding: String) throws(TypedstreamError) -> Int
     /// Checks that the object's groups are all read (and, in a stream, reads its end marker).
@@ -62,6 +69,16 @@ struct TypedstreamArchiveSource: TypedstreamValueSource {
     func isAtEnd(_ cursor: TypedstreamFields) -> Bool { cursor.isAtEnd }
     func remainingGroups(_ cursor: TypedstreamFields) -> Int { cursor.remainingGroups }
     func next(_ cursor: inout TypedstreamFields, _ encoding: String?) throws(TypedstreamError) -> TypedstreamValue { try cursor.next(encoding) }
+    var objectCapacityHint: Int { model.objects.count }
+    func nextCString(_ cursor: inout TypedstreamFields) throws(TypedstreamError) -> String? {
+        guard case .cString(let bytes?) = try cursor.next("*") else { return nil }
+        return validUTF8(bytes)
+    }
+    func nextString(_ cursor: inout TypedstreamFields) throws(TypedstreamError) -> String {
+        guard case .bytes(let bytes?) = try cursor.next("+") else { throw cursor.corrupted("an NSString without its bytes") }
+        guard let text = validUTF8(bytes) else { throw cursor.corrupted("an NSString whose bytes are not UTF-8") }
+        return text
+    }
     func enterGroup(_ cursor: inout TypedstreamFields, _ encoding: String) throws(TypedstreamError) -> Int { try cursor.enterGroup(encoding) }
     func finish(_ cursor: TypedstreamFields) throws(TypedstreamError) { try cursor.expectEnd() }
 }
@@ -101,10 +118,10 @@ struct TypedstreamStreamSource: TypedstreamValueSource {
     static var topLevel: Cursor { Cursor(objectIndex: nil, className: "") }
 
     func cursor(forObjectAt index: Int) throws(TypedstreamError) -> Cursor {
-        guard reader.objects.indices.contains(index), reader.classes.indices.contains(reader.objects[index].classIndex) else {
+        guard reader.objectClasses.indices.contains(index), reader.classes.indices.contains(reader.objectClasses[index]) else {
             throw TypedstreamError(.invalidArchive, "object #\(index) or its class is past the tables read", objectIndex: index)
         }
-        return Cursor(objectIndex: index, className: reader.classes[reader.objects[index].classIndex].name)
+        return Cursor(objectIndex: index, className: reader.classes[reader.objectClasses[index]].name)
     }
 
     func isAtEnd(_ cursor: Cursor) -> Bool {
@@ -115,6 +132,31 @@ struct TypedstreamStreamSource: TypedstreamValueSource {
     func remainingGroups(_ cursor: Cursor) -> Int { reader.bytes.count - reader.offset }
 
     mutating func next(_ cursor: inout Cursor, _ encoding: String?) throws(TypedstreamError) -> TypedstreamValue {
+        try reader.readStoredValue(try nextType(&cursor, encoding), nested: false)
+    }
+
+    var objectCapacityHint: Int { reader.objectCapacityHint }
+
+    mutating func nextCString(_ cursor: inout Cursor) throws(TypedstreamError) -> String? {
+        _ = try nextType(&cursor, "*")
+        return try reader.readCStringText()
+    }
+
+    mutating func nextString(_ cursor: inout Cursor) throws(TypedstreamError) -> String {
+        _ = try nextType(&cursor, "+")
+        try reader.countElement()
+        let start = reader.offset
+        let head = try reader.readByte(what: "a '+' byte string")
+        guard head != TypedstreamTag.nilValue else { throw cursor.corrupted("an NSString without its bytes") }
+        guard let text = try reader.readUTF8String(head: head, at: start, what: "a '+' byte string") else {
+            throw cursor.corrupted("an NSString whose bytes are not UTF-8")
+        }
+        return text
+    }
+
+    /// Moves `cursor` to the next value, which must have the type `encoding` (nil: any type, inside the group
+    /// entered), and returns its type.
+    private mutating func nextType(_ cursor: inout Cursor, _ encoding: String?) throws(TypedstreamError) -> TypedstreamTypeEncoding {
         if cursor.isBetweenGroups {
             guard encoding != nil || cursor.objectIndex == nil else { throw cursor.corrupted("a value is read outside a group") }
             try beginGroup(&cursor)
@@ -131,7 +173,7 @@ struct TypedstreamStreamSource: TypedstreamValueSource {
             throw cursor.corrupted("a group of type \((cursor.group?.text ?? "").debugDescription) where \((encoding ?? "").debugDescription) should follow")
         }
         cursor.value += 1
-        return try reader.readStoredValue(group.types[cursor.value - 1], nested: false)
+        return group.types[cursor.value - 1]
     }
 
     mutating func enterGroup(_ cursor: inout Cursor, _ encoding: String) throws(TypedstreamError) -> Int {
