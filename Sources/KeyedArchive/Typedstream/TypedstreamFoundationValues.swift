@@ -3,6 +3,13 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Makes ``FoundationValue``s of a typedstream's objects, read from `Source`: the raw model
 /// (``TypedstreamArchiveSource``), or the stream itself (``TypedstreamStreamSource``, which makes each object
@@ -34,6 +41,7 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
         self.maximumDepth = maximumDepth
         self.keepsUnknownObjects = keepsUnknownObjects
         made.reserveCapacity(source.objectCapacityHint)
+        attributeTables.reserveCapacity(source.objectCapacityHint)
     }
 
     mutating func value(_ value: TypedstreamValue, depth: Int) throws(TypedstreamError) -> FoundationValue {
@@ -161,35 +169,36 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
 
     /// The value of the object `fields` reads, or nil when its class has no Foundation value.
     private mutating func make(_ fields: inout Source.Cursor, depth: Int) throws(TypedstreamError) -> FoundationValue? {
-        switch fields.className {
-        case "NSString", "NSMutableString":
+        guard let foundationClass = fields.foundationClass else { return nil }
+        switch foundationClass {
+        case .string:
             return .string(try source.nextString(&fields))
-        case "NSNumber":
+        case .number:
             let type = try typeEncoding(&fields, depth: depth)
             let number = try next(&fields, type, depth: depth)
             switch number {
             case .integer, .unsignedInteger, .float, .double, .bool: return try value(number, depth: depth)
             default: throw fields.corrupted("an NSNumber of type \(type.debugDescription), which is not a number")
             }
-        case "NSValue":
+        case .value:
             return .specialValue(try specialValue(&fields, depth: depth))
-        case "NSData", "NSMutableData":
+        case .data:
             return .data(try data(&fields, depth: depth))
-        case "NSDate":
+        case .date:
             guard case .double(let seconds) = try next(&fields, "d", depth: depth) else { throw fields.corrupted("an NSDate without a 'd'") }
             return .date(Date(timeIntervalSinceReferenceDate: seconds))
-        case "NSURL":
+        case .url:
             return .url(try url(&fields, depth: depth))
-        case "NSNull":
+        case .null:
             return .null
-        case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet":
-            let isSet = fields.className.hasSuffix("Set")
+        case .array, .set:
+            let isSet = foundationClass == .set
             let count = try count(&fields, isSet ? "I" : "i", depth: depth)
             var elements: [FoundationValue] = []
             elements.reserveCapacity(min(count, source.remainingGroups(fields)))
             for _ in 0 ..< count { elements.append(try value(next(&fields, "@", depth: depth), depth: depth)) }
             return isSet ? .set(elements) : .array(elements)
-        case "NSDictionary", "NSMutableDictionary":
+        case .dictionary:
             let count = try count(&fields, "i", depth: depth)
             var entries: [FoundationValue: FoundationValue] = [:]
             entries.reserveCapacity(count)
@@ -198,14 +207,12 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
                 entries[key] = try value(next(&fields, "@", depth: depth), depth: depth)
             }
             return .dictionary(entries)
-        case "NSColor":
+        case .color:
             return .color(try color(&fields, depth: depth))
-        case "NSFont":
+        case .font:
             return .font(try font(&fields, depth: depth))
-        case "NSAttributedString", "NSMutableAttributedString":
+        case .attributedString:
             return .attributedString(try attributedString(&fields, depth: depth))
-        default:
-            return nil
         }
     }
 
@@ -394,7 +401,7 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
         let found = try source.next(&fields, "@")
         if Source.makesObjectsWhereStored, case .object(let index) = found {
             var cursor = try source.cursor(forObjectAt: index)
-            guard cursor.className == "NSDictionary" || cursor.className == "NSMutableDictionary" else {
+            guard cursor.foundationClass == .dictionary else {
                 try makeStoredObject(index, depth: depth)
                 return try attributes(of: found, in: fields, run: run, depth: depth)
             }
@@ -426,7 +433,7 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
         switch found {
         case .object(let index) where Source.makesObjectsWhereStored:
             var object = try source.cursor(forObjectAt: index)
-            guard object.className == "NSString" || object.className == "NSMutableString" else {
+            guard object.foundationClass == .string else {
                 try makeStoredObject(index, depth: depth)
                 break
             }
@@ -467,8 +474,11 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
         guard let text = try nextString(&fields, depth: depth) else {
             throw fields.corrupted("an NSAttributedString whose string is not an NSString")
         }
+        // A few runs and dictionaries are typical; the arrays grow past that when they need to.
         var dictionaries: [[String: FoundationValue]] = []
+        dictionaries.reserveCapacity(4)
         var runs: [ArchivedAttributedString.Run] = []
+        runs.reserveCapacity(4)
         var position = 0
         let units = utf16Length(of: text)
         while !source.isAtEnd(fields) {
@@ -526,5 +536,10 @@ func validUTF8(_ bytes: Data) -> String? {
 /// changes its bytes), so the units are valid exactly when decoding gives them back unchanged.
 func validUTF8(_ units: UnsafeBufferPointer<UInt8>) -> String? {
     var text = String(decoding: units, as: UTF8.self)
-    return text.withUTF8 { $0.elementsEqual(units) } ? text : nil
+    return text.withUTF8 { decoded in
+        guard decoded.count == units.count, let decodedBase = decoded.baseAddress, let unitsBase = units.baseAddress else {
+            return decoded.count == units.count
+        }
+        return memcmp(decodedBase, unitsBase, units.count) == 0
+    } ? text : nil
 }

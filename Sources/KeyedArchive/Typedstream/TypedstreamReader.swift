@@ -29,6 +29,8 @@ struct TypedstreamReader {
     /// What each reference number names: classes, objects and C strings share one numbering.
     private var references: [Referent] = []
     private(set) var classes: [TypedstreamClass] = []
+    /// The Foundation class of each class in ``classes`` (nil: a class with no Foundation value).
+    private(set) var foundationClasses: [TypedstreamFoundationClass?] = []
     /// The index in ``classes`` of each object's class, by object index.
     private(set) var objectClasses: [Int] = []
     private var elementCount = 0
@@ -118,6 +120,9 @@ struct TypedstreamReader {
         references.reserveCapacity(objectCapacityHint)
         objectClasses.reserveCapacity(objectCapacityHint)
         sharedStrings.reserveCapacity(objectCapacityHint)
+        groupEncodings.reserveCapacity(objectCapacityHint)
+        classes.reserveCapacity(objectCapacityHint)
+        foundationClasses.reserveCapacity(objectCapacityHint)
     }
 
     /// A first capacity for the tables of objects and strings: far fewer than the bytes can hold (each entry
@@ -251,9 +256,9 @@ struct TypedstreamReader {
         guard Int(length) == TypedstreamTag.littleEndianSignature.count else {
             throw fault(.invalidHeader, "signature length \(length); expected 11", at: 1)
         }
-        let signature = [UInt8](try readBytes(Int(length), what: "the signature", at: 2))
-        if signature == TypedstreamTag.littleEndianSignature { bigEndian = false; return .littleEndian }
-        if signature == TypedstreamTag.bigEndianSignature { bigEndian = true; return .bigEndian }
+        let signature = bytes[try readByteRange(Int(length), what: "the signature", at: 2)]
+        if signature.elementsEqual(TypedstreamTag.littleEndianSignature) { bigEndian = false; return .littleEndian }
+        if signature.elementsEqual(TypedstreamTag.bigEndianSignature) { bigEndian = true; return .bigEndian }
         throw fault(.invalidHeader, "signature \(String(decoding: signature, as: UTF8.self).debugDescription); expected \"streamtyped\" or \"typedstream\"", at: 2)
     }
 
@@ -367,13 +372,14 @@ struct TypedstreamReader {
             guard let nameIndex = try readSharedStringIndex(head: try readByte(what: "a class name"), at: nameStart, what: "a class name") else {
                 throw fault(.invalidValue, "a class name is nil", at: nameStart)
             }
-            guard let text = className(ofSharedString: nameIndex) else {
+            guard let (text, foundationClass) = className(ofSharedString: nameIndex) else {
                 throw fault(.dataCorrupted, "a class name is not UTF-8", at: nameStart)
             }
             let version = try checkedInt(try readSignedInteger(what: "the version of class \(text)"), what: "the version of class \(text)")
             let index = classes.count
             try addReferent(.class(index), at: headStart)
             classes.append(TypedstreamClass(name: text, version: version, superclass: nil))
+            foundationClasses.append(foundationClass)
             if first != nil { classes[index - 1].superclass = index } else { first = index }
             headStart = offset
             head = try readByte(what: "the superclass of class \(text)")
@@ -396,21 +402,23 @@ struct TypedstreamReader {
         return first ?? end
     }
 
-    /// The names of the classes Foundation writes, as UTF-8, so that reading one makes no new string.
-    private static let foundationClassNames: [(utf8: [UInt8], name: String)] = [
+    /// The names of the classes Foundation writes, as UTF-8, with their Foundation class, so that reading
+    /// one makes no new string.
+    private static let foundationClassNames: [(utf8: [UInt8], name: String, foundationClass: TypedstreamFoundationClass?)] = [
         "NSObject", "NSString", "NSMutableString", "NSAttributedString", "NSMutableAttributedString", "NSNumber",
         "NSValue", "NSData", "NSMutableData", "NSDate", "NSURL", "NSNull", "NSArray", "NSMutableArray", "NSSet",
         "NSMutableSet", "NSDictionary", "NSMutableDictionary", "NSColor", "NSFont",
-    ].map { (Array($0.utf8), $0) }
+    ].map { (Array($0.utf8), $0, TypedstreamFoundationClass(className: $0)) }
 
-    /// The shared string at `index` as a class name: one of ``foundationClassNames``, or its bytes when they
-    /// are valid UTF-8; nil when they are not.
-    private func className(ofSharedString index: Int) -> String? {
+    /// The shared string at `index` as a class name, with its Foundation class: one of
+    /// ``foundationClassNames``, or its bytes when they are valid UTF-8; nil when they are not.
+    private func className(ofSharedString index: Int) -> (String, TypedstreamFoundationClass?)? {
         let range = sharedStrings[index]
         for known in Self.foundationClassNames where known.utf8.count == range.count {
-            if known.utf8.indices.allSatisfy({ known.utf8[$0] == bytes[range.lowerBound + $0] }) { return known.name }
+            if known.utf8.indices.allSatisfy({ known.utf8[$0] == bytes[range.lowerBound + $0] }) { return (known.name, known.foundationClass) }
         }
-        return String(validating: bytes[range], as: UTF8.self)
+        guard let name = String(validating: bytes[range], as: UTF8.self) else { return nil }
+        return (name, TypedstreamFoundationClass(className: name))
     }
 
     // MARK: - Strings

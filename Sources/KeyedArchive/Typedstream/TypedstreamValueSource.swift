@@ -42,10 +42,39 @@ protocol TypedstreamValueSource {
 /// The place in one object's groups, which names the object in errors.
 protocol TypedstreamValueCursor {
     var className: String { get }
+    /// The Foundation class of the object, nil for a class with no Foundation value (or the top level).
+    var foundationClass: TypedstreamFoundationClass? { get }
     func corrupted(_ message: String) -> TypedstreamError
 }
 
-extension TypedstreamFields: TypedstreamValueCursor {}
+extension TypedstreamFields: TypedstreamValueCursor {
+    var foundationClass: TypedstreamFoundationClass? { TypedstreamFoundationClass(className: className) }
+}
+
+/// The classes whose objects ``TypedstreamFoundationValues`` makes values of (each with its mutable form).
+enum TypedstreamFoundationClass {
+    case string, number, value, data, date, url, null, array, set, dictionary, color, font, attributedString
+
+    /// The kind of the class named `name`; nil for a class with no Foundation value.
+    init?(className name: String) {
+        switch name {
+        case "NSString", "NSMutableString": self = .string
+        case "NSNumber": self = .number
+        case "NSValue": self = .value
+        case "NSData", "NSMutableData": self = .data
+        case "NSDate": self = .date
+        case "NSURL": self = .url
+        case "NSNull": self = .null
+        case "NSArray", "NSMutableArray": self = .array
+        case "NSSet", "NSMutableSet": self = .set
+        case "NSDictionary", "NSMutableDictionary": self = .dictionary
+        case "NSColor": self = .color
+        case "NSFont": self = .font
+        case "NSAttributedString", "NSMutableAttributedString": self = .attributedString
+        default: return nil
+        }
+    }
+}
 
 /// The raw model as a value source: every object's groups are in ``archive``.
 struct TypedstreamArchiveSource: TypedstreamValueSource {
@@ -104,6 +133,7 @@ struct TypedstreamStreamSource: TypedstreamValueSource {
         /// The object (nil: the top level).
         let objectIndex: Int?
         let className: String
+        let foundationClass: TypedstreamFoundationClass?
         var group: TypedstreamReader.GroupEncoding?
         var value = 0
 
@@ -115,13 +145,14 @@ struct TypedstreamStreamSource: TypedstreamValueSource {
     }
 
     /// A cursor before the first top-level group.
-    static var topLevel: Cursor { Cursor(objectIndex: nil, className: "") }
+    static var topLevel: Cursor { Cursor(objectIndex: nil, className: "", foundationClass: nil) }
 
     func cursor(forObjectAt index: Int) throws(TypedstreamError) -> Cursor {
         guard reader.objectClasses.indices.contains(index), reader.classes.indices.contains(reader.objectClasses[index]) else {
             throw TypedstreamError(.invalidArchive, "object #\(index) or its class is past the tables read", objectIndex: index)
         }
-        return Cursor(objectIndex: index, className: reader.classes[reader.objectClasses[index]].name)
+        let classIndex = reader.objectClasses[index]
+        return Cursor(objectIndex: index, className: reader.classes[classIndex].name, foundationClass: reader.foundationClasses[classIndex])
     }
 
     func isAtEnd(_ cursor: Cursor) -> Bool {
@@ -208,11 +239,13 @@ struct TypedstreamStreamSource: TypedstreamValueSource {
     /// - Returns: the values, or nil when the data holds anything this source does not read (or a fault):
     ///   then the raw model reads it.
     static func foundationValues(from data: Data, limits: KeyedUnarchiver.Limits, rootOnly: Bool) -> [FoundationValue]? {
-        var reader = TypedstreamReader(data: data, limits: limits)
+        // The reader lives only inside the maker, so that its tables stay uniquely referenced (never copied
+        // when they grow).
+        var maker = TypedstreamFoundationValues(source: TypedstreamStreamSource(reader: TypedstreamReader(data: data, limits: limits)),
+                                                maximumDepth: limits.maximumDepth)
         do {
-            _ = try reader.readHeader()
-            _ = try reader.checkedInt(try reader.readSignedInteger(what: "the system version"), what: "the system version")
-            var maker = TypedstreamFoundationValues(source: TypedstreamStreamSource(reader: reader), maximumDepth: limits.maximumDepth)
+            _ = try maker.source.reader.readHeader()
+            _ = try maker.source.reader.checkedInt(try maker.source.reader.readSignedInteger(what: "the system version"), what: "the system version")
             var top = topLevel
             var values: [FoundationValue] = []
             while !(top.isBetweenGroups && maker.source.reader.offset == maker.source.reader.bytes.count) {
