@@ -67,6 +67,13 @@ public struct ArchivedAttributedString: CataloguedValue {
         self.runs = runs
     }
 
+    /// An attributed string whose runs are known to cover `string`'s UTF-16 length exactly, in order,
+    /// without gaps or empty runs (what ``init(string:runs:)`` checks).
+    init(string: String, validRuns runs: [Run]) {
+        self.string = string
+        self.runs = runs
+    }
+
     /// A string with the same attributes throughout (no run when it is empty).
     public init(string: String, attributes: [String: FoundationValue] = [:]) {
         self.string = string

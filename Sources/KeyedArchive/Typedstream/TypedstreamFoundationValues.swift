@@ -3,6 +3,13 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Makes ``FoundationValue``s of a typedstream's objects, read from `Source`: the raw model
 /// (``TypedstreamArchiveSource``), or the stream itself (``TypedstreamStreamSource``, which makes each object
@@ -15,14 +22,26 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
     /// Whether an object of a class with no Foundation value is kept as an ``ArchivedTypedstreamObject``
     /// (else reading it throws). Only a source with a raw model can keep one.
     let keepsUnknownObjects: Bool
-    /// The value of each object made so far, by object index.
-    private var made: [FoundationValue?] = []
+    /// What ``made`` holds for an object: its value; or, for an object read without its ``FoundationValue``
+    /// form (made only when something refers to the object), an NSString's text or the index in
+    /// ``attributeTables`` of an attributed string's attribute dictionary.
+    private enum Made {
+        case value(FoundationValue)
+        case string(String)
+        case attributes(Int)
+    }
+    /// What each object made so far is, by object index.
+    private var made: [Made?] = []
+    /// The attribute dictionaries that ``Made/attributes(_:)`` entries name.
+    private var attributeTables: [[String: FoundationValue]] = []
     private var inProgress = Set<Int>()
 
     init(source: Source, maximumDepth: Int, keepsUnknownObjects: Bool = false) {
         self.source = source
         self.maximumDepth = maximumDepth
         self.keepsUnknownObjects = keepsUnknownObjects
+        made.reserveCapacity(source.objectCapacityHint)
+        attributeTables.reserveCapacity(source.objectCapacityHint)
     }
 
     mutating func value(_ value: TypedstreamValue, depth: Int) throws(TypedstreamError) -> FoundationValue {
@@ -58,7 +77,7 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
 
     /// A `*` type encoding (NSNumber's, NSValue's) as text.
     mutating func typeEncoding(_ cursor: inout Source.Cursor, depth: Int) throws(TypedstreamError) -> String {
-        guard case .cString(let bytes?) = try next(&cursor, "*", depth: depth), let text = validUTF8(bytes), !text.isEmpty else {
+        guard let text = try source.nextCString(&cursor), !text.isEmpty else {
             throw cursor.corrupted("its type encoding is not a C string")
         }
         return text
@@ -81,7 +100,7 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
         return count
     }
 
-    private mutating func store(_ value: FoundationValue, at index: Int) {
+    private mutating func store(_ value: Made, at index: Int) {
         if made.count <= index { made.append(contentsOf: repeatElement(nil, count: index + 1 - made.count)) }
         made[index] = value
     }
@@ -96,11 +115,29 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
             throw cursor.corrupted("class \(cursor.className) has no Foundation value; read it from the raw model (TypedstreamArchive)")
         }
         try source.finish(cursor)
-        store(value, at: index)
+        store(.value(value), at: index)
+    }
+
+    /// The value of an object made before (its ``made`` entry `done`, at `index`).
+    private mutating func value(ofMade done: Made, at index: Int) -> FoundationValue {
+        switch done {
+        case .value(let value): return value
+        case .string(let text):
+            let value = FoundationValue.string(text)
+            store(.value(value), at: index)
+            return value
+        case .attributes(let table):
+            var entries: [FoundationValue: FoundationValue] = [:]
+            entries.reserveCapacity(attributeTables[table].count)
+            for (name, attribute) in attributeTables[table] { entries[.string(name)] = attribute }
+            let value = FoundationValue.dictionary(entries)
+            store(.value(value), at: index)
+            return value
+        }
     }
 
     private mutating func object(_ index: Int, depth: Int) throws(TypedstreamError) -> FoundationValue {
-        if index >= 0, index < made.count, let done = made[index] { return done }
+        if index >= 0, index < made.count, let done = made[index] { return value(ofMade: done, at: index) }
         guard let archive = source.archive, !Source.makesObjectsWhereStored else {
             throw TypedstreamError(.dataCorrupted, "object #\(index) is used before it is made (an object that contains itself)", objectIndex: index)
         }
@@ -126,63 +163,57 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
             }
             result = .catalogued(try ArchivedTypedstreamObject(objectAt: index, in: archive))
         }
-        store(result, at: index)
+        store(.value(result), at: index)
         return result
     }
 
     /// The value of the object `fields` reads, or nil when its class has no Foundation value.
     private mutating func make(_ fields: inout Source.Cursor, depth: Int) throws(TypedstreamError) -> FoundationValue? {
-        switch fields.className {
-        case "NSString", "NSMutableString":
-            return .string(try string(next(&fields, "+", depth: depth), in: fields))
-        case "NSNumber":
+        guard let foundationClass = fields.foundationClass else { return nil }
+        switch foundationClass {
+        case .string:
+            return .string(try source.nextString(&fields))
+        case .number:
             let type = try typeEncoding(&fields, depth: depth)
             let number = try next(&fields, type, depth: depth)
             switch number {
             case .integer, .unsignedInteger, .float, .double, .bool: return try value(number, depth: depth)
             default: throw fields.corrupted("an NSNumber of type \(type.debugDescription), which is not a number")
             }
-        case "NSValue":
+        case .value:
             return .specialValue(try specialValue(&fields, depth: depth))
-        case "NSData", "NSMutableData":
+        case .data:
             return .data(try data(&fields, depth: depth))
-        case "NSDate":
+        case .date:
             guard case .double(let seconds) = try next(&fields, "d", depth: depth) else { throw fields.corrupted("an NSDate without a 'd'") }
             return .date(Date(timeIntervalSinceReferenceDate: seconds))
-        case "NSURL":
+        case .url:
             return .url(try url(&fields, depth: depth))
-        case "NSNull":
+        case .null:
             return .null
-        case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet":
-            let isSet = fields.className.hasSuffix("Set")
+        case .array, .set:
+            let isSet = foundationClass == .set
             let count = try count(&fields, isSet ? "I" : "i", depth: depth)
             var elements: [FoundationValue] = []
             elements.reserveCapacity(min(count, source.remainingGroups(fields)))
             for _ in 0 ..< count { elements.append(try value(next(&fields, "@", depth: depth), depth: depth)) }
             return isSet ? .set(elements) : .array(elements)
-        case "NSDictionary", "NSMutableDictionary":
+        case .dictionary:
             let count = try count(&fields, "i", depth: depth)
             var entries: [FoundationValue: FoundationValue] = [:]
+            entries.reserveCapacity(count)
             for _ in 0 ..< count {
                 let key = try value(next(&fields, "@", depth: depth), depth: depth)
                 entries[key] = try value(next(&fields, "@", depth: depth), depth: depth)
             }
             return .dictionary(entries)
-        case "NSColor":
+        case .color:
             return .color(try color(&fields, depth: depth))
-        case "NSFont":
+        case .font:
             return .font(try font(&fields, depth: depth))
-        case "NSAttributedString", "NSMutableAttributedString":
+        case .attributedString:
             return .attributedString(try attributedString(&fields, depth: depth))
-        default:
-            return nil
         }
-    }
-
-    private func string(_ value: TypedstreamValue, in fields: Source.Cursor) throws(TypedstreamError) -> String {
-        guard case .bytes(let bytes?) = value else { throw fields.corrupted("an NSString without its bytes") }
-        guard let text = validUTF8(bytes) else { throw fields.corrupted("an NSString whose bytes are not UTF-8") }
-        return text
     }
 
     private mutating func data(_ fields: inout Source.Cursor, depth: Int) throws(TypedstreamError) -> Data {
@@ -201,7 +232,7 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
             guard case .url(let url) = baseValue else { throw fields.corrupted("an NSURL whose base is not an NSURL") }
             base = url
         }
-        guard case .string(let text) = try value(next(&fields, "@", depth: depth), depth: depth) else {
+        guard let text = try nextString(&fields, depth: depth) else {
             throw fields.corrupted("an NSURL whose string is not an NSString")
         }
         guard let url = URL(string: text, relativeTo: base) else { throw fields.corrupted("an NSURL string \(text.debugDescription) that is not a URL") }
@@ -363,37 +394,109 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
         }
     }
 
+    /// The next value, run `run`'s attribute dictionary (an NSDictionary whose keys are NSStrings), as a Swift
+    /// dictionary. From a stream source, a dictionary stored here is read into one directly, at `depth` as
+    /// ``makeStoredObject(_:depth:)`` reads it; ``made`` then names it in ``attributeTables``.
+    private mutating func attributes(_ fields: inout Source.Cursor, run: Int, depth: Int) throws(TypedstreamError) -> [String: FoundationValue] {
+        let found = try source.next(&fields, "@")
+        if Source.makesObjectsWhereStored, case .object(let index) = found {
+            var cursor = try source.cursor(forObjectAt: index)
+            guard cursor.foundationClass == .dictionary else {
+                try makeStoredObject(index, depth: depth)
+                return try attributes(of: found, in: fields, run: run, depth: depth)
+            }
+            guard depth < maximumDepth, depth < Source.deepestNesting else {
+                throw TypedstreamError(.limitExceeded, "values nest deeper than limits.maximumDepth (\(maximumDepth))", objectIndex: index)
+            }
+            let count = try count(&cursor, "i", depth: depth + 1)
+            var attributes: [String: FoundationValue] = [:]
+            attributes.reserveCapacity(count)
+            for _ in 0 ..< count {
+                guard let name = try nextString(&cursor, depth: depth + 1) else {
+                    throw fields.corrupted("run \(run) has an attribute name that is not a string")
+                }
+                attributes[name] = try value(next(&cursor, "@", depth: depth + 1), depth: depth + 1)
+            }
+            try source.finish(cursor)
+            store(.attributes(attributeTables.count), at: index)
+            attributeTables.append(attributes)
+            return attributes
+        }
+        return try attributes(of: found, in: fields, run: run, depth: depth)
+    }
+
+    /// The next value, an object that should be an NSString, as text; nil when it is another value. From a
+    /// stream source, an NSString stored here is read straight into text, at `depth` as
+    /// ``makeStoredObject(_:depth:)`` reads it; ``made`` then keeps the text.
+    private mutating func nextString(_ cursor: inout Source.Cursor, depth: Int) throws(TypedstreamError) -> String? {
+        let found = try source.next(&cursor, "@")
+        switch found {
+        case .object(let index) where Source.makesObjectsWhereStored:
+            var object = try source.cursor(forObjectAt: index)
+            guard object.foundationClass == .string else {
+                try makeStoredObject(index, depth: depth)
+                break
+            }
+            guard depth < maximumDepth, depth < Source.deepestNesting else {
+                throw TypedstreamError(.limitExceeded, "values nest deeper than limits.maximumDepth (\(maximumDepth))", objectIndex: index)
+            }
+            let text = try source.nextString(&object)
+            try source.finish(object)
+            store(.string(text), at: index)
+            return text
+        case .objectReference(let index):
+            if index >= 0, index < made.count, case .string(let text)? = made[index] { return text }
+        default:
+            break
+        }
+        guard case .string(let text) = try value(found, depth: depth) else { return nil }
+        return text
+    }
+
+    /// The attribute dictionary `found` (run `run`'s) names, made as any value is.
+    private mutating func attributes(of found: TypedstreamValue, in fields: Source.Cursor, run: Int, depth: Int) throws(TypedstreamError) -> [String: FoundationValue] {
+        guard let entries = try value(found, depth: depth).plainDictionary else {
+            throw fields.corrupted("run \(run)'s attributes are not an NSDictionary")
+        }
+        var attributes: [String: FoundationValue] = [:]
+        attributes.reserveCapacity(entries.count)
+        for (key, attribute) in entries {
+            guard case .string(let name) = key else { throw fields.corrupted("run \(run) has an attribute name that is not a string") }
+            attributes[name] = attribute
+        }
+        return attributes
+    }
+
     /// NSAttributedString's typedstream form: the string object, then per run an `iI` group (the run's
     /// attribute dictionary, numbered from 1 in order of first use; the run's length in UTF-16 units)
     /// followed, when the number is new, by an `@` group with that dictionary.
     private mutating func attributedString(_ fields: inout Source.Cursor, depth: Int) throws(TypedstreamError) -> ArchivedAttributedString {
-        guard case .string(let text) = try value(next(&fields, "@", depth: depth), depth: depth) else {
+        guard let text = try nextString(&fields, depth: depth) else {
             throw fields.corrupted("an NSAttributedString whose string is not an NSString")
         }
+        // A few runs and dictionaries are typical; the arrays grow past that when they need to.
         var dictionaries: [[String: FoundationValue]] = []
+        dictionaries.reserveCapacity(4)
         var runs: [ArchivedAttributedString.Run] = []
+        runs.reserveCapacity(4)
         var position = 0
-        let units = text.utf16.count
+        let units = utf16Length(of: text)
         while !source.isAtEnd(fields) {
-            let header = try nextGroup(&fields, "iI", depth: depth)
-            guard case .integer(let number) = header[0], case .unsignedInteger(let length) = header[1],
+            _ = try source.enterGroup(&fields, "iI")
+            let header = (try next(&fields, nil, depth: depth), try next(&fields, nil, depth: depth))
+            guard case .integer(let number) = header.0, case .unsignedInteger(let length) = header.1,
                   number >= 1, number <= Int64(dictionaries.count) + 1, length > 0, let runLength = Int(exactly: length),
                   runLength <= units - position
-            else { throw fields.corrupted("run \(runs.count): dictionary \(header[0]) and length \(header[1]) do not fit \(dictionaries.count) dictionaries and \(units - position) units left") }
+            else { throw fields.corrupted("run \(runs.count): dictionary \(header.0) and length \(header.1) do not fit \(dictionaries.count) dictionaries and \(units - position) units left") }
             if number == Int64(dictionaries.count) + 1 {
-                guard let entries = try value(next(&fields, "@", depth: depth), depth: depth).plainDictionary else {
-                    throw fields.corrupted("run \(runs.count)'s attributes are not an NSDictionary")
-                }
-                var attributes: [String: FoundationValue] = [:]
-                for (key, attribute) in entries {
-                    guard case .string(let name) = key else { throw fields.corrupted("run \(runs.count) has an attribute name that is not a string") }
-                    attributes[name] = attribute
-                }
-                dictionaries.append(attributes)
+                dictionaries.append(try attributes(&fields, run: runs.count, depth: depth))
             }
             runs.append(ArchivedAttributedString.Run(range: position ..< position + runLength, attributes: dictionaries[Int(number) - 1]))
             position += runLength
         }
+        // Each run starts where the one before ends and is not empty: the runs are valid when they end at the
+        // string's end.
+        if position == units { return ArchivedAttributedString(string: text, validRuns: runs) }
         do {
             return try ArchivedAttributedString(string: text, runs: runs)
         } catch {
@@ -413,13 +516,30 @@ private extension FoundationValue {
     }
 }
 
-/// `bytes` as a string when they are valid UTF-8, else nil. ASCII is valid as it is; otherwise decoding
-/// repairs any invalid sequence, so the bytes are valid exactly when decoding gives them back unchanged.
-func validUTF8(_ bytes: Data) -> String? {
-    bytes.withUnsafeBytes { raw -> String? in
-        let units = raw.bindMemory(to: UInt8.self)
-        var text = String(decoding: units, as: UTF8.self)
-        if units.allSatisfy({ $0 < 0x80 }) { return text }
-        return text.withUTF8 { $0.elementsEqual(units) } ? text : nil
+/// The length of `text` in UTF-16 code units (an NSString's length), counted from its UTF-8: one unit per
+/// scalar, two for a scalar of four bytes (above U+FFFF).
+func utf16Length(of text: String) -> Int {
+    var text = text
+    return text.withUTF8 { utf8 in
+        var units = 0
+        for byte in utf8 where byte & 0xC0 != 0x80 { units += byte >= 0xF0 ? 2 : 1 }
+        return units
     }
+}
+
+/// `bytes` as a string when they are valid UTF-8, else nil.
+func validUTF8(_ bytes: Data) -> String? {
+    bytes.withUnsafeBytes { validUTF8($0.bindMemory(to: UInt8.self)) }
+}
+
+/// `units` as a string when they are valid UTF-8, else nil. Decoding repairs any invalid sequence (and
+/// changes its bytes), so the units are valid exactly when decoding gives them back unchanged.
+func validUTF8(_ units: UnsafeBufferPointer<UInt8>) -> String? {
+    var text = String(decoding: units, as: UTF8.self)
+    return text.withUTF8 { decoded in
+        guard decoded.count == units.count, let decodedBase = decoded.baseAddress, let unitsBase = units.baseAddress else {
+            return decoded.count == units.count
+        }
+        return memcmp(decodedBase, unitsBase, units.count) == 0
+    } ? text : nil
 }

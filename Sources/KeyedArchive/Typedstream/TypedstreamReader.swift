@@ -22,20 +22,25 @@ struct TypedstreamReader {
     private var bigEndian = false
     let limits: KeyedUnarchiver.Limits
 
-    private var sharedStrings: [Data] = []
+    /// Where each shared string's bytes are in ``bytes``, by shared string index.
+    private var sharedStrings: [Range<Int>] = []
     /// The parsed group encodings, by shared string index (nil: that string has not led a group).
     private var groupEncodings: [GroupEncoding?] = []
     /// What each reference number names: classes, objects and C strings share one numbering.
     private var references: [Referent] = []
     private(set) var classes: [TypedstreamClass] = []
-    private(set) var objects: [TypedstreamObject] = []
+    /// The Foundation class of each class in ``classes`` (nil: a class with no Foundation value).
+    private(set) var foundationClasses: [TypedstreamFoundationClass?] = []
+    /// The index in ``classes`` of each object's class, by object index.
+    private(set) var objectClasses: [Int] = []
     private var elementCount = 0
     private var byteCount = 0
 
     enum Referent {
         case object(Int)
         case `class`(Int)
-        case cString(Data)
+        /// A C string: the index of its content among the shared strings.
+        case cString(Int)
 
         var kindName: String {
             switch self {
@@ -62,24 +67,31 @@ struct TypedstreamReader {
         }
 
         /// The encodings Foundation's classes write (NSString's `+`, NSNumber's `*` and value, an attributed
-        /// string's `iI` runs, NSColor's components...), parsed once.
-        private static let commonEncodings: [String: GroupEncoding] = {
-            var table: [String: GroupEncoding] = [:]
+        /// string's `iI` runs, NSColor's components...), parsed once, each with its ``key(_:)``.
+        private static let commonEncodings: [(key: UInt64, encoding: GroupEncoding)] = {
             let texts = ["@", "+", "*", "#", ":", "%", "c", "C", "s", "S", "i", "I", "l", "L", "q", "Q", "f", "d", "B",
                          "iI", "ff", "fff", "ffff", "fffff", "@@", "@@@", "ii", "II"]
-            for text in texts {
-                guard let types = try? TypedstreamTypeEncoding.parseList(Array(text.utf8)) else { continue }
-                table[text] = GroupEncoding(text: text, types: types, typeTexts: TypedstreamTypeEncoding.split(text))
+            return texts.compactMap { text in
+                let utf8 = Array(text.utf8)
+                guard let types = try? TypedstreamTypeEncoding.parseList(utf8), let key = key(utf8[...]) else { return nil }
+                return (key, GroupEncoding(text: text, types: types, typeTexts: TypedstreamTypeEncoding.split(text)))
             }
-            return table
         }()
 
-        /// The parsed form of `encoding` when it is one of the common encodings, byte for byte.
-        static func common(_ encoding: Data) -> GroupEncoding? {
+        /// The bytes of an encoding of at most 5 bytes and its length, packed into one number that equals
+        /// another encoding's exactly when the bytes do; nil for a longer encoding.
+        private static func key(_ encoding: ArraySlice<UInt8>) -> UInt64? {
             guard encoding.count <= 5 else { return nil }
-            let text = encoding.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
-            guard let parsed = commonEncodings[text], parsed.text.utf8.elementsEqual(encoding) else { return nil }
-            return parsed
+            var key = UInt64(encoding.count) << 40
+            for (shift, byte) in zip(stride(from: 0, to: 40, by: 8), encoding) { key |= UInt64(byte) << UInt64(shift) }
+            return key
+        }
+
+        /// The parsed form of `encoding` when it is one of the common encodings, byte for byte.
+        static func common(_ encoding: ArraySlice<UInt8>) -> GroupEncoding? {
+            guard let key = key(encoding) else { return nil }
+            for entry in commonEncodings where entry.key == key { return entry.encoding }
+            return nil
         }
     }
 
@@ -103,9 +115,19 @@ struct TypedstreamReader {
     }
 
     init(data: Data, limits: KeyedUnarchiver.Limits) {
-        bytes = [UInt8](data)
+        bytes = data.withUnsafeBytes { [UInt8]($0) }
         self.limits = limits
+        references.reserveCapacity(objectCapacityHint)
+        objectClasses.reserveCapacity(objectCapacityHint)
+        sharedStrings.reserveCapacity(objectCapacityHint)
+        groupEncodings.reserveCapacity(objectCapacityHint)
+        classes.reserveCapacity(objectCapacityHint)
+        foundationClasses.reserveCapacity(objectCapacityHint)
     }
+
+    /// A first capacity for the tables of objects and strings: far fewer than the bytes can hold (each entry
+    /// takes at least 2 bytes), as many as typical data holds; the tables grow past it when they need to.
+    var objectCapacityHint: Int { bytes.count / 32 }
 
     // MARK: - The stream
 
@@ -113,6 +135,8 @@ struct TypedstreamReader {
         let byteOrder = try readHeader()
         let systemVersion = try checkedInt(try readSignedInteger(what: "the system version"), what: "the system version")
         var frames = [Frame(kind: .object(nil))]
+        // Each object's groups, by object index (filled when its end marker is read).
+        var objectGroups: [[TypedstreamGroup]] = []
         var depth = 0
         // The top frame is read through `frames[level]`, never bound to a local: a copy would share its
         // arrays, and every append would then copy them.
@@ -121,13 +145,14 @@ struct TypedstreamReader {
             switch frames[level].kind {
             case .object(let index):
                 if index == nil, offset == bytes.count {
+                    let objects = zip(objectClasses, objectGroups).map { TypedstreamObject(classIndex: $0, groups: $1) }
                     return TypedstreamArchive(byteOrder: byteOrder, systemVersion: systemVersion, classes: classes,
                                               objects: objects, groups: frames.removeLast().groups)
                 }
                 let start = offset
                 let head = try readByte(what: index == nil ? "the next group's type encoding" : "the next group or the end of the object")
                 if let index, head == TypedstreamTag.endOfObject {
-                    objects[index].groups = frames.removeLast().groups
+                    objectGroups[index] = frames.removeLast().groups
                     depth -= 1
                     continue
                 }
@@ -174,6 +199,7 @@ struct TypedstreamReader {
                             throw fault(.limitExceeded, "objects nest deeper than limits.maximumDepth (\(limits.maximumDepth))", at: start)
                         }
                         let index = try readNewObject(at: start)
+                        objectGroups.append([])
                         frames[level].values.append(.object(index))
                         frames.append(Frame(kind: .object(index)))
                         depth += 1
@@ -199,16 +225,16 @@ struct TypedstreamReader {
     }
 
     /// An object stored here (after its `84` head at `start`): numbers it and reads its class chain, leaving
-    /// the stream at its first group. Returns its index in ``objects``.
+    /// the stream at its first group. Returns its index in ``objectClasses``.
     mutating func readNewObject(at start: Int) throws(TypedstreamError) -> Int {
-        let index = objects.count
+        let index = objectClasses.count
         try addReferent(.object(index), at: start)
-        objects.append(TypedstreamObject(classIndex: 0, groups: []))
+        objectClasses.append(0)
         let classStart = offset
         guard let classIndex = try readClass(head: try readByte(what: "an object's class"), at: classStart) else {
             throw fault(.invalidValue, "an object's class is Nil", at: classStart, object: index)
         }
-        objects[index].classIndex = classIndex
+        objectClasses[index] = classIndex
         return index
     }
 
@@ -230,9 +256,9 @@ struct TypedstreamReader {
         guard Int(length) == TypedstreamTag.littleEndianSignature.count else {
             throw fault(.invalidHeader, "signature length \(length); expected 11", at: 1)
         }
-        let signature = [UInt8](try readBytes(Int(length), what: "the signature", at: 2))
-        if signature == TypedstreamTag.littleEndianSignature { bigEndian = false; return .littleEndian }
-        if signature == TypedstreamTag.bigEndianSignature { bigEndian = true; return .bigEndian }
+        let signature = bytes[try readByteRange(Int(length), what: "the signature", at: 2)]
+        if signature.elementsEqual(TypedstreamTag.littleEndianSignature) { bigEndian = false; return .littleEndian }
+        if signature.elementsEqual(TypedstreamTag.bigEndianSignature) { bigEndian = true; return .bigEndian }
         throw fault(.invalidHeader, "signature \(String(decoding: signature, as: UTF8.self).debugDescription); expected \"streamtyped\" or \"typedstream\"", at: 2)
     }
 
@@ -250,8 +276,8 @@ struct TypedstreamReader {
         case UInt8(ascii: "s"), UInt8(ascii: "i"), UInt8(ascii: "l"), UInt8(ascii: "q"):
             return .integer(try readSignedInteger(what: Self.integerValueName(code)))
         case UInt8(ascii: "S"), UInt8(ascii: "I"), UInt8(ascii: "L"), UInt8(ascii: "Q"):
-            let what = Self.integerValueName(code)
-            let (bits, width) = try readIntegerBits(head: try readByte(what: what), at: start, what: what)
+            let (bits, width) = try readIntegerBits(head: try readByte(what: Self.integerValueName(code)), at: start,
+                                                    what: Self.integerValueName(code))
             return .unsignedInteger(width == 1 ? bits & 0xFF : bits)
         case UInt8(ascii: "f"):
             let head = try readByte(what: "an 'f' value")
@@ -269,19 +295,9 @@ struct TypedstreamReader {
             let head = try readByte(what: "a C string")
             switch head {
             case TypedstreamTag.nilValue: return .cString(nil)
-            case TypedstreamTag.new:
-                let contentStart = offset
-                guard let index = try readSharedStringIndex(head: try readByte(what: "a C string's content"), at: contentStart,
-                                                            what: "a C string's content")
-                else { throw fault(.invalidValue, "a C string's content is nil", at: contentStart) }
-                try addReferent(.cString(sharedStrings[index]), at: start)
-                return .cString(sharedStrings[index])
             default:
-                let found = try readReference(head: head, at: start, what: "a C string")
-                guard case .cString(let content) = found else {
-                    throw fault(.invalidReference, "a C string reference names \(found.kindName)", at: start)
-                }
-                return .cString(content)
+                let index = try readCString(head: head, at: start)
+                return .cString(sharedString(index))
             }
         case UInt8(ascii: "%"):
             return .atom(try readSharedString(head: try readByte(what: "an atom"), at: start, what: "an atom"))
@@ -298,6 +314,36 @@ struct TypedstreamReader {
         default:
             throw fault(.invalidValue, "type \(describeByte(code)) cannot be read", at: start)
         }
+    }
+
+    /// A C string that is not nil (head `head` at `start`): new, or a reference to one read before. Returns
+    /// the index of its content among the shared strings.
+    private mutating func readCString(head: UInt8, at start: Int) throws(TypedstreamError) -> Int {
+        if head == TypedstreamTag.new {
+            let contentStart = offset
+            guard let index = try readSharedStringIndex(head: try readByte(what: "a C string's content"), at: contentStart,
+                                                        what: "a C string's content")
+            else { throw fault(.invalidValue, "a C string's content is nil", at: contentStart) }
+            try addReferent(.cString(index), at: start)
+            return index
+        }
+        let found = try readReference(head: head, at: start, what: "a C string")
+        guard case .cString(let contentIndex) = found else {
+            throw fault(.invalidReference, "a C string reference names \(found.kindName)", at: start)
+        }
+        return contentIndex
+    }
+
+    /// A `*` value (a C string), read and counted as ``readStoredValue(_:nested:)`` reads and counts it, as
+    /// text; nil when it is nil or not UTF-8.
+    mutating func readCStringText() throws(TypedstreamError) -> String? {
+        try countElement()
+        let start = offset
+        let head = try readByte(what: "a C string")
+        guard head != TypedstreamTag.nilValue else { return nil }
+        let index = try readCString(head: head, at: start)
+        let range = sharedStrings[index]
+        return bytes.withUnsafeBufferPointer { validUTF8(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     /// What an integer value of type `code` is called in errors: a literal, so that reading one builds no string.
@@ -319,21 +365,22 @@ struct TypedstreamReader {
     mutating func readClass(head firstHead: UInt8, at start: Int) throws(TypedstreamError) -> Int? {
         var head = firstHead
         var headStart = start
-        var chain: [Int] = []
+        // The chain's classes are appended one after another: they are `first ..< classes.count`.
+        var first: Int?
         while head == TypedstreamTag.new {
             let nameStart = offset
-            guard let name = try readSharedString(head: try readByte(what: "a class name"), at: nameStart, what: "a class name") else {
+            guard let nameIndex = try readSharedStringIndex(head: try readByte(what: "a class name"), at: nameStart, what: "a class name") else {
                 throw fault(.invalidValue, "a class name is nil", at: nameStart)
             }
-            guard let text = String(validating: name, as: UTF8.self) else {
+            guard let (text, foundationClass) = className(ofSharedString: nameIndex) else {
                 throw fault(.dataCorrupted, "a class name is not UTF-8", at: nameStart)
             }
             let version = try checkedInt(try readSignedInteger(what: "the version of class \(text)"), what: "the version of class \(text)")
             let index = classes.count
             try addReferent(.class(index), at: headStart)
             classes.append(TypedstreamClass(name: text, version: version, superclass: nil))
-            if let last = chain.last { classes[last].superclass = index }
-            chain.append(index)
+            foundationClasses.append(foundationClass)
+            if first != nil { classes[index - 1].superclass = index } else { first = index }
             headStart = offset
             head = try readByte(what: "the superclass of class \(text)")
         }
@@ -346,54 +393,88 @@ struct TypedstreamReader {
             // The reference that ends a chain names a class read before the chain began, as Apple's writer
             // stops at a class it wrote before and pytypedstream resolves it before numbering the chain's
             // classes: a class of this chain would be its own superclass.
-            if let first = chain.first, let last = chain.last, index >= first {
-                throw fault(.invalidReference, "the superclass of class \(classes[last].name) refers to class #\(index) (\(classes[index].name)) of its own chain", at: headStart)
+            if let first, index >= first {
+                throw fault(.invalidReference, "the superclass of class \(classes[classes.count - 1].name) refers to class #\(index) (\(classes[index].name)) of its own chain", at: headStart)
             }
             end = index
         }
-        if let last = chain.last { classes[last].superclass = end }
-        return chain.first ?? end
+        if first != nil { classes[classes.count - 1].superclass = end }
+        return first ?? end
+    }
+
+    /// The names of the classes Foundation writes, as UTF-8, with their Foundation class, so that reading
+    /// one makes no new string.
+    private static let foundationClassNames: [(utf8: [UInt8], name: String, foundationClass: TypedstreamFoundationClass?)] = [
+        "NSObject", "NSString", "NSMutableString", "NSAttributedString", "NSMutableAttributedString", "NSNumber",
+        "NSValue", "NSData", "NSMutableData", "NSDate", "NSURL", "NSNull", "NSArray", "NSMutableArray", "NSSet",
+        "NSMutableSet", "NSDictionary", "NSMutableDictionary", "NSColor", "NSFont",
+    ].map { (Array($0.utf8), $0, TypedstreamFoundationClass(className: $0)) }
+
+    /// The shared string at `index` as a class name, with its Foundation class: one of
+    /// ``foundationClassNames``, or its bytes when they are valid UTF-8; nil when they are not.
+    private func className(ofSharedString index: Int) -> (String, TypedstreamFoundationClass?)? {
+        let range = sharedStrings[index]
+        for known in Self.foundationClassNames where known.utf8.count == range.count {
+            if known.utf8.indices.allSatisfy({ known.utf8[$0] == bytes[range.lowerBound + $0] }) { return (known.name, known.foundationClass) }
+        }
+        guard let name = String(validating: bytes[range], as: UTF8.self) else { return nil }
+        return (name, TypedstreamFoundationClass(className: name))
     }
 
     // MARK: - Strings
 
     /// A shared string's bytes (nil for `85`): new (`84` + an unshared string) or a reference.
-    private mutating func readSharedString(head: UInt8, at start: Int, what: String) throws(TypedstreamError) -> Data? {
-        guard let index = try readSharedStringIndex(head: head, at: start, what: what) else { return nil }
-        return sharedStrings[index]
+    private mutating func readSharedString(head: UInt8, at start: Int, what: @autoclosure () -> String) throws(TypedstreamError) -> Data? {
+        guard let index = try readSharedStringIndex(head: head, at: start, what: what()) else { return nil }
+        return sharedString(index)
     }
 
-    mutating func readSharedStringIndex(head: UInt8, at start: Int, what: String) throws(TypedstreamError) -> Int? {
+    /// The bytes of the shared string at `index` (an index ``readSharedStringIndex(head:at:what:)`` returned).
+    private func sharedString(_ index: Int) -> Data { Data(bytes[sharedStrings[index]]) }
+
+    mutating func readSharedStringIndex(head: UInt8, at start: Int, what: @autoclosure () -> String) throws(TypedstreamError) -> Int? {
         switch head {
         case TypedstreamTag.nilValue: return nil
         case TypedstreamTag.new:
             let stringStart = offset
-            let string = try readUnsharedString(head: try readByte(what: what), at: stringStart, what: what)
+            let string = try readUnsharedStringRange(head: try readByte(what: what()), at: stringStart, what: what())
             sharedStrings.append(string)
             return sharedStrings.count - 1
         default:
-            let number = try referenceNumber(head: head, at: start, what: what)
+            let number = try referenceNumber(head: head, at: start, what: what())
             guard number < sharedStrings.count else {
-                throw fault(.invalidReference, "\(what) refers to shared string #\(number); \(sharedStrings.count) were read", at: start)
+                throw fault(.invalidReference, "\(what()) refers to shared string #\(number); \(sharedStrings.count) were read", at: start)
             }
             return number
         }
     }
 
     /// A length (an unsigned integer) and that many bytes.
-    private mutating func readUnsharedString(head: UInt8, at start: Int, what: String) throws(TypedstreamError) -> Data {
-        let (bits, width) = try readIntegerBits(head: head, at: start, what: "the length of \(what)")
+    private mutating func readUnsharedString(head: UInt8, at start: Int, what: @autoclosure () -> String) throws(TypedstreamError) -> Data {
+        Data(bytes[try readUnsharedStringRange(head: head, at: start, what: what())])
+    }
+
+    /// A length (an unsigned integer) and that many bytes (a byte string after its head `head` at `start`), as
+    /// text; nil when the bytes are not UTF-8.
+    mutating func readUTF8String(head: UInt8, at start: Int, what: @autoclosure () -> String) throws(TypedstreamError) -> String? {
+        let range = try readUnsharedStringRange(head: head, at: start, what: what())
+        return bytes.withUnsafeBufferPointer { validUTF8(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
+    /// A length (an unsigned integer) and that many bytes, counted against the limits: where they are in ``bytes``.
+    private mutating func readUnsharedStringRange(head: UInt8, at start: Int, what: @autoclosure () -> String) throws(TypedstreamError) -> Range<Int> {
+        let (bits, width) = try readIntegerBits(head: head, at: start, what: "the length of \(what())")
         let length = width == 1 ? bits & 0xFF : bits
         guard length <= UInt64(bytes.count - offset) else {
-            throw fault(.truncated, "\(what) of \(length) bytes; \(bytes.count - offset) are left", at: start)
+            throw fault(.truncated, "\(what()) of \(length) bytes; \(bytes.count - offset) are left", at: start)
         }
-        return try readBytes(Int(length), what: what, at: start)
+        return try readByteRange(Int(length), what: what(), at: start)
     }
 
     mutating func groupEncoding(ofSharedString index: Int, at start: Int) throws(TypedstreamError) -> GroupEncoding {
         if index < groupEncodings.count, let parsed = groupEncodings[index] { return parsed }
         let parsed: GroupEncoding
-        if let common = GroupEncoding.common(sharedStrings[index]) { parsed = common } else { parsed = try parseGroupEncoding(sharedStrings[index], at: start) }
+        if let common = GroupEncoding.common(bytes[sharedStrings[index]]) { parsed = common } else { parsed = try parseGroupEncoding(sharedString(index), at: start) }
         if groupEncodings.count <= index { groupEncodings.append(contentsOf: repeatElement(nil, count: index + 1 - groupEncodings.count)) }
         groupEncodings[index] = parsed
         return parsed
@@ -414,19 +495,19 @@ struct TypedstreamReader {
 
     // MARK: - References
 
-    private mutating func referenceNumber(head: UInt8, at start: Int, what: String) throws(TypedstreamError) -> Int {
-        let value = try signedValue(head: head, at: start, what: what)
+    private mutating func referenceNumber(head: UInt8, at start: Int, what: @autoclosure () -> String) throws(TypedstreamError) -> Int {
+        let value = try signedValue(head: head, at: start, what: what())
         let number = value - TypedstreamTag.firstReference
         guard number >= 0, let result = Int(exactly: number) else {
-            throw fault(.invalidValue, "\(what) starts with \(describeByte(head)), which is neither a tag nor a reference", at: start)
+            throw fault(.invalidValue, "\(what()) starts with \(describeByte(head)), which is neither a tag nor a reference", at: start)
         }
         return result
     }
 
-    mutating func readReference(head: UInt8, at start: Int, what: String) throws(TypedstreamError) -> Referent {
-        let number = try referenceNumber(head: head, at: start, what: what)
+    mutating func readReference(head: UInt8, at start: Int, what: @autoclosure () -> String) throws(TypedstreamError) -> Referent {
+        let number = try referenceNumber(head: head, at: start, what: what())
         guard number < references.count else {
-            throw fault(.invalidReference, "\(what) refers to #\(number); \(references.count) classes, objects and C strings were read", at: start)
+            throw fault(.invalidReference, "\(what()) refers to #\(number); \(references.count) classes, objects and C strings were read", at: start)
         }
         return references[number]
     }
@@ -441,9 +522,9 @@ struct TypedstreamReader {
     // MARK: - Integers and bytes
 
     /// A signed integer in any of the format's forms (one byte, or a tag and 2, 4 or 8 bytes).
-    mutating func readSignedInteger(what: String) throws(TypedstreamError) -> Int64 {
+    mutating func readSignedInteger(what: @autoclosure () -> String) throws(TypedstreamError) -> Int64 {
         let start = offset
-        return try signedValue(head: try readByte(what: what), at: start, what: what)
+        return try signedValue(head: try readByte(what: what()), at: start, what: what())
     }
 
     private func signedValueOfBits(_ bits: UInt64, width: Int) -> Int64 {
@@ -455,29 +536,29 @@ struct TypedstreamReader {
         }
     }
 
-    private mutating func signedValue(head: UInt8, at start: Int, what: String) throws(TypedstreamError) -> Int64 {
-        let (bits, width) = try readIntegerBits(head: head, at: start, what: what)
+    private mutating func signedValue(head: UInt8, at start: Int, what: @autoclosure () -> String) throws(TypedstreamError) -> Int64 {
+        let (bits, width) = try readIntegerBits(head: head, at: start, what: what())
         return signedValueOfBits(bits, width: width)
     }
 
     /// The bits and width (1, 2, 4 or 8 bytes) of an integer whose head byte is `head`.
-    private mutating func readIntegerBits(head: UInt8, at start: Int, what: String) throws(TypedstreamError) -> (UInt64, Int) {
+    private mutating func readIntegerBits(head: UInt8, at start: Int, what: @autoclosure () -> String) throws(TypedstreamError) -> (UInt64, Int) {
         switch head {
-        case TypedstreamTag.integer2: return (try readFixed(2, what: "\(what) (2 bytes after 0x81)"), 2)
-        case TypedstreamTag.integer4: return (try readFixed(4, what: "\(what) (4 bytes after 0x82)"), 4)
-        case TypedstreamTag.integer8: return (try readFixed(8, what: "\(what) (8 bytes after 0x87)"), 8)
+        case TypedstreamTag.integer2: return (try readFixed(2, what: "\(what()) (2 bytes after 0x81)"), 2)
+        case TypedstreamTag.integer4: return (try readFixed(4, what: "\(what()) (4 bytes after 0x82)"), 4)
+        case TypedstreamTag.integer8: return (try readFixed(8, what: "\(what()) (8 bytes after 0x87)"), 8)
         default:
             guard !TypedstreamTag.tagRange.contains(Int8(bitPattern: head)) else {
-                throw fault(.invalidValue, "\(what) starts with tag \(describeByte(head)), which is not an integer", at: start)
+                throw fault(.invalidValue, "\(what()) starts with tag \(describeByte(head)), which is not an integer", at: start)
             }
             return (UInt64(head), 1)
         }
     }
 
     /// `width` bytes in the stream's byte order, as the low bits of a UInt64.
-    private mutating func readFixed(_ width: Int, what: String) throws(TypedstreamError) -> UInt64 {
+    private mutating func readFixed(_ width: Int, what: @autoclosure () -> String) throws(TypedstreamError) -> UInt64 {
         guard width <= bytes.count - offset else {
-            throw fault(.truncated, "\(what): the data ends (\(bytes.count - offset) bytes left)", at: offset)
+            throw fault(.truncated, "\(what()): the data ends (\(bytes.count - offset) bytes left)", at: offset)
         }
         var value: UInt64 = 0
         for i in 0 ..< width {
@@ -488,19 +569,25 @@ struct TypedstreamReader {
         return value
     }
 
-    mutating func readByte(what: String) throws(TypedstreamError) -> UInt8 {
-        guard offset < bytes.count else { throw fault(.truncated, "\(what): the data ends", at: offset) }
+    mutating func readByte(what: @autoclosure () -> String) throws(TypedstreamError) -> UInt8 {
+        guard offset < bytes.count else { throw fault(.truncated, "\(what()): the data ends", at: offset) }
         offset += 1
         return bytes[offset - 1]
     }
 
-    mutating func readBytes(_ length: Int, what: String, at start: Int) throws(TypedstreamError) -> Data {
+    mutating func readBytes(_ length: Int, what: @autoclosure () -> String, at start: Int) throws(TypedstreamError) -> Data {
+        let range = try readByteRange(length, what: what(), at: start)
+        return bytes.withUnsafeBytes { Data(UnsafeRawBufferPointer(rebasing: $0[range])) }
+    }
+
+    /// Moves past `length` bytes, counted against the limits, and returns where they are in ``bytes``.
+    mutating func readByteRange(_ length: Int, what: @autoclosure () -> String, at start: Int) throws(TypedstreamError) -> Range<Int> {
         guard length >= 0, length <= bytes.count - offset else {
-            throw fault(.truncated, "\(what): \(length) bytes needed, \(bytes.count - offset) left", at: start)
+            throw fault(.truncated, "\(what()): \(length) bytes needed, \(bytes.count - offset) left", at: start)
         }
         try count(bytes: length)
         defer { offset += length }
-        return bytes.withUnsafeBytes { Data(UnsafeRawBufferPointer(rebasing: $0[offset ..< offset + length])) }
+        return offset ..< offset + length
     }
 
     private mutating func count(bytes added: Int) throws(TypedstreamError) {
@@ -517,14 +604,14 @@ struct TypedstreamReader {
         }
     }
 
-    func checkedInt(_ value: Int64, what: String) throws(TypedstreamError) -> Int {
-        guard let result = Int(exactly: value) else { throw fault(.invalidValue, "\(what) \(value) does not fit in Int", at: offset) }
+    func checkedInt(_ value: Int64, what: @autoclosure () -> String) throws(TypedstreamError) -> Int {
+        guard let result = Int(exactly: value) else { throw fault(.invalidValue, "\(what()) \(value) does not fit in Int", at: offset) }
         return result
     }
 
     func fault(_ code: TypedstreamError.Code, _ message: String, at byteOffset: Int, object: Int? = nil) -> TypedstreamError {
         TypedstreamError(code, message, byteOffset: byteOffset, objectIndex: object,
-                         className: object.flatMap { classes.indices.contains(objects[$0].classIndex) ? classes[objects[$0].classIndex].name : nil })
+                         className: object.flatMap { classes.indices.contains(objectClasses[$0]) ? classes[objectClasses[$0]].name : nil })
     }
 }
 

@@ -26,6 +26,13 @@ protocol TypedstreamValueSource {
     /// The next value, which must have the type `encoding`; nil takes the next value of the group
     /// ``enterGroup(_:_:)`` entered (or, at the top level, of any group).
     mutating func next(_ cursor: inout Cursor, _ encoding: String?) throws(TypedstreamError) -> TypedstreamValue
+    /// The next value, which must be a `*` C string, as text; nil when it is nil or not UTF-8.
+    mutating func nextCString(_ cursor: inout Cursor) throws(TypedstreamError) -> String?
+    /// A first capacity for a table of the objects (at most what the data can hold).
+    var objectCapacityHint: Int { get }
+    /// The next value, which must be an NSString's `+` byte string, as text.
+    /// - Throws: when it is another type, nil, or not UTF-8.
+    mutating func nextString(_ cursor: inout Cursor) throws(TypedstreamError) -> String
     /// Moves to the next group, whose encoding must be `encoding`, and returns how many values it holds.
     mutating func enterGroup(_ cursor: inout Cursor, _ encoding: String) throws(TypedstreamError) -> Int
     /// Checks that the object's groups are all read (and, in a stream, reads its end marker).
@@ -35,10 +42,39 @@ protocol TypedstreamValueSource {
 /// The place in one object's groups, which names the object in errors.
 protocol TypedstreamValueCursor {
     var className: String { get }
+    /// The Foundation class of the object, nil for a class with no Foundation value (or the top level).
+    var foundationClass: TypedstreamFoundationClass? { get }
     func corrupted(_ message: String) -> TypedstreamError
 }
 
-extension TypedstreamFields: TypedstreamValueCursor {}
+extension TypedstreamFields: TypedstreamValueCursor {
+    var foundationClass: TypedstreamFoundationClass? { TypedstreamFoundationClass(className: className) }
+}
+
+/// The classes whose objects ``TypedstreamFoundationValues`` makes values of (each with its mutable form).
+enum TypedstreamFoundationClass {
+    case string, number, value, data, date, url, null, array, set, dictionary, color, font, attributedString
+
+    /// The kind of the class named `name`; nil for a class with no Foundation value.
+    init?(className name: String) {
+        switch name {
+        case "NSString", "NSMutableString": self = .string
+        case "NSNumber": self = .number
+        case "NSValue": self = .value
+        case "NSData", "NSMutableData": self = .data
+        case "NSDate": self = .date
+        case "NSURL": self = .url
+        case "NSNull": self = .null
+        case "NSArray", "NSMutableArray": self = .array
+        case "NSSet", "NSMutableSet": self = .set
+        case "NSDictionary", "NSMutableDictionary": self = .dictionary
+        case "NSColor": self = .color
+        case "NSFont": self = .font
+        case "NSAttributedString", "NSMutableAttributedString": self = .attributedString
+        default: return nil
+        }
+    }
+}
 
 /// The raw model as a value source: every object's groups are in ``archive``.
 struct TypedstreamArchiveSource: TypedstreamValueSource {
@@ -62,6 +98,16 @@ struct TypedstreamArchiveSource: TypedstreamValueSource {
     func isAtEnd(_ cursor: TypedstreamFields) -> Bool { cursor.isAtEnd }
     func remainingGroups(_ cursor: TypedstreamFields) -> Int { cursor.remainingGroups }
     func next(_ cursor: inout TypedstreamFields, _ encoding: String?) throws(TypedstreamError) -> TypedstreamValue { try cursor.next(encoding) }
+    var objectCapacityHint: Int { model.objects.count }
+    func nextCString(_ cursor: inout TypedstreamFields) throws(TypedstreamError) -> String? {
+        guard case .cString(let bytes?) = try cursor.next("*") else { return nil }
+        return validUTF8(bytes)
+    }
+    func nextString(_ cursor: inout TypedstreamFields) throws(TypedstreamError) -> String {
+        guard case .bytes(let bytes?) = try cursor.next("+") else { throw cursor.corrupted("an NSString without its bytes") }
+        guard let text = validUTF8(bytes) else { throw cursor.corrupted("an NSString whose bytes are not UTF-8") }
+        return text
+    }
     func enterGroup(_ cursor: inout TypedstreamFields, _ encoding: String) throws(TypedstreamError) -> Int { try cursor.enterGroup(encoding) }
     func finish(_ cursor: TypedstreamFields) throws(TypedstreamError) { try cursor.expectEnd() }
 }
@@ -87,6 +133,7 @@ struct TypedstreamStreamSource: TypedstreamValueSource {
         /// The object (nil: the top level).
         let objectIndex: Int?
         let className: String
+        let foundationClass: TypedstreamFoundationClass?
         var group: TypedstreamReader.GroupEncoding?
         var value = 0
 
@@ -98,13 +145,14 @@ struct TypedstreamStreamSource: TypedstreamValueSource {
     }
 
     /// A cursor before the first top-level group.
-    static var topLevel: Cursor { Cursor(objectIndex: nil, className: "") }
+    static var topLevel: Cursor { Cursor(objectIndex: nil, className: "", foundationClass: nil) }
 
     func cursor(forObjectAt index: Int) throws(TypedstreamError) -> Cursor {
-        guard reader.objects.indices.contains(index), reader.classes.indices.contains(reader.objects[index].classIndex) else {
+        guard reader.objectClasses.indices.contains(index), reader.classes.indices.contains(reader.objectClasses[index]) else {
             throw TypedstreamError(.invalidArchive, "object #\(index) or its class is past the tables read", objectIndex: index)
         }
-        return Cursor(objectIndex: index, className: reader.classes[reader.objects[index].classIndex].name)
+        let classIndex = reader.objectClasses[index]
+        return Cursor(objectIndex: index, className: reader.classes[classIndex].name, foundationClass: reader.foundationClasses[classIndex])
     }
 
     func isAtEnd(_ cursor: Cursor) -> Bool {
@@ -115,6 +163,31 @@ struct TypedstreamStreamSource: TypedstreamValueSource {
     func remainingGroups(_ cursor: Cursor) -> Int { reader.bytes.count - reader.offset }
 
     mutating func next(_ cursor: inout Cursor, _ encoding: String?) throws(TypedstreamError) -> TypedstreamValue {
+        try reader.readStoredValue(try nextType(&cursor, encoding), nested: false)
+    }
+
+    var objectCapacityHint: Int { reader.objectCapacityHint }
+
+    mutating func nextCString(_ cursor: inout Cursor) throws(TypedstreamError) -> String? {
+        _ = try nextType(&cursor, "*")
+        return try reader.readCStringText()
+    }
+
+    mutating func nextString(_ cursor: inout Cursor) throws(TypedstreamError) -> String {
+        _ = try nextType(&cursor, "+")
+        try reader.countElement()
+        let start = reader.offset
+        let head = try reader.readByte(what: "a '+' byte string")
+        guard head != TypedstreamTag.nilValue else { throw cursor.corrupted("an NSString without its bytes") }
+        guard let text = try reader.readUTF8String(head: head, at: start, what: "a '+' byte string") else {
+            throw cursor.corrupted("an NSString whose bytes are not UTF-8")
+        }
+        return text
+    }
+
+    /// Moves `cursor` to the next value, which must have the type `encoding` (nil: any type, inside the group
+    /// entered), and returns its type.
+    private mutating func nextType(_ cursor: inout Cursor, _ encoding: String?) throws(TypedstreamError) -> TypedstreamTypeEncoding {
         if cursor.isBetweenGroups {
             guard encoding != nil || cursor.objectIndex == nil else { throw cursor.corrupted("a value is read outside a group") }
             try beginGroup(&cursor)
@@ -131,7 +204,7 @@ struct TypedstreamStreamSource: TypedstreamValueSource {
             throw cursor.corrupted("a group of type \((cursor.group?.text ?? "").debugDescription) where \((encoding ?? "").debugDescription) should follow")
         }
         cursor.value += 1
-        return try reader.readStoredValue(group.types[cursor.value - 1], nested: false)
+        return group.types[cursor.value - 1]
     }
 
     mutating func enterGroup(_ cursor: inout Cursor, _ encoding: String) throws(TypedstreamError) -> Int {
@@ -166,11 +239,13 @@ struct TypedstreamStreamSource: TypedstreamValueSource {
     /// - Returns: the values, or nil when the data holds anything this source does not read (or a fault):
     ///   then the raw model reads it.
     static func foundationValues(from data: Data, limits: KeyedUnarchiver.Limits, rootOnly: Bool) -> [FoundationValue]? {
-        var reader = TypedstreamReader(data: data, limits: limits)
+        // The reader lives only inside the maker, so that its tables stay uniquely referenced (never copied
+        // when they grow).
+        var maker = TypedstreamFoundationValues(source: TypedstreamStreamSource(reader: TypedstreamReader(data: data, limits: limits)),
+                                                maximumDepth: limits.maximumDepth)
         do {
-            _ = try reader.readHeader()
-            _ = try reader.checkedInt(try reader.readSignedInteger(what: "the system version"), what: "the system version")
-            var maker = TypedstreamFoundationValues(source: TypedstreamStreamSource(reader: reader), maximumDepth: limits.maximumDepth)
+            _ = try maker.source.reader.readHeader()
+            _ = try maker.source.reader.checkedInt(try maker.source.reader.readSignedInteger(what: "the system version"), what: "the system version")
             var top = topLevel
             var values: [FoundationValue] = []
             while !(top.isBetweenGroups && maker.source.reader.offset == maker.source.reader.bytes.count) {
