@@ -155,6 +155,36 @@ import Testing
         #expect(try PropertyListSerialization.propertyList(from: Data("'a\u{0}b'".utf8), options: [], format: nil) as? String == "a\u{0}b")
     }
 
+    // typedstream, crash-e3d7bc47f664e9179cc7f1b7dfe3d295551bd6d9 ("the only root, a kept object, is not
+    // written as the raw model writes the archive"): a crafted archive that stores one class name twice (same
+    // version and superclass). The raw model keeps both entries; TypedstreamArchiver stores a class once, by
+    // name, as Apple's writer does, so the second object refers to the first entry: 3 bytes fewer, the same
+    // objects and values. The fuzz property now expects that; this pins what is written.
+    @Test func keptObjectOfAnArchiveStoringAClassNameTwiceIsWrittenWithTheClassOnce() throws {
+        let archive = TypedstreamArchive(
+            classes: [TypedstreamClass(name: "Holder", version: 1, superclass: nil),
+                      TypedstreamClass(name: "Leaf", version: 0, superclass: nil),
+                      TypedstreamClass(name: "Leaf", version: 0, superclass: nil)],
+            objects: [
+                TypedstreamObject(classIndex: 0, groups: [TypedstreamGroup(encoding: "@@", values: [.object(1), .object(2)])]),
+                TypedstreamObject(classIndex: 1, groups: [TypedstreamGroup(encoding: "i", values: [.integer(1)])]),
+                TypedstreamObject(classIndex: 2, groups: [TypedstreamGroup(encoding: "i", values: [.integer(2)])]),
+            ],
+            groups: [TypedstreamGroup(encoding: "@", values: [.object(0)])])
+        let raw = try archive.encodedData()
+        #expect(try TypedstreamArchive(data: raw).classes.count == 3)  // the raw model keeps both entries
+        var unarchiver = TypedstreamUnarchiver()
+        unarchiver.keepsUnknownObjects = true
+        let written = try TypedstreamArchiver().archivedData(withRootValue: unarchiver.foundationValue(from: raw))
+        let back = try TypedstreamArchive(data: written)
+        #expect(back.classes == [TypedstreamClass(name: "Holder", version: 1, superclass: nil),
+                                 TypedstreamClass(name: "Leaf", version: 0, superclass: nil)])
+        #expect(back.objects.map(\.groups) == archive.objects.map(\.groups))
+        #expect(back.objects.map(\.classIndex) == [0, 1, 1])
+        #expect(written.count == raw.count - 3)  // the second Leaf is a class reference, not a definition
+        #expect(try TypedstreamArchiver().archivedData(withRootValue: unarchiver.foundationValue(from: written)) == written)
+    }
+
     // openstep-reader, crash-0de59995204186e361b8c8f17813f1f077efa784 ("Foundation reads this OpenStep text;
     // ours rejects it"): CoreFoundation reads each UTF-16 unit inside data by its low byte
     // (CFOldStylePList.c getDataBytes: `fromHexDigit((unsigned char)ch1)`), so U+0530 (D4 B0 in UTF-8) is
