@@ -105,11 +105,16 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
         made[index] = value
     }
 
-    /// Makes the object a stream source has just begun (its class read, its groups next), at `depth`.
-    private mutating func makeStoredObject(_ index: Int, depth: Int) throws(TypedstreamError) {
+    /// Refuses to read object `index`, stored where it is met, at `depth` past the limits.
+    private func checkStoredObjectDepth(_ depth: Int, of index: Int) throws(TypedstreamError) {
         guard depth < maximumDepth, depth < Source.deepestNesting else {
             throw TypedstreamError(.limitExceeded, "values nest deeper than limits.maximumDepth (\(maximumDepth))", objectIndex: index)
         }
+    }
+
+    /// Makes the object a stream source has just begun (its class read, its groups next), at `depth`.
+    private mutating func makeStoredObject(_ index: Int, depth: Int) throws(TypedstreamError) {
+        try checkStoredObjectDepth(depth, of: index)
         var cursor = try source.cursor(forObjectAt: index)
         guard let value = try make(&cursor, depth: depth + 1) else {
             throw cursor.corrupted("class \(cursor.className) has no Foundation value; read it from the raw model (TypedstreamArchive)")
@@ -405,9 +410,7 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
                 try makeStoredObject(index, depth: depth)
                 return try attributes(of: found, in: fields, run: run, depth: depth)
             }
-            guard depth < maximumDepth, depth < Source.deepestNesting else {
-                throw TypedstreamError(.limitExceeded, "values nest deeper than limits.maximumDepth (\(maximumDepth))", objectIndex: index)
-            }
+            try checkStoredObjectDepth(depth, of: index)
             let count = try count(&cursor, "i", depth: depth + 1)
             var attributes: [String: FoundationValue] = [:]
             attributes.reserveCapacity(count)
@@ -437,9 +440,7 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
                 try makeStoredObject(index, depth: depth)
                 break
             }
-            guard depth < maximumDepth, depth < Source.deepestNesting else {
-                throw TypedstreamError(.limitExceeded, "values nest deeper than limits.maximumDepth (\(maximumDepth))", objectIndex: index)
-            }
+            try checkStoredObjectDepth(depth, of: index)
             let text = try source.nextString(&object)
             try source.finish(object)
             store(.string(text), at: index)
