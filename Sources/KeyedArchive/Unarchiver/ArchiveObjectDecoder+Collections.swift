@@ -144,17 +144,28 @@ extension ArchiveObjectDecoder {
     }
 
     /// The elements `refs` of an array of strings, each read as `String.decode(from:forKey:)` reads it.
+    /// An element that is a UID of a string object is taken as it is (``UnarchivingSession/plainStringElement(_:)``);
+    /// any other goes through an element decoder, which reads it or reports what is wrong with its key path.
     private func decodeStringElements(_ refs: [Int]) throws -> [String] {
         var result: [String] = []
         result.reserveCapacity(refs.count)
-        var decoder = session.elementDecoder()
+        var decoder: ArchiveObjectDecoder?
         for (i, ref) in refs.enumerated() {
+            if let string = session.plainStringElement(ref) {
+                result.append(string)
+                continue
+            }
+            let elementDecoder = decoder ?? session.elementDecoder()
+            decoder = elementDecoder
             session.push(.index(i))
             defer { session.pop() }
-            decoder.element = ref
-            result.append(try decoder.decode(String.self, forKey: ""))
+            elementDecoder.element = ref
+            result.append(try elementDecoder.decode(String.self, forKey: ""))
         }
-        session.recycle(elementDecoder: &decoder)
+        if var used = decoder {
+            decoder = nil
+            session.recycle(elementDecoder: &used)
+        }
         return result
     }
 

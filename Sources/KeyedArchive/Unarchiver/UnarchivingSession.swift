@@ -152,6 +152,23 @@ final class UnarchivingSession {
         s.byteCount = sum
     }
 
+    /// The string that collection element `ref` names when it is a UID, in range, of a string object that
+    /// reads without fault and whose bytes fit under the byte limit (they are then counted, as
+    /// ``ArchiveObjectDecoder`` counts a string it reads). nil, having changed nothing, for anything else:
+    /// the element's full decode then reads it or reports what is wrong, with its key path.
+    @inline(__always)
+    func plainStringElement(_ ref: Int) -> String? {
+        guard let target = storage.resolvedUID(ref), target > 0, target < UInt64(objectCount),
+              let n = try? storage.object(ArchiveObjectID(reference: target)),
+              case .string(let string)?? = try? storage.scalarValue(n) else {
+            return nil
+        }
+        let (sum, overflow) = s.byteCount.addingReportingOverflow(string.utf8.count)
+        guard !overflow, sum <= limits.maximumByteCount else { return nil }
+        s.byteCount = sum
+        return string
+    }
+
     @inline(never)
     private func tooManyBytes(key: String?) -> KeyedArchiveError {
         error(.limitExceeded, "more than \(limits.maximumByteCount) bytes of strings and data (limits.maximumByteCount)",

@@ -113,6 +113,32 @@ import Testing
         #expect(error?.keyPath == "root[1]")
     }
 
+    /// String elements that are not UIDs of plain strings (an NSString object, a number) are read, or
+    /// reported with their index, as `String.decode(from:forKey:)` reads them; a byte limit reached at an
+    /// element names that element.
+    @Test func stringElementsOtherThanPlainStringsKeepTheirReadingAndTheirKeyPath() throws {
+        var objects: [PropertyListValue] = [
+            "$null",
+            .dictionary(["$class": .uid(UID(5)), "NS.objects": [.uid(UID(2)), .uid(UID(3)), .uid(UID(2))]]),
+            "first",
+            .dictionary(["$class": .uid(UID(4)), "NS.string": "an NSString"]),
+            F.classDict("NSString"),
+            F.classDict("NSArray"),
+        ]
+        #expect(try KeyedUnarchiver().decode([String].self, from: F.archive(objects)) == ["first", "an NSString", "first"])
+        var limited = KeyedUnarchiver()
+        limited.limits.maximumByteCount = 5 + 11 + 4  // the third element's five bytes do not fit
+        let overLimit = failure([String].self, F.archive(objects), unarchiver: limited)
+        #expect(overLimit?.code == .limitExceeded)
+        #expect(overLimit?.keyPath == "root[2]")
+        limited.limits.maximumByteCount = 5 + 11 + 5
+        #expect(try limited.decode([String].self, from: F.archive(objects)).count == 3)
+        objects[2] = 42
+        let notAString = failure([String].self, F.archive(objects))
+        #expect(notAString?.code == .typeMismatch)
+        #expect(notAString?.keyPath == "root[0]")
+    }
+
     @Test func containerThatContainsItselfIsACycle() {
         let array: [PropertyListValue] = [
             "$null",
