@@ -174,10 +174,15 @@ extension ArchiveObjectDecoder {
         var result: [AnyObject] = []
         result.reserveCapacity(refs.count)
         var decoder = session.elementDecoder()
+        // One path entry for the element being read, its index set per element.
+        session.push(.index(0))
+        defer { session.pop() }
         for (i, ref) in refs.enumerated() {
             // Elements that refer to objects met before are read from memory four at a time.
             if i % UnarchivingSession.warmedLanes == 0 { session.warm(refs, from: i) }
-            let element: T = try decodeElement(ref, at: .index(i), with: decoder)
+            session.setLastPathIndex(i)
+            decoder.element = ref
+            let element = try T.decode(from: decoder, forKey: "")
             result.append(unsafeBitCast(element, to: AnyObject.self))  // T is a class
         }
         session.recycle(elementDecoder: &decoder)

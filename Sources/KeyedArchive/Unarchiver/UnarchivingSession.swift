@@ -127,6 +127,9 @@ final class UnarchivingSession {
 
     @inline(__always) func push(_ component: ArchivePathComponent) { s.path.append(component) }
     @inline(__always) func pop() { s.path.removeLast() }
+    /// Makes the last path entry (pushed as an index) `.index(i)`: a collection pushes one entry for its
+    /// elements and sets it per element (whatever an element pushes, it pops before returning).
+    @inline(__always) func setLastPathIndex(_ i: Int) { s.path[s.path.count - 1] = .index(i) }
 
     /// Whether the unarchive is still running (the archive's bytes are only readable until it ends).
     var isActive: Bool { s.active }
