@@ -79,12 +79,9 @@ final class CodableEncodingKind {
     let instanceArrayElement: (any ArchiveValue.Type)?
 
     init<T>(_ type: T.Type) {
-        let optional = T.self as? any ArchiveOptionalMarker.Type
-        let collection = T.self as? any ArchiveEncodableCollection.Type
-        let archiveValue = T.self as? any ArchiveValue.Type
-        self.optional = optional
-        self.collection = collection
-        self.archiveValue = archiveValue
+        optional = T.self as? any ArchiveOptionalMarker.Type
+        collection = T.self as? any ArchiveEncodableCollection.Type
+        archiveValue = T.self as? any ArchiveValue.Type
         isClass = T.self is AnyClass
         measurement = optional == nil && collection == nil && archiveValue == nil ? MeasurementArchiving(T.self) : nil
         instanceArrayElement = (T.self as? any ArchiveEncodableInstanceArray.Type)?.instanceElement
@@ -112,12 +109,9 @@ final class CodableDecodingKind {
     let instanceArray: CodableInstanceArrayReading?
 
     init<T>(_ type: T.Type) {
-        let optional = T.self as? any ArchiveOptionalDecodable.Type
-        let collection = T.self as? any ArchiveDecodableCollection.Type
-        let archiveValue = T.self as? any ArchiveValue.Type
-        self.optional = optional
-        self.collection = collection
-        self.archiveValue = archiveValue
+        optional = T.self as? any ArchiveOptionalDecodable.Type
+        collection = T.self as? any ArchiveDecodableCollection.Type
+        archiveValue = T.self as? any ArchiveValue.Type
         isClass = T.self is AnyClass
         measurement = optional == nil && collection == nil && archiveValue == nil ? MeasurementArchiving(T.self) : nil
         instanceArray = (T.self as? any ArchiveDecodableInstanceArray.Type)?.instanceArrayReading
