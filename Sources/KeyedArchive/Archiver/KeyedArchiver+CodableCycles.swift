@@ -39,36 +39,50 @@ extension KeyedArchiver {
     /// Throws when the recorded references close a cycle; forgets them.
     ///
     /// Every object they reach has been written by now (the queue is drained), so a cycle cannot close later.
+    /// Objects are visited from the lowest object number up, and each object's references in the order they
+    /// were recorded, so the cycle reported is the first one that order meets.
     func checkCodableReferencesCloseNoCycle() throws {
         let references = s.codableReferences
         s.codableReferences = []
         s.drainedIsCodable = false
-        var outgoing: [ArchiveObjectID: [Int]] = [:]
-        for (index, reference) in references.enumerated() { outgoing[reference.from, default: []].append(index) }
+        // Object numbers are indices in `$objects`, below the number of objects written: the tables below are
+        // arrays indexed by them, as large as the archive being built.
+        var objectCount = 0
+        for reference in references { objectCount = max(objectCount, reference.from.rawValue + 1, reference.to.rawValue + 1) }
+        // The references grouped by the object they leave, each group in recorded order (a counting sort):
+        // object o's references are `references[outgoing[i]]` for i in `firstOutgoing[o] ..< firstOutgoing[o + 1]`.
+        var firstOutgoing = [Int](repeating: 0, count: objectCount + 1)
+        for reference in references { firstOutgoing[reference.from.rawValue + 1] += 1 }
+        for object in 0 ..< objectCount { firstOutgoing[object + 1] += firstOutgoing[object] }
+        var nextSlot = firstOutgoing
+        var outgoing = [Int](repeating: 0, count: references.count)
+        for (index, reference) in references.enumerated() {
+            outgoing[nextSlot[reference.from.rawValue]] = index
+            nextSlot[reference.from.rawValue] += 1
+        }
         // Depth-first, iteratively: 1 marks an object on the current path, 2 one whose references are done.
-        var mark: [ArchiveObjectID: UInt8] = [:]
-        for start in outgoing.keys.sorted() where mark[start] == nil {
+        var mark = [UInt8](repeating: 0, count: objectCount)
+        for start in 0 ..< objectCount where firstOutgoing[start] < firstOutgoing[start + 1] && mark[start] == 0 {
             mark[start] = 1
-            var stack: [(object: ArchiveObjectID, next: Int)] = [(start, 0)]
+            var stack: [(object: Int, next: Int)] = [(start, firstOutgoing[start])]
             var path: [Int] = []  // the reference that led to each object of `stack` after the first
             while let (object, next) = stack.last {
-                let out = outgoing[object] ?? []
-                guard next < out.count else {
+                guard next < firstOutgoing[object + 1] else {
                     mark[object] = 2
                     stack.removeLast()
                     if !path.isEmpty { path.removeLast() }
                     continue
                 }
                 stack[stack.count - 1].next += 1
-                let index = out[next]
-                let target = references[index].to
+                let index = outgoing[next]
+                let target = references[index].to.rawValue
                 switch mark[target] {
-                case nil:
+                case 0:
                     mark[target] = 1
-                    stack.append((target, 0))
+                    stack.append((target, firstOutgoing[target]))
                     path.append(index)
-                case 1?:
-                    let first = path.firstIndex { references[$0].from == target } ?? path.count
+                case 1:
+                    let first = path.firstIndex { references[$0].from.rawValue == target } ?? path.count
                     throw cycleError(Array(path[first...]) + [index], references)
                 default:
                     break

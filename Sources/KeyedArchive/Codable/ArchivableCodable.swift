@@ -89,8 +89,13 @@ extension ArchivableCodable {
 
     /// Writes this value's Codable representation as the fields of one archived object.
     public func encode(to encoder: any ArchiveEncoder) throws {
-        (encoder as? KeyedArchiver)?.markCodableObject()
-        let adapter = ArchiveCodableEncoder(object: encoder, codingPath: [])
+        let adapter: ArchiveCodableEncoder
+        if let archiver = encoder as? KeyedArchiver {
+            archiver.markCodableObject()
+            adapter = ArchiveCodableEncoder(object: archiver, codingPath: [])
+        } else {
+            adapter = ArchiveCodableEncoder(object: encoder, codingPath: [])
+        }
         try self.encode(to: adapter)
         try adapter.finishObject()
     }

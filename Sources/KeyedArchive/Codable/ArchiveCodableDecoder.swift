@@ -19,6 +19,9 @@ final class ArchiveCodableDecoder: Decoder {
     let codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
     let archive: any ArchiveDecoder
+    /// Object role: `archive` when it is the unarchiver's decoder, for the reads of arrays of strings and of
+    /// models that it answers directly (found once per object, not per field).
+    let reader: ArchiveObjectDecoder?
     /// The field read in the field role; nil in the object role.
     let key: String?
     private var cursors: [ArchiveCollectionCursor] = []
@@ -28,12 +31,14 @@ final class ArchiveCodableDecoder: Decoder {
 
     init(object archive: any ArchiveDecoder, codingPath: [any CodingKey]) {
         self.archive = archive
+        self.reader = archive as? ArchiveObjectDecoder
         self.key = nil
         self.codingPath = codingPath
     }
 
     init(field archive: any ArchiveDecoder, key: String, codingPath: [any CodingKey]) {
         self.archive = archive
+        self.reader = nil
         self.key = key
         self.codingPath = codingPath
     }
@@ -68,7 +73,7 @@ final class ArchiveCodableDecoder: Decoder {
 
     func decodeCodableField<T: Decodable>(_ type: T.Type, _ name: String, _ key: @autoclosure () -> any CodingKey) throws -> T {
         do {
-            return try CodableArchiving.decode(T.self, from: archive, forKey: name, codingPath: codingPath + [key()])
+            return try CodableArchiving.decode(T.self, from: archive, reader: reader, forKey: name, codingPath: codingPath + [key()])
         } catch {
             throw CodableArchiving.decodingError(error, type: T.self, key: key(), codingPath: codingPath)
         }
@@ -143,6 +148,13 @@ extension CodableArchiving {
     /// name the unarchiver maps to `T`), checked before `T.init(from:)` runs.
     static func decode<T: Decodable>(_ type: T.Type, from archive: any ArchiveDecoder, forKey key: String,
                                      codingPath: @autoclosure () -> [any CodingKey]) throws -> T {
+        try decode(T.self, from: archive, reader: nil, forKey: key, codingPath: codingPath())
+    }
+
+    /// ``decode(_:from:forKey:codingPath:)`` given `archive` as the unarchiver's decoder when the caller has it
+    /// (`reader`; nil: `archive` is cast where that decoder reads an array directly).
+    static func decode<T: Decodable>(_ type: T.Type, from archive: any ArchiveDecoder, reader: ArchiveObjectDecoder?, forKey key: String,
+                                     codingPath: @autoclosure () -> [any CodingKey]) throws -> T {
         // The plain values a model's fields hold most, by a metadata compare (no cache look-up).
         if T.self == Date.self { return unsafeBitCast(try decodeTyped(Date.self, archive, key, codingPath()), to: T.self) }
         if T.self == Data.self { return unsafeBitCast(try decodeTyped(Data.self, archive, key, codingPath()), to: T.self) }
@@ -151,7 +163,7 @@ extension CodableArchiving {
         if T.self == URL.self { return unsafeBitCast(try decodeTyped(URL.self, archive, key, codingPath()), to: T.self) }
         // Arrays of strings and of models, read by the unarchiver's decoder as the element wrapper
         // (`CodableDecodedElement`) reads them, with the same checks and errors.
-        if T.self == [String].self, let reader = archive as? ArchiveObjectDecoder {
+        if T.self == [String].self, let reader = reader ?? archive as? ArchiveObjectDecoder {
             do {
                 let strings = try reader.decodeCodableStringArray(forKey: key, expected: "an array of \(CodableDecodedElement<String>.self)")
                 return unsafeBitCast(strings, to: T.self)  // T is [String]
@@ -165,8 +177,10 @@ extension CodableArchiving {
         }
         if let collection = typeKind.collection {
             do {
-                if let instances = typeKind.instanceArray, let reader = archive as? ArchiveObjectDecoder {
-                    return try instances.element.decodeCodableInstanceArray(T.self, from: reader, forKey: key, expected: instances.expected)
+                // The reading's fields are read in place (its `expected` only for an error), not copied.
+                if let element = typeKind.instanceArray?.element, let reader = reader ?? archive as? ArchiveObjectDecoder {
+                    return try element.decodeCodableInstanceArray(T.self, from: reader, forKey: key,
+                                                                  expected: typeKind.instanceArray?.expected ?? "")
                 }
                 return try collection.decodeCodableCollection(T.self, from: archive, forKey: key)
             } catch {

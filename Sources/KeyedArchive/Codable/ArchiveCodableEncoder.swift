@@ -20,6 +20,9 @@ final class ArchiveCodableEncoder: Encoder {
 
     /// Object role: the archiver writing the object, and the writes left for the end (nested containers).
     private let objectSink: (any ArchiveEncoder)?
+    /// Object role: `objectSink` when it is the ``KeyedArchiver`` (always, but for a model written into a
+    /// recorder): the keyed container's fields are written to it without an existential copy per field.
+    private let archiver: KeyedArchiver?
     private var deferred: [(key: String, replay: ArchiveCallRecorder.Replay)] = []
 
     /// Field role: what the value asked for.
@@ -30,12 +33,21 @@ final class ArchiveCodableEncoder: Encoder {
     /// An encoder for the fields of the object `archive` is writing.
     init(object archive: any ArchiveEncoder, codingPath: [any CodingKey]) {
         self.objectSink = archive
+        self.archiver = archive as? KeyedArchiver
+        self.codingPath = codingPath
+    }
+
+    /// An encoder for the fields of the object `archiver` is writing.
+    init(object archiver: KeyedArchiver, codingPath: [any CodingKey]) {
+        self.objectSink = archiver
+        self.archiver = archiver
         self.codingPath = codingPath
     }
 
     /// An encoder for one value, recorded until it is complete.
     init(fieldAt codingPath: [any CodingKey]) {
         self.objectSink = nil
+        self.archiver = nil
         self.codingPath = codingPath
     }
 
@@ -71,6 +83,34 @@ final class ArchiveCodableEncoder: Encoder {
         let recorder = ArchiveCallRecorder()
         fields = recorder
         return recorder
+    }
+
+    // Writes for the keyed container, here so that the archiver (a `let` of this class) is used without a
+    // retain and release per field: it is reached by optional chaining (`archiver?.write...`), which borrows
+    // it, where `if let archiver` would copy it. The coding key comes as its name and, for errors only, the
+    // key itself.
+
+    /// Writes `value` under `name` with its ``ArchiveValue`` conformance, the call a hand-written model makes.
+    @inline(__always)
+    func encodeField<V: ArchiveValue>(_ value: V, _ name: String, _ key: @autoclosure () -> any CodingKey) throws {
+        do {
+            if archiver != nil { try archiver?.writeField(value, forKey: name) } else { try value.encode(to: keyedSink, forKey: name) }
+        } catch {
+            throw CodableArchiving.encodingError(error, value: value, codingPath: codingPath + [key()])
+        }
+    }
+
+    /// Writes a Codable `value` under `name` by the Codable rules (``CodableArchiving/encode(_:to:forKey:isElement:codingPath:)``).
+    func encodeCodableField<T: Encodable>(_ value: T, _ name: String, _ key: @autoclosure () -> any CodingKey) throws {
+        do {
+            if archiver != nil {
+                try archiver?.writeCodableField(value, forKey: name, codingPath: codingPath + [key()])
+            } else {
+                try CodableArchiving.encode(value, to: keyedSink, forKey: name, isElement: false, codingPath: codingPath + [key()])
+            }
+        } catch {
+            throw CodableArchiving.encodingError(error, value: value, codingPath: codingPath + [key()])
+        }
     }
 
     /// Registers a write to make when this value is complete (a nested container, a super encoder).
@@ -115,6 +155,20 @@ final class ArchiveCodableEncoder: Encoder {
         } else {
             try sink.encodeDictionary((fields ?? ArchiveCallRecorder()).dictionary, forKey: key)
         }
+    }
+}
+
+extension KeyedArchiver {
+    /// Writes one field of the Codable object being written (``ArchiveCodableEncoder/encodeField(_:_:_:)``).
+    @inline(__always)
+    fileprivate func writeField<V: ArchiveValue>(_ value: V, forKey key: String) throws {
+        try value.encode(to: self, forKey: key)
+    }
+
+    /// Writes one Codable field of the Codable object being written (``ArchiveCodableEncoder/encodeCodableField(_:_:_:)``).
+    @inline(__always)
+    fileprivate func writeCodableField<T: Encodable>(_ value: T, forKey key: String, codingPath: @autoclosure () -> [any CodingKey]) throws {
+        try CodableArchiving.encode(value, to: self, forKey: key, isElement: false, codingPath: codingPath())
     }
 }
 
@@ -195,7 +249,8 @@ extension Optional: ArchiveOptionalMarker {
 // MARK: - Containers
 
 /// One stored reference (the encoder): the standard library's container box copies the container for
-/// every call, and each stored reference costs a retain and a release.
+/// every call, and each stored reference costs a retain and a release. Fields are written by the encoder's
+/// `encodeField`/`encodeCodableField`.
 struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let owner: ArchiveCodableEncoder
     private var sink: any ArchiveEncoder { owner.keyedSink }
@@ -203,9 +258,7 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
 
     @inline(__always)
     private func put<V: ArchiveValue>(_ value: V, _ key: Key) throws {
-        do { try value.encode(to: sink, forKey: key.stringValue) } catch {
-            throw CodableArchiving.encodingError(error, value: value, codingPath: codingPath + [key])
-        }
+        try owner.encodeField(value, key.stringValue, key)
     }
 
     mutating func encodeNil(forKey key: Key) throws {
@@ -229,9 +282,7 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
     mutating func encode(_ value: UInt64, forKey key: Key) throws { try put(value, key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        do { try CodableArchiving.encode(value, to: sink, forKey: key.stringValue, isElement: false, codingPath: codingPath + [key]) } catch {
-            throw CodableArchiving.encodingError(error, value: value, codingPath: codingPath + [key])
-        }
+        try owner.encodeCodableField(value, key.stringValue, key)
     }
 
     // Optionals: nil is written as `$null`, as `NSCoder.encode(nil, forKey:)` and hand-written models write it,

@@ -151,8 +151,8 @@ extension Array: ArchiveDecodableInstanceArray where Element: Decodable {
 extension ArchiveValue {
     /// Reads an array of `Self`, a class, where `U` is `[Self]` (see ``CodableInstanceArrayReading``).
     static func decodeCodableInstanceArray<U>(_ type: U.Type, from decoder: ArchiveObjectDecoder, forKey key: String,
-                                              expected: String) throws -> U {
-        let instances = try decoder.decodeCodableInstanceArray(of: Self.self, forKey: key, expected: expected)
+                                              expected: @autoclosure () -> String) throws -> U {
+        let instances = try decoder.decodeCodableInstanceArray(of: Self.self, forKey: key, expected: expected())
         return unsafeBitCast(instances, to: U.self)  // [AnyObject] and [Self] hold the same references, laid out alike
     }
 }

@@ -36,14 +36,21 @@ final class CodableTypeKinds<Kind>: @unchecked Sendable {
     @inline(__always)
     func kind(of type: Any.Type, _ make: () -> Kind) -> Kind {
         let id = ObjectIdentifier(type)
-        let table: Table
-        if let pointer = pthread_getspecific(key) {
-            table = Unmanaged<Table>.fromOpaque(pointer).takeUnretainedValue()
-            if let last = table.last, last.id == id { return last.kind }
-        } else {
-            table = Table()
+        guard let pointer = pthread_getspecific(key) else {
+            let table = Table()
             pthread_setspecific(key, Unmanaged.passRetained(table as AnyObject).toOpaque())
+            return Self.look(up: id, in: table, make)
         }
+        // The table is used without a retain: the thread's slot holds it (passRetained above) until the
+        // thread ends, and this thread is running this call.
+        return Unmanaged<Table>.fromOpaque(pointer)._withUnsafeGuaranteedRef { table in
+            if let last = table.last, last.id == id { return last.kind }
+            return Self.look(up: id, in: table, make)
+        }
+    }
+
+    /// The kind of the type `id` names in `table` (made by `make` if the table has none), remembered as the last.
+    private static func look(up id: ObjectIdentifier, in table: Table, _ make: () -> Kind) -> Kind {
         let kind: Kind
         if let known = table.kinds[id] {
             kind = known
@@ -57,17 +64,19 @@ final class CodableTypeKinds<Kind>: @unchecked Sendable {
 }
 
 /// How a value of an `Encodable` type is written (see ``CodableArchiving/encode(_:to:forKey:isElement:codingPath:)``).
-struct CodableEncodingKind {
-    var optional: (any ArchiveOptionalMarker.Type)?
-    var collection: (any ArchiveEncodableCollection.Type)?
-    var archiveValue: (any ArchiveValue.Type)?
-    var isClass: Bool
+///
+/// A class, so that a look-up hands out one reference rather than a copy of every field.
+final class CodableEncodingKind {
+    let optional: (any ArchiveOptionalMarker.Type)?
+    let collection: (any ArchiveEncodableCollection.Type)?
+    let archiveValue: (any ArchiveValue.Type)?
+    let isClass: Bool
     /// For `Measurement` of a Foundation unit, how it is written as an NSMeasurement.
-    var measurement: MeasurementArchiving?
+    let measurement: MeasurementArchiving?
 
     /// For an array whose elements are class instances written by their ``ArchiveValue`` conformance, that
     /// element type: such an array is handed to the encoder as an array of it.
-    var instanceArrayElement: (any ArchiveValue.Type)?
+    let instanceArrayElement: (any ArchiveValue.Type)?
 
     init<T>(_ type: T.Type) {
         optional = T.self as? any ArchiveOptionalMarker.Type
@@ -86,16 +95,18 @@ struct CodableEncodingKind {
 }
 
 /// How a value of a `Decodable` type is read.
-struct CodableDecodingKind {
-    var optional: (any ArchiveOptionalDecodable.Type)?
-    var collection: (any ArchiveDecodableCollection.Type)?
-    var archiveValue: (any ArchiveValue.Type)?
-    var isClass: Bool
+///
+/// A class, so that a look-up hands out one reference rather than a copy of every field.
+final class CodableDecodingKind {
+    let optional: (any ArchiveOptionalDecodable.Type)?
+    let collection: (any ArchiveDecodableCollection.Type)?
+    let archiveValue: (any ArchiveValue.Type)?
+    let isClass: Bool
     /// For `Measurement` of a Foundation unit, how it is read from an NSMeasurement.
-    var measurement: MeasurementArchiving?
+    let measurement: MeasurementArchiving?
     /// For an array whose elements are class instances read by their ``ArchiveValue`` conformance, how the
     /// unarchiver's decoder reads it without a wrapper per element.
-    var instanceArray: CodableInstanceArrayReading?
+    let instanceArray: CodableInstanceArrayReading?
 
     init<T>(_ type: T.Type) {
         optional = T.self as? any ArchiveOptionalDecodable.Type

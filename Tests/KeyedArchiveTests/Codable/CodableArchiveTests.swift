@@ -231,6 +231,38 @@ private struct HandCard: KeyedArchivable {
         #expect(context.debugDescription.contains(".best -> KeyedArchiveTests.CPerson #1 again"), "\(context.debugDescription)")
     }
 
+    @Test func cycleNotThroughTheRootIsRefusedNamingOnlyItsSteps() throws {
+        // a -> (d, b) by friends; b -> c -> b by best: the cycle is b, c; a and d lead to it or beside it.
+        let a = CPerson("a"), b = CPerson("b"), c = CPerson("c"), d = CPerson("d")
+        a.friends = [d, b]
+        b.best = c
+        c.best = b
+        defer { c.best = nil }
+        let error = #expect(throws: EncodingError.self) { try KeyedArchiver.archivedData(withRootObject: a) }
+        guard case .invalidValue(let value, let context)? = error else {
+            Issue.record("expected invalidValue, got \(String(describing: error))")
+            return
+        }
+        // The reference that closes the cycle is c's: the search meets b again from c.
+        #expect((value as? CPerson) === c)
+        #expect(context.codingPath.map(\.stringValue) == ["best"])
+        let description = context.debugDescription
+        let cycle = description.components(separatedBy: "cannot be decoded: ").last?.components(separatedBy: "; declare").first ?? ""
+        let steps = cycle.components(separatedBy: " -> ")
+        let name = String(reflecting: CPerson.self)
+        #expect(steps.count == 3, "\(description)")
+        #expect(steps.first?.hasPrefix(name + " #") == true && steps.first?.hasSuffix(" .best") == true, "\(description)")
+        #expect(steps.dropFirst().first?.hasSuffix(" .best") == true, "\(description)")
+        // The cycle starts and ends at the same object, and has two objects.
+        let first = steps.first.map { $0.dropLast(" .best".count) }
+        let second = steps.dropFirst().first.map { $0.dropLast(" .best".count) }
+        #expect(steps.last == first.map { $0 + " again" }, "\(description)")
+        #expect(first != second, "\(description)")
+        // Without the closing reference, the same graph archives.
+        c.best = nil
+        #expect(throws: Never.self) { try KeyedArchiver.archivedData(withRootObject: a) }
+    }
+
     @Test func plainCodableClassMustAdoptArchivableCodable() throws {
         let error = #expect(throws: EncodingError.self) { try KeyedArchiver.archivedData(withRootObject: CHoldsPlainClass(item: CPlainClass())) }
         #expect("\(String(describing: error))".contains("must adopt ArchivableCodable"))
