@@ -78,7 +78,7 @@ struct KeyedArchiveValidation {
             // it is an object dictionary whose `$class` must be checked (and recorded) like any other.
             if storage.kind(n) == .dictionary, let fields = try storage.fields(n),
                let classPosition = try self.classPosition(in: fields) {
-                _ = try className(try storage.value(at: classPosition, of: fields), uid: uid)
+                _ = try checkClass(try storage.value(at: classPosition, of: fields), uid: uid)
             }
             return
         }
@@ -98,9 +98,9 @@ struct KeyedArchiveValidation {
                 try walk(n, path: Path(), uid: uid, className: nil)
                 return
             }
-            let className = try self.className(classRef, uid: uid)
+            let classUID = try checkClass(classRef, uid: uid)
             if checkFlat(n, fields, skippingValue: classRef) { return }
-            try walk(n, path: Path(), uid: uid, className: className, skippingValue: classRef)
+            try walk(n, path: Path(), uid: uid, className: name(ofCheckedClass: classUID), skippingValue: classRef)
         }
     }
 
@@ -116,22 +116,21 @@ struct KeyedArchiveValidation {
         return position
     }
 
-    /// The name of the class `$class` (object `classRef`) of entry `uid` names, checked once per class
-    /// dictionary. The name only: a copy of the whole ``ArchivedClass`` would retain and release its
-    /// chain and hints too, for every object.
-    private mutating func className(_ classRef: Int, uid: ArchiveObjectID) throws -> String {
+    /// Checks the class dictionary `$class` (object `classRef`) of entry `uid` names, once per class
+    /// dictionary, and gives its UID (not its name: most objects need none, and a name is a retained string).
+    private mutating func checkClass(_ classRef: Int, uid: ArchiveObjectID) throws -> UInt64 {
         let objectUID = uid.objectUID
         guard let classUID = try storage.uid(classRef) else {
             throw KeyedArchiveRules.ClassFault.notAUID(found: try storage.kindName(classRef)).error(objectUID: objectUID)
         }
         var i = 0
         while i < recentClasses.count {
-            if recentClasses[i].uid == classUID { return recentClasses[i].archivedClass.name }
+            if recentClasses[i].uid == classUID { return classUID }
             i += 1
         }
         if let known = classes[classUID] {
             remember(known, classUID)
-            return known.name
+            return classUID
         }
         guard classUID < UInt64(storage.objectCount) else {
             throw KeyedArchiveRules.ClassFault.outOfRange(classUID, objectCount: storage.objectCount).error(objectUID: objectUID)
@@ -168,7 +167,12 @@ struct KeyedArchiveValidation {
         let archivedClass = ArchivedClass(name: name, chain: chain, hints: hints, uid: UID(classUID))
         classes[classUID] = archivedClass
         remember(archivedClass, classUID)
-        return name
+        return classUID
+    }
+
+    /// The name of class dictionary `classUID`, which ``checkClass(_:uid:)`` checked.
+    private func name(ofCheckedClass classUID: UInt64) -> String {
+        classes[classUID]?.name ?? ""
     }
 
     private mutating func remember(_ archivedClass: ArchivedClass, _ classUID: UInt64) {
