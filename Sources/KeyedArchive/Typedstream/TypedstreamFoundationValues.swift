@@ -23,17 +23,15 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
     /// (else reading it throws). Only a source with a raw model can keep one.
     let keepsUnknownObjects: Bool
     /// What ``made`` holds for an object: its value; or, for an object read without its ``FoundationValue``
-    /// form (made only when something refers to the object), an NSString's text or the index in
-    /// ``attributeTables`` of an attributed string's attribute dictionary.
+    /// form (made only when something refers to the object), an NSString's text or an attributed string's
+    /// attribute dictionary.
     private enum Made {
         case value(FoundationValue)
         case string(String)
-        case attributes(Int)
+        case attributes([String: FoundationValue])
     }
     /// What each object made so far is, by object index.
     private var made: [Made?] = []
-    /// The attribute dictionaries that ``Made/attributes(_:)`` entries name.
-    private var attributeTables: [[String: FoundationValue]] = []
     private var inProgress = Set<Int>()
 
     init(source: Source, maximumDepth: Int, keepsUnknownObjects: Bool = false) {
@@ -41,7 +39,6 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
         self.maximumDepth = maximumDepth
         self.keepsUnknownObjects = keepsUnknownObjects
         made.reserveCapacity(source.objectCapacityHint)
-        attributeTables.reserveCapacity(source.objectCapacityHint)
     }
 
     mutating func value(_ value: TypedstreamValue, depth: Int) throws(TypedstreamError) -> FoundationValue {
@@ -101,7 +98,7 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
     }
 
     private mutating func store(_ value: Made, at index: Int) {
-        if made.count <= index { made.append(contentsOf: repeatElement(nil, count: index + 1 - made.count)) }
+        while made.count <= index { made.append(nil) }
         made[index] = value
     }
 
@@ -133,8 +130,8 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
             return value
         case .attributes(let table):
             var entries: [FoundationValue: FoundationValue] = [:]
-            entries.reserveCapacity(attributeTables[table].count)
-            for (name, attribute) in attributeTables[table] { entries[.string(name)] = attribute }
+            entries.reserveCapacity(table.count)
+            for (name, attribute) in table { entries[.string(name)] = attribute }
             let value = FoundationValue.dictionary(entries)
             store(.value(value), at: index)
             return value
@@ -401,7 +398,7 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
 
     /// The next value, run `run`'s attribute dictionary (an NSDictionary whose keys are NSStrings), as a Swift
     /// dictionary. From a stream source, a dictionary stored here is read into one directly, at `depth` as
-    /// ``makeStoredObject(_:depth:)`` reads it; ``made`` then names it in ``attributeTables``.
+    /// ``makeStoredObject(_:depth:)`` reads it; ``made`` then keeps it.
     private mutating func attributes(_ fields: inout Source.Cursor, run: Int, depth: Int) throws(TypedstreamError) -> [String: FoundationValue] {
         let found = try source.next(&fields, "@")
         if Source.makesObjectsWhereStored, case .object(let index) = found {
@@ -421,8 +418,7 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
                 attributes[name] = try value(next(&cursor, "@", depth: depth + 1), depth: depth + 1)
             }
             try source.finish(cursor)
-            store(.attributes(attributeTables.count), at: index)
-            attributeTables.append(attributes)
+            store(.attributes(attributes), at: index)
             return attributes
         }
         return try attributes(of: found, in: fields, run: run, depth: depth)
@@ -518,12 +514,13 @@ private extension FoundationValue {
 }
 
 /// The length of `text` in UTF-16 code units (an NSString's length), counted from its UTF-8: one unit per
-/// scalar, two for a scalar of four bytes (above U+FFFF).
+/// scalar (per byte that does not continue a scalar), two for a scalar of four bytes (above U+FFFF).
 func utf16Length(of text: String) -> Int {
     var text = text
     return text.withUTF8 { utf8 in
+        // Without branches, so that the loop is vectorised; the sum is at most twice the byte count.
         var units = 0
-        for byte in utf8 where byte & 0xC0 != 0x80 { units += byte >= 0xF0 ? 2 : 1 }
+        for byte in utf8 { units &+= (byte & 0xC0 != 0x80 ? 1 : 0) &+ (byte >= 0xF0 ? 1 : 0) }
         return units
     }
 }

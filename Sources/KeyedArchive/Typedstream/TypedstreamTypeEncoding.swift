@@ -3,9 +3,12 @@
 /// The syntax is the Objective-C runtime's, restricted to what typedstreams store (as pytypedstream's
 /// `encodings.py` and the corpus show): one character for a scalar (`c C s S i I l L q Q f d B * % : + # @ !`),
 /// `[N type]` for a C array, `{name=types}` (or `{types}`) for a struct.
-indirect enum TypedstreamTypeEncoding: Hashable, Sendable {
+///
+/// Only the array case is indirect (boxed): a scalar, the type of nearly every value read, is then a plain
+/// byte that is copied without reference counting.
+enum TypedstreamTypeEncoding: Hashable, Sendable {
     case scalar(UInt8)
-    case array(count: Int, element: TypedstreamTypeEncoding)
+    indirect case array(count: Int, element: TypedstreamTypeEncoding)
     case structure(fields: [TypedstreamTypeEncoding])
 
     /// The scalar type characters a typedstream stores.
