@@ -50,6 +50,24 @@ struct TypedstreamReader {
         let range: Range<Int>
         /// The string parsed as a group's type encoding (nil: it has not led a group).
         var groupEncoding: GroupEncoding?
+        /// The type code when the string, as a group's encoding, is one scalar type (``GroupEncoding/singleScalar``),
+        /// kept here so that finding it loads no encoding; nil: it is not, or it has not led a group.
+        var singleScalar: UInt8?
+    }
+
+    /// What leads a group: one scalar type, the group's only value (the common case, which needs no
+    /// reference to the parsed encoding), or the parsed encoding of any other group.
+    enum GroupHead {
+        case scalar(UInt8)
+        case encoding(GroupEncoding)
+
+        /// The group's encoding text.
+        var text: String {
+            switch self {
+            case .scalar(let code): return String(Character(Unicode.Scalar(code)))
+            case .encoding(let encoding): return encoding.text
+            }
+        }
     }
 
     enum Referent {
@@ -75,11 +93,14 @@ struct TypedstreamReader {
         let text: String
         let types: [TypedstreamTypeEncoding]
         let typeTexts: [String]
+        /// The type code when the encoding is one scalar type, one character (`@`, `+`, `i`...); nil otherwise.
+        let singleScalar: UInt8?
 
         init(text: String, types: [TypedstreamTypeEncoding], typeTexts: [String]) {
             self.text = text
             self.types = types
             self.typeTexts = typeTexts
+            if text.utf8.count == 1, types.count == 1, case .scalar(let code) = types[0] { singleScalar = code } else { singleScalar = nil }
         }
 
         /// The encodings Foundation's classes write (NSString's `+`, NSNumber's `*` and value, an attributed
@@ -495,8 +516,31 @@ struct TypedstreamReader {
     /// A length (an unsigned integer) and that many bytes (a byte string after its head `head` at `start`), as
     /// text; nil when the bytes are not UTF-8.
     mutating func readUTF8String(head: UInt8, at start: Int, what: @autoclosure () -> String) throws(TypedstreamError) -> String? {
-        let range = try readUnsharedStringRange(head: head, at: start, what: what())
-        return validUTF8(UnsafeBufferPointer(rebasing: bytes[range]))
+        let stored = UnsafeBufferPointer(rebasing: bytes[try readUnsharedStringRange(head: head, at: start, what: what())])
+        return Self.messageAttributeName(stored) ?? validUTF8(stored)
+    }
+
+    /// The attribute names the Messages app writes in an `attributedBody` (those of the shared corpus's
+    /// iMessage samples, the most frequent first), as UTF-8, with their text, so that reading one makes no
+    /// new string.
+    private static let messageAttributeNames: [(utf8: [UInt8], text: String)] = [
+        "__kIMMessagePartAttributeName", "__kIMBaseWritingDirectionAttributeName", "__kIMDataDetectedAttributeName",
+        "__kIMFileTransferGUIDAttributeName", "__kIMLinkAttributeName", "__kIMTextUnderlineAttributeName",
+        "__kIMTextStrikethroughAttributeName", "__kIMTextItalicAttributeName", "__kIMTextBoldAttributeName",
+        "__kIMTextEffectAttributeName", "__kIMPhoneNumberAttributeName", "__kIMLinkIsRichLinkAttributeName",
+        "__kIMInlineMediaWidthAttributeName", "__kIMInlineMediaHeightAttributeName", "__kIMFilenameAttributeName",
+        "__kIMCalendarEventAttributeName", "__kIMOneTimeCodeAttributeName", "__kIMMentionConfirmedMention",
+        "__kIMAddressAttributeName",
+    ].map { (Array($0.utf8), $0) }
+
+    /// The text of `stored` when its bytes are one of ``messageAttributeNames``; nil otherwise.
+    private static func messageAttributeName(_ stored: UnsafeBufferPointer<UInt8>) -> String? {
+        // Every name starts with `__kIM`: other text is ruled out by its first bytes.
+        guard stored.count > 5, stored[0] == UInt8(ascii: "_"), stored[1] == UInt8(ascii: "_"), stored[4] == UInt8(ascii: "M") else { return nil }
+        for known in messageAttributeNames where known.utf8.count == stored.count {
+            if known.utf8.withUnsafeBufferPointer({ stored.elementsEqual($0) }) { return known.text }
+        }
+        return nil
     }
 
     /// A length (an unsigned integer) and that many bytes, counted against the limits: where they are in ``bytes``.
@@ -514,7 +558,24 @@ struct TypedstreamReader {
         let parsed: GroupEncoding
         if let common = GroupEncoding.common(bytes[sharedStrings[index].range]) { parsed = common } else { parsed = try parseGroupEncoding(sharedString(index), at: start) }
         sharedStrings[index].groupEncoding = parsed
+        sharedStrings[index].singleScalar = parsed.singleScalar
         return parsed
+    }
+
+    /// What leads a group whose encoding is the shared string at `index`, parsed as
+    /// ``groupEncoding(ofSharedString:at:)`` parses it.
+    mutating func groupHead(ofSharedString index: Int, at start: Int) throws(TypedstreamError) -> GroupHead {
+        if let code = sharedStrings[index].singleScalar { return .scalar(code) }
+        // One scalar type character parses to that scalar alone (TypedstreamTypeEncoding.parseList): found
+        // without parsing, or keeping a parsed encoding.
+        let range = sharedStrings[index].range
+        if range.count == 1, TypedstreamTypeEncoding.scalarCodes.contains(bytes[range.lowerBound]) {
+            sharedStrings[index].singleScalar = bytes[range.lowerBound]
+            return .scalar(bytes[range.lowerBound])
+        }
+        let encoding = try groupEncoding(ofSharedString: index, at: start)
+        if let code = encoding.singleScalar { return .scalar(code) }
+        return .encoding(encoding)
     }
 
     private func parseGroupEncoding(_ encoding: Data, at start: Int) throws(TypedstreamError) -> GroupEncoding {

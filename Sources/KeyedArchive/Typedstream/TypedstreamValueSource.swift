@@ -134,9 +134,10 @@ struct TypedstreamStreamSource: TypedstreamValueSource {
         let objectIndex: Int?
         let className: String
         let foundationClass: TypedstreamFoundationClass?
-        var group: TypedstreamReader.GroupEncoding?
+        /// The group being read (nil before the first).
+        var group: TypedstreamReader.GroupHead?
         /// The number of values in ``group`` (0 before the first group), kept here so that asking whether the
-        /// group is read does not load it.
+        /// group is read does not load its encoding.
         var valueCount = 0
         var value = 0
 
@@ -202,21 +203,37 @@ struct TypedstreamStreamSource: TypedstreamValueSource {
         } else if encoding != nil, cursor.objectIndex != nil {
             throw cursor.corrupted("a value of type \((encoding ?? "").debugDescription) is asked for inside a group")
         }
-        guard let group = cursor.group, group.typeTexts.count == group.types.count, cursor.value < group.types.count,
-              encoding.map({ group.typeTexts[cursor.value] == $0 }) ?? true else {
-            throw cursor.corrupted("a group of type \((cursor.group?.text ?? "").debugDescription) where \((encoding ?? "").debugDescription) should follow")
+        switch cursor.group {
+        case .scalar(let code)?:
+            // The group's text is the one character `code`, as the text each value's type is compared with.
+            if cursor.value == 0, encoding.map({ $0.utf8.count == 1 && $0.utf8.first == code }) ?? true {
+                cursor.value = 1
+                return .scalar(code)
+            }
+        case .encoding(let group)?:
+            if group.typeTexts.count == group.types.count, cursor.value < group.types.count,
+               encoding.map({ group.typeTexts[cursor.value] == $0 }) ?? true {
+                cursor.value += 1
+                return group.types[cursor.value - 1]
+            }
+        case nil:
+            break
         }
-        cursor.value += 1
-        return group.types[cursor.value - 1]
+        throw cursor.corrupted("a group of type \((cursor.group?.text ?? "").debugDescription) where \((encoding ?? "").debugDescription) should follow")
     }
 
     mutating func enterGroup(_ cursor: inout Cursor, _ encoding: String) throws(TypedstreamError) -> Int {
         guard cursor.isBetweenGroups else { throw cursor.corrupted("a group of type \(encoding.debugDescription) is asked for inside a group") }
         try beginGroup(&cursor)
-        guard let group = cursor.group, group.text == encoding, group.typeTexts.count == group.types.count else {
-            throw cursor.corrupted("a group of type \((cursor.group?.text ?? "").debugDescription) where \(encoding.debugDescription) should follow")
+        switch cursor.group {
+        case .scalar(let code)?:
+            if encoding.utf8.count == 1, encoding.utf8.first == code { return 1 }
+        case .encoding(let group)?:
+            if group.text == encoding, group.typeTexts.count == group.types.count { return group.types.count }
+        case nil:
+            break
         }
-        return group.types.count
+        throw cursor.corrupted("a group of type \((cursor.group?.text ?? "").debugDescription) where \(encoding.debugDescription) should follow")
     }
 
     mutating func finish(_ cursor: Cursor) throws(TypedstreamError) {
@@ -232,8 +249,11 @@ struct TypedstreamStreamSource: TypedstreamValueSource {
               let stringIndex = try reader.readSharedStringIndex(head: head, at: start, what: "a group's type encoding") else {
             throw cursor.corrupted("the object ends, or a group's type encoding is nil, where a value should follow")
         }
-        let group = try reader.groupEncoding(ofSharedString: stringIndex, at: start)
-        cursor.valueCount = group.types.count
+        let group = try reader.groupHead(ofSharedString: stringIndex, at: start)
+        switch group {
+        case .scalar: cursor.valueCount = 1
+        case .encoding(let encoding): cursor.valueCount = encoding.types.count
+        }
         cursor.group = group
         cursor.value = 0
     }
