@@ -525,6 +525,13 @@ func utf16Length(of text: String) -> Int {
     }
 }
 
+/// Whether `a` and `b` hold the same bytes (memcmp reads `count` bytes of each, which each buffer holds).
+func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard a.count == b.count else { return false }
+    guard let aBase = a.baseAddress, let bBase = b.baseAddress else { return true }
+    return memcmp(aBase, bBase, a.count) == 0
+}
+
 /// `bytes` as a string when they are valid UTF-8, else nil.
 func validUTF8(_ bytes: Data) -> String? {
     bytes.withUnsafeBytes { validUTF8($0.bindMemory(to: UInt8.self)) }

@@ -64,7 +64,7 @@ struct TypedstreamReader {
         /// The group's encoding text.
         var text: String {
             switch self {
-            case .scalar(let code): return String(Character(Unicode.Scalar(code)))
+            case .scalar(let code): return String(decoding: [code], as: UTF8.self)
             case .encoding(let encoding): return encoding.text
             }
         }
@@ -184,8 +184,10 @@ struct TypedstreamReader {
     func isAt(_ byte: UInt8) -> Bool { offset < bytes.count && bytes[offset] == byte }
 
     /// A first capacity for the tables of objects and strings: far fewer than the bytes can hold (each entry
-    /// takes at least 2 bytes), as many as typical data holds; the tables grow past it when they need to.
-    var objectCapacityHint: Int { bytes.count / 32 }
+    /// takes at least 2 bytes), as many as typical data holds (a few dozen in the smallest archives: an
+    /// attributedBody of a few hundred bytes holds about 20 objects, classes and C strings, and 15 shared
+    /// strings); the tables grow past it when they need to.
+    var objectCapacityHint: Int { 16 + bytes.count / 32 }
 
     // MARK: - The stream
 
@@ -401,8 +403,14 @@ struct TypedstreamReader {
         guard head != TypedstreamTag.nilValue else { return nil }
         let index = try readCString(head: head, at: start)
         let range = sharedStrings[index].range
+        // A type encoding of one character (NSNumber's `q`, `d`...) is the table's string for it.
+        if range.count == 1, bytes[range.lowerBound] < 0x80 { return Self.asciiCharacters[Int(bytes[range.lowerBound])] }
         return validUTF8(UnsafeBufferPointer(rebasing: bytes[range]))
     }
+
+    /// Each ASCII character as a one-character string, by its code (made as decoding that byte makes it, so
+    /// that comparing one with a literal of the same character is a comparison of equal bits).
+    static let asciiCharacters: [String] = (0 ..< 0x80).map { String(decoding: [UInt8($0)], as: UTF8.self) }
 
     /// What an integer value of type `code` is called in errors: a literal, so that reading one builds no string.
     private static func integerValueName(_ code: UInt8) -> String {
@@ -474,7 +482,7 @@ struct TypedstreamReader {
         let range = sharedStrings[index].range
         let stored = UnsafeBufferPointer(rebasing: bytes[range])
         for known in Self.foundationClassNames where known.utf8.count == range.count {
-            if known.utf8.withUnsafeBufferPointer({ stored.elementsEqual($0) }) { return (known.name, known.foundationClass) }
+            if known.utf8.withUnsafeBufferPointer({ sameBytes(stored, $0) }) { return (known.name, known.foundationClass) }
         }
         guard let name = String(validating: bytes[range], as: UTF8.self) else { return nil }
         return (name, TypedstreamFoundationClass(className: name))
@@ -538,7 +546,7 @@ struct TypedstreamReader {
         // Every name starts with `__kIM`: other text is ruled out by its first bytes.
         guard stored.count > 5, stored[0] == UInt8(ascii: "_"), stored[1] == UInt8(ascii: "_"), stored[4] == UInt8(ascii: "M") else { return nil }
         for known in messageAttributeNames where known.utf8.count == stored.count {
-            if known.utf8.withUnsafeBufferPointer({ stored.elementsEqual($0) }) { return known.text }
+            if known.utf8.withUnsafeBufferPointer({ sameBytes(stored, $0) }) { return known.text }
         }
         return nil
     }

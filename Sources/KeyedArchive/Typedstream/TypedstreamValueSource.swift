@@ -206,7 +206,7 @@ struct TypedstreamStreamSource: TypedstreamValueSource {
         switch cursor.group {
         case .scalar(let code)?:
             // The group's text is the one character `code`, as the text each value's type is compared with.
-            if cursor.value == 0, encoding.map({ $0.utf8.count == 1 && $0.utf8.first == code }) ?? true {
+            if cursor.value == 0, encoding.map({ code < 0x80 && $0 == TypedstreamReader.asciiCharacters[Int(code)] }) ?? true {
                 cursor.value = 1
                 return .scalar(code)
             }
@@ -227,7 +227,7 @@ struct TypedstreamStreamSource: TypedstreamValueSource {
         try beginGroup(&cursor)
         switch cursor.group {
         case .scalar(let code)?:
-            if encoding.utf8.count == 1, encoding.utf8.first == code { return 1 }
+            if code < 0x80, encoding == TypedstreamReader.asciiCharacters[Int(code)] { return 1 }
         case .encoding(let group)?:
             if group.text == encoding, group.typeTexts.count == group.types.count { return group.types.count }
         case nil:
