@@ -24,10 +24,10 @@ struct TypedstreamReader {
     ///
     /// Unsafe: valid only while ``withReader(of:limits:in:_:)``'s body runs, which holds because every reader
     /// is made there and none leaves it (its holder is a local of that call, and what a reader returns is
-    /// copied out of the bytes: `Data`, `String`, numbers and ranges). Reading past the end is not checked in optimised
-    /// builds: every index read is below `bytes.count` because ``readByte(what:)``, ``readFixed(_:what:)``,
-    /// ``readByteRange(_:what:at:)`` and ``isAt(_:)`` check it first, and the ranges kept in the tables come
-    /// from ``readByteRange(_:what:at:)``.
+    /// copied out of the bytes: `Data`, `String`, numbers and ranges). Reading past the end is not checked
+    /// in optimised builds: every index read is below `bytes.count` because ``readByte(what:)``,
+    /// ``readFixed(_:what:)``, ``readByteRange(_:what:at:)`` and ``isAt(_:)`` check it first, and the ranges
+    /// kept in the tables come from ``readByteRange(_:what:at:)``.
     private let bytes: UnsafeBufferPointer<UInt8>
     private(set) var offset = 0
     private var bigEndian = false
@@ -50,8 +50,9 @@ struct TypedstreamReader {
         let range: Range<Int>
         /// The string parsed as a group's type encoding (nil: it has not led a group).
         var groupEncoding: GroupEncoding?
-        /// The type code when the string, as a group's encoding, is one scalar type (``GroupEncoding/singleScalar``),
-        /// kept here so that finding it loads no encoding; nil: it is not, or it has not led a group.
+        /// The type code when the string, as a group's encoding, is one scalar type
+        /// (``GroupEncoding/singleScalar``), kept here so that finding it loads no encoding; nil: it is not,
+        /// or it has not led a group.
         var singleScalar: UInt8?
     }
 
@@ -577,7 +578,7 @@ struct TypedstreamReader {
         // One scalar type character parses to that scalar alone (TypedstreamTypeEncoding.parseList): found
         // without parsing, or keeping a parsed encoding.
         let range = sharedStrings[index].range
-        if range.count == 1, TypedstreamTypeEncoding.scalarCodes.contains(bytes[range.lowerBound]) {
+        if range.count == 1, TypedstreamTypeEncoding.isScalarCode(bytes[range.lowerBound]) {
             sharedStrings[index].singleScalar = bytes[range.lowerBound]
             return .scalar(bytes[range.lowerBound])
         }
@@ -696,18 +697,27 @@ struct TypedstreamReader {
         return offset ..< offset + length
     }
 
+    // The two counts run for every value: their errors are built out of line, so that the checks stay small
+    // enough to inline.
+
     private mutating func count(bytes added: Int) throws(TypedstreamError) {
         byteCount += added
-        guard byteCount <= limits.maximumByteCount else {
-            throw fault(.limitExceeded, "more than limits.maximumByteCount (\(limits.maximumByteCount)) bytes of strings and data", at: offset)
-        }
+        guard byteCount <= limits.maximumByteCount else { throw byteLimitFault() }
+    }
+
+    @inline(never)
+    private func byteLimitFault() -> TypedstreamError {
+        fault(.limitExceeded, "more than limits.maximumByteCount (\(limits.maximumByteCount)) bytes of strings and data", at: offset)
     }
 
     mutating func countElement() throws(TypedstreamError) {
         elementCount += 1
-        guard elementCount <= limits.maximumElementCount else {
-            throw fault(.limitExceeded, "more than limits.maximumElementCount (\(limits.maximumElementCount)) values", at: offset)
-        }
+        guard elementCount <= limits.maximumElementCount else { throw elementLimitFault() }
+    }
+
+    @inline(never)
+    private func elementLimitFault() -> TypedstreamError {
+        fault(.limitExceeded, "more than limits.maximumElementCount (\(limits.maximumElementCount)) values", at: offset)
     }
 
     func checkedInt(_ value: Int64, what: @autoclosure () -> String) throws(TypedstreamError) -> Int {
