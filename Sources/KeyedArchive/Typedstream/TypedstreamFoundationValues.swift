@@ -129,8 +129,7 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
             store(.value(value), at: index)
             return value
         case .attributes(let table):
-            var entries: [FoundationValue: FoundationValue] = [:]
-            entries.reserveCapacity(table.count)
+            var entries = [FoundationValue: FoundationValue](minimumCapacity: table.count)
             for (name, attribute) in table { entries[.string(name)] = attribute }
             let value = FoundationValue.dictionary(entries)
             store(.value(value), at: index)
@@ -202,8 +201,7 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
             return isSet ? .set(elements) : .array(elements)
         case .dictionary:
             let count = try count(&fields, "i", depth: depth)
-            var entries: [FoundationValue: FoundationValue] = [:]
-            entries.reserveCapacity(count)
+            var entries = [FoundationValue: FoundationValue](minimumCapacity: count)
             for _ in 0 ..< count {
                 let key = try value(next(&fields, "@", depth: depth), depth: depth)
                 entries[key] = try value(next(&fields, "@", depth: depth), depth: depth)
@@ -409,8 +407,9 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
             }
             try checkStoredObjectDepth(depth, of: index)
             let count = try count(&cursor, "i", depth: depth + 1)
-            var attributes: [String: FoundationValue] = [:]
-            attributes.reserveCapacity(count)
+            // Made at its size (init(minimumCapacity:) is specialised here; reserveCapacity is called
+            // generic and looks its storage type up on every call).
+            var attributes = [String: FoundationValue](minimumCapacity: count)
             for _ in 0 ..< count {
                 guard let name = try nextString(&cursor, depth: depth + 1) else {
                     throw fields.corrupted("run \(run) has an attribute name that is not a string")
@@ -455,8 +454,7 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
         guard let entries = try value(found, depth: depth).plainDictionary else {
             throw fields.corrupted("run \(run)'s attributes are not an NSDictionary")
         }
-        var attributes: [String: FoundationValue] = [:]
-        attributes.reserveCapacity(entries.count)
+        var attributes = [String: FoundationValue](minimumCapacity: entries.count)
         for (key, attribute) in entries {
             guard case .string(let name) = key else { throw fields.corrupted("run \(run) has an attribute name that is not a string") }
             attributes[name] = attribute
