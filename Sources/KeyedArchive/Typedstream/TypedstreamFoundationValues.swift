@@ -23,17 +23,15 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
     /// (else reading it throws). Only a source with a raw model can keep one.
     let keepsUnknownObjects: Bool
     /// What ``made`` holds for an object: its value; or, for an object read without its ``FoundationValue``
-    /// form (made only when something refers to the object), an NSString's text or the index in
-    /// ``attributeTables`` of an attributed string's attribute dictionary.
+    /// form (made only when something refers to the object), an NSString's text or an attributed string's
+    /// attribute dictionary.
     private enum Made {
         case value(FoundationValue)
         case string(String)
-        case attributes(Int)
+        case attributes([String: FoundationValue])
     }
     /// What each object made so far is, by object index.
     private var made: [Made?] = []
-    /// The attribute dictionaries that ``Made/attributes(_:)`` entries name.
-    private var attributeTables: [[String: FoundationValue]] = []
     private var inProgress = Set<Int>()
 
     init(source: Source, maximumDepth: Int, keepsUnknownObjects: Bool = false) {
@@ -41,7 +39,6 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
         self.maximumDepth = maximumDepth
         self.keepsUnknownObjects = keepsUnknownObjects
         made.reserveCapacity(source.objectCapacityHint)
-        attributeTables.reserveCapacity(source.objectCapacityHint)
     }
 
     mutating func value(_ value: TypedstreamValue, depth: Int) throws(TypedstreamError) -> FoundationValue {
@@ -101,7 +98,7 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
     }
 
     private mutating func store(_ value: Made, at index: Int) {
-        if made.count <= index { made.append(contentsOf: repeatElement(nil, count: index + 1 - made.count)) }
+        while made.count <= index { made.append(nil) }
         made[index] = value
     }
 
@@ -132,9 +129,8 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
             store(.value(value), at: index)
             return value
         case .attributes(let table):
-            var entries: [FoundationValue: FoundationValue] = [:]
-            entries.reserveCapacity(attributeTables[table].count)
-            for (name, attribute) in attributeTables[table] { entries[.string(name)] = attribute }
+            var entries = [FoundationValue: FoundationValue](minimumCapacity: table.count)
+            for (name, attribute) in table { entries[.string(name)] = attribute }
             let value = FoundationValue.dictionary(entries)
             store(.value(value), at: index)
             return value
@@ -205,8 +201,7 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
             return isSet ? .set(elements) : .array(elements)
         case .dictionary:
             let count = try count(&fields, "i", depth: depth)
-            var entries: [FoundationValue: FoundationValue] = [:]
-            entries.reserveCapacity(count)
+            var entries = [FoundationValue: FoundationValue](minimumCapacity: count)
             for _ in 0 ..< count {
                 let key = try value(next(&fields, "@", depth: depth), depth: depth)
                 entries[key] = try value(next(&fields, "@", depth: depth), depth: depth)
@@ -401,7 +396,7 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
 
     /// The next value, run `run`'s attribute dictionary (an NSDictionary whose keys are NSStrings), as a Swift
     /// dictionary. From a stream source, a dictionary stored here is read into one directly, at `depth` as
-    /// ``makeStoredObject(_:depth:)`` reads it; ``made`` then names it in ``attributeTables``.
+    /// ``makeStoredObject(_:depth:)`` reads it; ``made`` then keeps it.
     private mutating func attributes(_ fields: inout Source.Cursor, run: Int, depth: Int) throws(TypedstreamError) -> [String: FoundationValue] {
         let found = try source.next(&fields, "@")
         if Source.makesObjectsWhereStored, case .object(let index) = found {
@@ -412,8 +407,9 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
             }
             try checkStoredObjectDepth(depth, of: index)
             let count = try count(&cursor, "i", depth: depth + 1)
-            var attributes: [String: FoundationValue] = [:]
-            attributes.reserveCapacity(count)
+            // Made at its size (init(minimumCapacity:) is specialised here; reserveCapacity is called
+            // generic and looks its storage type up on every call).
+            var attributes = [String: FoundationValue](minimumCapacity: count)
             for _ in 0 ..< count {
                 guard let name = try nextString(&cursor, depth: depth + 1) else {
                     throw fields.corrupted("run \(run) has an attribute name that is not a string")
@@ -421,8 +417,7 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
                 attributes[name] = try value(next(&cursor, "@", depth: depth + 1), depth: depth + 1)
             }
             try source.finish(cursor)
-            store(.attributes(attributeTables.count), at: index)
-            attributeTables.append(attributes)
+            store(.attributes(attributes), at: index)
             return attributes
         }
         return try attributes(of: found, in: fields, run: run, depth: depth)
@@ -459,8 +454,7 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
         guard let entries = try value(found, depth: depth).plainDictionary else {
             throw fields.corrupted("run \(run)'s attributes are not an NSDictionary")
         }
-        var attributes: [String: FoundationValue] = [:]
-        attributes.reserveCapacity(entries.count)
+        var attributes = [String: FoundationValue](minimumCapacity: entries.count)
         for (key, attribute) in entries {
             guard case .string(let name) = key else { throw fields.corrupted("run \(run) has an attribute name that is not a string") }
             attributes[name] = attribute
@@ -518,14 +512,22 @@ private extension FoundationValue {
 }
 
 /// The length of `text` in UTF-16 code units (an NSString's length), counted from its UTF-8: one unit per
-/// scalar, two for a scalar of four bytes (above U+FFFF).
+/// scalar (per byte that does not continue a scalar), two for a scalar of four bytes (above U+FFFF).
 func utf16Length(of text: String) -> Int {
     var text = text
     return text.withUTF8 { utf8 in
+        // Without branches, so that the loop is vectorised; the sum is at most twice the byte count.
         var units = 0
-        for byte in utf8 where byte & 0xC0 != 0x80 { units += byte >= 0xF0 ? 2 : 1 }
+        for byte in utf8 { units &+= (byte & 0xC0 != 0x80 ? 1 : 0) &+ (byte >= 0xF0 ? 1 : 0) }
         return units
     }
+}
+
+/// Whether `a` and `b` hold the same bytes (memcmp reads `count` bytes of each, which each buffer holds).
+func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard a.count == b.count else { return false }
+    guard let aBase = a.baseAddress, let bBase = b.baseAddress else { return true }
+    return memcmp(aBase, bBase, a.count) == 0
 }
 
 /// `bytes` as a string when they are valid UTF-8, else nil.

@@ -15,17 +15,27 @@ import Foundation
 ///
 /// The file is kept whole (over 500 lines): the read position and the tables it fills have setters private
 /// to this file, so that only the code here, which checks each count before it moves the position, can
-/// change them.
+/// change them, and only the code here reads ``bytes``.
+///
+/// A reader borrows the data's bytes: it is made only by ``withReader(of:limits:in:_:)``, inside the data's
+/// `withUnsafeBytes`, and lives no longer than that call.
 struct TypedstreamReader {
-    let bytes: [UInt8]
+    /// The data's bytes, borrowed for the reader's life (``withReader(of:limits:in:_:)``).
+    ///
+    /// Unsafe: valid only while ``withReader(of:limits:in:_:)``'s body runs, which holds because every reader
+    /// is made there and none leaves it (its holder is a local of that call, and what a reader returns is
+    /// copied out of the bytes: `Data`, `String`, numbers and ranges). Reading past the end is not checked
+    /// in optimised builds: every index read is below `bytes.count` because ``readByte(what:)``,
+    /// ``readFixed(_:what:)``, ``readByteRange(_:what:at:)`` and ``isAt(_:)`` check it first, and the ranges
+    /// kept in the tables come from ``readByteRange(_:what:at:)``.
+    private let bytes: UnsafeBufferPointer<UInt8>
     private(set) var offset = 0
     private var bigEndian = false
     let limits: KeyedUnarchiver.Limits
 
-    /// Where each shared string's bytes are in ``bytes``, by shared string index.
-    private var sharedStrings: [Range<Int>] = []
-    /// The parsed group encodings, by shared string index (nil: that string has not led a group).
-    private var groupEncodings: [GroupEncoding?] = []
+    /// Each shared string, by shared string index: where its bytes are in ``bytes``, and its parsed group
+    /// encoding once it has led a group.
+    private var sharedStrings: [SharedString] = []
     /// What each reference number names: classes, objects and C strings share one numbering.
     private var references: [Referent] = []
     private(set) var classes: [TypedstreamClass] = []
@@ -35,6 +45,31 @@ struct TypedstreamReader {
     private(set) var objectClasses: [Int] = []
     private var elementCount = 0
     private var byteCount = 0
+
+    struct SharedString {
+        let range: Range<Int>
+        /// The string parsed as a group's type encoding (nil: it has not led a group).
+        var groupEncoding: GroupEncoding?
+        /// The type code when the string, as a group's encoding, is one scalar type
+        /// (``GroupEncoding/singleScalar``), kept here so that finding it loads no encoding; nil: it is not,
+        /// or it has not led a group.
+        var singleScalar: UInt8?
+    }
+
+    /// What leads a group: one scalar type, the group's only value (the common case, which needs no
+    /// reference to the parsed encoding), or the parsed encoding of any other group.
+    enum GroupHead {
+        case scalar(UInt8)
+        case encoding(GroupEncoding)
+
+        /// The group's encoding text.
+        var text: String {
+            switch self {
+            case .scalar(let code): return String(decoding: [code], as: UTF8.self)
+            case .encoding(let encoding): return encoding.text
+            }
+        }
+    }
 
     enum Referent {
         case object(Int)
@@ -59,11 +94,14 @@ struct TypedstreamReader {
         let text: String
         let types: [TypedstreamTypeEncoding]
         let typeTexts: [String]
+        /// The type code when the encoding is one scalar type, one character (`@`, `+`, `i`...); nil otherwise.
+        let singleScalar: UInt8?
 
         init(text: String, types: [TypedstreamTypeEncoding], typeTexts: [String]) {
             self.text = text
             self.types = types
             self.typeTexts = typeTexts
+            if text.utf8.count == 1, types.count == 1, case .scalar(let code) = types[0] { singleScalar = code } else { singleScalar = nil }
         }
 
         /// The encodings Foundation's classes write (NSString's `+`, NSNumber's `*` and value, an attributed
@@ -80,7 +118,7 @@ struct TypedstreamReader {
 
         /// The bytes of an encoding of at most 5 bytes and its length, packed into one number that equals
         /// another encoding's exactly when the bytes do; nil for a longer encoding.
-        private static func key(_ encoding: ArraySlice<UInt8>) -> UInt64? {
+        private static func key<Bytes: Collection<UInt8>>(_ encoding: Bytes) -> UInt64? {
             guard encoding.count <= 5 else { return nil }
             var key = UInt64(encoding.count) << 40
             for (shift, byte) in zip(stride(from: 0, to: 40, by: 8), encoding) { key |= UInt64(byte) << UInt64(shift) }
@@ -88,7 +126,7 @@ struct TypedstreamReader {
         }
 
         /// The parsed form of `encoding` when it is one of the common encodings, byte for byte.
-        static func common(_ encoding: ArraySlice<UInt8>) -> GroupEncoding? {
+        static func common(_ encoding: Slice<UnsafeBufferPointer<UInt8>>) -> GroupEncoding? {
             guard let key = key(encoding) else { return nil }
             for entry in commonEncodings where entry.key == key { return entry.encoding }
             return nil
@@ -114,20 +152,43 @@ struct TypedstreamReader {
         var groups: [TypedstreamGroup] = []
     }
 
-    init(data: Data, limits: KeyedUnarchiver.Limits) {
-        bytes = data.withUnsafeBytes { [UInt8]($0) }
+    /// A reader of `bytes`, which must stay valid as long as the reader lives (``withReader(of:limits:in:_:)``).
+    private init(bytes: UnsafeBufferPointer<UInt8>, limits: KeyedUnarchiver.Limits) {
+        self.bytes = bytes
         self.limits = limits
         references.reserveCapacity(objectCapacityHint)
         objectClasses.reserveCapacity(objectCapacityHint)
         sharedStrings.reserveCapacity(objectCapacityHint)
-        groupEncodings.reserveCapacity(objectCapacityHint)
         classes.reserveCapacity(objectCapacityHint)
         foundationClasses.reserveCapacity(objectCapacityHint)
     }
 
+    /// Runs `body` with a reader of `data` that reads the data's bytes where they are (no copy), held by
+    /// `holder` (the reader itself, or a value made around it).
+    ///
+    /// The held reader must not outlive `body`: `body` gets it `inout`, so it cannot keep it, and it returns
+    /// nothing that holds it. `holder` consumes the reader, so that the holder's tables are its only copy.
+    static func withReader<Holder, R>(of data: Data, limits: KeyedUnarchiver.Limits,
+                                      in holder: (consuming TypedstreamReader) -> Holder,
+                                      _ body: (inout Holder) throws(TypedstreamError) -> R) throws(TypedstreamError) -> R {
+        let result = data.withUnsafeBytes { raw -> Result<R, TypedstreamError> in
+            var held = holder(TypedstreamReader(bytes: raw.bindMemory(to: UInt8.self), limits: limits))
+            return Result { () throws(TypedstreamError) in try body(&held) }
+        }
+        return try result.get()
+    }
+
+    /// How many bytes are left after the read position.
+    var bytesLeft: Int { bytes.count - offset }
+
+    /// Whether the byte at the read position is `byte` (false at the end of the data).
+    func isAt(_ byte: UInt8) -> Bool { offset < bytes.count && bytes[offset] == byte }
+
     /// A first capacity for the tables of objects and strings: far fewer than the bytes can hold (each entry
-    /// takes at least 2 bytes), as many as typical data holds; the tables grow past it when they need to.
-    var objectCapacityHint: Int { bytes.count / 32 }
+    /// takes at least 2 bytes), as many as typical data holds (a few dozen in the smallest archives: an
+    /// attributedBody of a few hundred bytes holds about 20 objects, classes and C strings, and 15 shared
+    /// strings); the tables grow past it when they need to.
+    var objectCapacityHint: Int { 16 + bytes.count / 32 }
 
     // MARK: - The stream
 
@@ -256,7 +317,7 @@ struct TypedstreamReader {
         guard Int(length) == TypedstreamTag.littleEndianSignature.count else {
             throw fault(.invalidHeader, "signature length \(length); expected 11", at: 1)
         }
-        let signature = bytes[try readByteRange(Int(length), what: "the signature", at: 2)]
+        let signature = UnsafeBufferPointer(rebasing: bytes[try readByteRange(Int(length), what: "the signature", at: 2)])
         if signature.elementsEqual(TypedstreamTag.littleEndianSignature) { bigEndian = false; return .littleEndian }
         if signature.elementsEqual(TypedstreamTag.bigEndianSignature) { bigEndian = true; return .bigEndian }
         throw fault(.invalidHeader, "signature \(String(decoding: signature, as: UTF8.self).debugDescription); expected \"streamtyped\" or \"typedstream\"", at: 2)
@@ -342,9 +403,15 @@ struct TypedstreamReader {
         let head = try readByte(what: "a C string")
         guard head != TypedstreamTag.nilValue else { return nil }
         let index = try readCString(head: head, at: start)
-        let range = sharedStrings[index]
-        return bytes.withUnsafeBufferPointer { validUTF8(UnsafeBufferPointer(rebasing: $0[range])) }
+        let range = sharedStrings[index].range
+        // A type encoding of one character (NSNumber's `q`, `d`...) is the table's string for it.
+        if range.count == 1, bytes[range.lowerBound] < 0x80 { return Self.asciiCharacters[Int(bytes[range.lowerBound])] }
+        return validUTF8(UnsafeBufferPointer(rebasing: bytes[range]))
     }
+
+    /// Each ASCII character as a one-character string, by its code (made as decoding that byte makes it, so
+    /// that comparing one with a literal of the same character is a comparison of equal bits).
+    static let asciiCharacters: [String] = (0 ..< 0x80).map { String(decoding: [UInt8($0)], as: UTF8.self) }
 
     /// What an integer value of type `code` is called in errors: a literal, so that reading one builds no string.
     private static func integerValueName(_ code: UInt8) -> String {
@@ -413,9 +480,10 @@ struct TypedstreamReader {
     /// The shared string at `index` as a class name, with its Foundation class: one of
     /// ``foundationClassNames``, or its bytes when they are valid UTF-8; nil when they are not.
     private func className(ofSharedString index: Int) -> (String, TypedstreamFoundationClass?)? {
-        let range = sharedStrings[index]
+        let range = sharedStrings[index].range
+        let stored = UnsafeBufferPointer(rebasing: bytes[range])
         for known in Self.foundationClassNames where known.utf8.count == range.count {
-            if known.utf8.indices.allSatisfy({ known.utf8[$0] == bytes[range.lowerBound + $0] }) { return (known.name, known.foundationClass) }
+            if known.utf8.withUnsafeBufferPointer({ sameBytes(stored, $0) }) { return (known.name, known.foundationClass) }
         }
         guard let name = String(validating: bytes[range], as: UTF8.self) else { return nil }
         return (name, TypedstreamFoundationClass(className: name))
@@ -430,7 +498,7 @@ struct TypedstreamReader {
     }
 
     /// The bytes of the shared string at `index` (an index ``readSharedStringIndex(head:at:what:)`` returned).
-    private func sharedString(_ index: Int) -> Data { Data(bytes[sharedStrings[index]]) }
+    private func sharedString(_ index: Int) -> Data { Data(buffer: UnsafeBufferPointer(rebasing: bytes[sharedStrings[index].range])) }
 
     mutating func readSharedStringIndex(head: UInt8, at start: Int, what: @autoclosure () -> String) throws(TypedstreamError) -> Int? {
         switch head {
@@ -438,7 +506,7 @@ struct TypedstreamReader {
         case TypedstreamTag.new:
             let stringStart = offset
             let string = try readUnsharedStringRange(head: try readByte(what: what()), at: stringStart, what: what())
-            sharedStrings.append(string)
+            sharedStrings.append(SharedString(range: string))
             return sharedStrings.count - 1
         default:
             let number = try referenceNumber(head: head, at: start, what: what())
@@ -451,14 +519,37 @@ struct TypedstreamReader {
 
     /// A length (an unsigned integer) and that many bytes.
     private mutating func readUnsharedString(head: UInt8, at start: Int, what: @autoclosure () -> String) throws(TypedstreamError) -> Data {
-        Data(bytes[try readUnsharedStringRange(head: head, at: start, what: what())])
+        Data(buffer: UnsafeBufferPointer(rebasing: bytes[try readUnsharedStringRange(head: head, at: start, what: what())]))
     }
 
     /// A length (an unsigned integer) and that many bytes (a byte string after its head `head` at `start`), as
     /// text; nil when the bytes are not UTF-8.
     mutating func readUTF8String(head: UInt8, at start: Int, what: @autoclosure () -> String) throws(TypedstreamError) -> String? {
-        let range = try readUnsharedStringRange(head: head, at: start, what: what())
-        return bytes.withUnsafeBufferPointer { validUTF8(UnsafeBufferPointer(rebasing: $0[range])) }
+        let stored = UnsafeBufferPointer(rebasing: bytes[try readUnsharedStringRange(head: head, at: start, what: what())])
+        return Self.messageAttributeName(stored) ?? validUTF8(stored)
+    }
+
+    /// The attribute names the Messages app writes in an `attributedBody` (those of the shared corpus's
+    /// iMessage samples, the most frequent first), as UTF-8, with their text, so that reading one makes no
+    /// new string.
+    private static let messageAttributeNames: [(utf8: [UInt8], text: String)] = [
+        "__kIMMessagePartAttributeName", "__kIMBaseWritingDirectionAttributeName", "__kIMDataDetectedAttributeName",
+        "__kIMFileTransferGUIDAttributeName", "__kIMLinkAttributeName", "__kIMTextUnderlineAttributeName",
+        "__kIMTextStrikethroughAttributeName", "__kIMTextItalicAttributeName", "__kIMTextBoldAttributeName",
+        "__kIMTextEffectAttributeName", "__kIMPhoneNumberAttributeName", "__kIMLinkIsRichLinkAttributeName",
+        "__kIMInlineMediaWidthAttributeName", "__kIMInlineMediaHeightAttributeName", "__kIMFilenameAttributeName",
+        "__kIMCalendarEventAttributeName", "__kIMOneTimeCodeAttributeName", "__kIMMentionConfirmedMention",
+        "__kIMAddressAttributeName",
+    ].map { (Array($0.utf8), $0) }
+
+    /// The text of `stored` when its bytes are one of ``messageAttributeNames``; nil otherwise.
+    private static func messageAttributeName(_ stored: UnsafeBufferPointer<UInt8>) -> String? {
+        // Every name starts with `__kIM`: other text is ruled out by its first bytes.
+        guard stored.count > 5, stored[0] == UInt8(ascii: "_"), stored[1] == UInt8(ascii: "_"), stored[4] == UInt8(ascii: "M") else { return nil }
+        for known in messageAttributeNames where known.utf8.count == stored.count {
+            if known.utf8.withUnsafeBufferPointer({ sameBytes(stored, $0) }) { return known.text }
+        }
+        return nil
     }
 
     /// A length (an unsigned integer) and that many bytes, counted against the limits: where they are in ``bytes``.
@@ -472,12 +563,28 @@ struct TypedstreamReader {
     }
 
     mutating func groupEncoding(ofSharedString index: Int, at start: Int) throws(TypedstreamError) -> GroupEncoding {
-        if index < groupEncodings.count, let parsed = groupEncodings[index] { return parsed }
+        if let parsed = sharedStrings[index].groupEncoding { return parsed }
         let parsed: GroupEncoding
-        if let common = GroupEncoding.common(bytes[sharedStrings[index]]) { parsed = common } else { parsed = try parseGroupEncoding(sharedString(index), at: start) }
-        if groupEncodings.count <= index { groupEncodings.append(contentsOf: repeatElement(nil, count: index + 1 - groupEncodings.count)) }
-        groupEncodings[index] = parsed
+        if let common = GroupEncoding.common(bytes[sharedStrings[index].range]) { parsed = common } else { parsed = try parseGroupEncoding(sharedString(index), at: start) }
+        sharedStrings[index].groupEncoding = parsed
+        sharedStrings[index].singleScalar = parsed.singleScalar
         return parsed
+    }
+
+    /// What leads a group whose encoding is the shared string at `index`, parsed as
+    /// ``groupEncoding(ofSharedString:at:)`` parses it.
+    mutating func groupHead(ofSharedString index: Int, at start: Int) throws(TypedstreamError) -> GroupHead {
+        if let code = sharedStrings[index].singleScalar { return .scalar(code) }
+        // One scalar type character parses to that scalar alone (TypedstreamTypeEncoding.parseList): found
+        // without parsing, or keeping a parsed encoding.
+        let range = sharedStrings[index].range
+        if range.count == 1, TypedstreamTypeEncoding.isScalarCode(bytes[range.lowerBound]) {
+            sharedStrings[index].singleScalar = bytes[range.lowerBound]
+            return .scalar(bytes[range.lowerBound])
+        }
+        let encoding = try groupEncoding(ofSharedString: index, at: start)
+        if let code = encoding.singleScalar { return .scalar(code) }
+        return .encoding(encoding)
     }
 
     private func parseGroupEncoding(_ encoding: Data, at start: Int) throws(TypedstreamError) -> GroupEncoding {
@@ -577,7 +684,7 @@ struct TypedstreamReader {
 
     mutating func readBytes(_ length: Int, what: @autoclosure () -> String, at start: Int) throws(TypedstreamError) -> Data {
         let range = try readByteRange(length, what: what(), at: start)
-        return bytes.withUnsafeBytes { Data(UnsafeRawBufferPointer(rebasing: $0[range])) }
+        return Data(buffer: UnsafeBufferPointer(rebasing: bytes[range]))
     }
 
     /// Moves past `length` bytes, counted against the limits, and returns where they are in ``bytes``.
@@ -590,18 +697,27 @@ struct TypedstreamReader {
         return offset ..< offset + length
     }
 
+    // The two counts run for every value: their errors are built out of line, so that the checks stay small
+    // enough to inline.
+
     private mutating func count(bytes added: Int) throws(TypedstreamError) {
         byteCount += added
-        guard byteCount <= limits.maximumByteCount else {
-            throw fault(.limitExceeded, "more than limits.maximumByteCount (\(limits.maximumByteCount)) bytes of strings and data", at: offset)
-        }
+        guard byteCount <= limits.maximumByteCount else { throw byteLimitFault() }
+    }
+
+    @inline(never)
+    private func byteLimitFault() -> TypedstreamError {
+        fault(.limitExceeded, "more than limits.maximumByteCount (\(limits.maximumByteCount)) bytes of strings and data", at: offset)
     }
 
     mutating func countElement() throws(TypedstreamError) {
         elementCount += 1
-        guard elementCount <= limits.maximumElementCount else {
-            throw fault(.limitExceeded, "more than limits.maximumElementCount (\(limits.maximumElementCount)) values", at: offset)
-        }
+        guard elementCount <= limits.maximumElementCount else { throw elementLimitFault() }
+    }
+
+    @inline(never)
+    private func elementLimitFault() -> TypedstreamError {
+        fault(.limitExceeded, "more than limits.maximumElementCount (\(limits.maximumElementCount)) values", at: offset)
     }
 
     func checkedInt(_ value: Int64, what: @autoclosure () -> String) throws(TypedstreamError) -> Int {
@@ -629,7 +745,8 @@ extension TypedstreamArchive {
     ///   typedstream's, data that ends inside a value, a tag where a value cannot start, a reference to
     ///   something not read before, a malformed type encoding, a limit exceeded.
     public init(data: Data, limits: KeyedUnarchiver.Limits = KeyedUnarchiver.Limits()) throws(TypedstreamError) {
-        var reader = TypedstreamReader(data: data, limits: limits)
-        self = try reader.read()
+        self = try TypedstreamReader.withReader(of: data, limits: limits, in: { $0 }) { (reader) throws(TypedstreamError) in
+            try reader.read()
+        }
     }
 }

@@ -3,13 +3,26 @@
 /// The syntax is the Objective-C runtime's, restricted to what typedstreams store (as pytypedstream's
 /// `encodings.py` and the corpus show): one character for a scalar (`c C s S i I l L q Q f d B * % : + # @ !`),
 /// `[N type]` for a C array, `{name=types}` (or `{types}`) for a struct.
-indirect enum TypedstreamTypeEncoding: Hashable, Sendable {
+///
+/// Only the array case is indirect (boxed): a scalar, the type of nearly every value read, is then a plain
+/// byte that is copied without reference counting.
+enum TypedstreamTypeEncoding: Hashable, Sendable {
     case scalar(UInt8)
-    case array(count: Int, element: TypedstreamTypeEncoding)
+    indirect case array(count: Int, element: TypedstreamTypeEncoding)
     case structure(fields: [TypedstreamTypeEncoding])
 
-    /// The scalar type characters a typedstream stores.
-    static let scalarCodes: Set<UInt8> = Set("cCsSiIlLqQfdB*%:+#@!".utf8)
+    /// Whether `code` is one of the scalar type characters a typedstream stores (`cCsSiIlLqQfdB*%:+#@!`).
+    static func isScalarCode(_ code: UInt8) -> Bool {
+        switch code {
+        case UInt8(ascii: "c"), UInt8(ascii: "C"), UInt8(ascii: "s"), UInt8(ascii: "S"), UInt8(ascii: "i"), UInt8(ascii: "I"),
+             UInt8(ascii: "l"), UInt8(ascii: "L"), UInt8(ascii: "q"), UInt8(ascii: "Q"), UInt8(ascii: "f"), UInt8(ascii: "d"),
+             UInt8(ascii: "B"), UInt8(ascii: "*"), UInt8(ascii: "%"), UInt8(ascii: ":"), UInt8(ascii: "+"), UInt8(ascii: "#"),
+             UInt8(ascii: "@"), UInt8(ascii: "!"):
+            return true
+        default:
+            return false
+        }
+    }
 
     /// The deepest nesting of arrays and structs accepted in one encoding string. Apple's encodings nest a
     /// few levels (`{_NSRect={_NSPoint=ff}{_NSSize=ff}}`); the bound keeps parsing and writing, which
@@ -114,7 +127,7 @@ indirect enum TypedstreamTypeEncoding: Hashable, Sendable {
             position += 1
             return .structure(fields: fields)
         default:
-            guard scalarCodes.contains(code) else {
+            guard isScalarCode(code) else {
                 throw TypedstreamEncodingFault("unknown type character \(describeByte(code))")
             }
             return .scalar(code)

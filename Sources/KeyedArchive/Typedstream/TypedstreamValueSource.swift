@@ -134,10 +134,14 @@ struct TypedstreamStreamSource: TypedstreamValueSource {
         let objectIndex: Int?
         let className: String
         let foundationClass: TypedstreamFoundationClass?
-        var group: TypedstreamReader.GroupEncoding?
+        /// The group being read (nil before the first).
+        var group: TypedstreamReader.GroupHead?
+        /// The number of values in ``group`` (0 before the first group), kept here so that asking whether the
+        /// group is read does not load its encoding.
+        var valueCount = 0
         var value = 0
 
-        var isBetweenGroups: Bool { value == (group?.types.count ?? 0) }
+        var isBetweenGroups: Bool { value == valueCount }
 
         func corrupted(_ message: String) -> TypedstreamError {
             TypedstreamError(.dataCorrupted, message, objectIndex: objectIndex, className: objectIndex == nil ? nil : className)
@@ -156,11 +160,11 @@ struct TypedstreamStreamSource: TypedstreamValueSource {
     }
 
     func isAtEnd(_ cursor: Cursor) -> Bool {
-        cursor.isBetweenGroups && reader.offset < reader.bytes.count && reader.bytes[reader.offset] == TypedstreamTag.endOfObject
+        cursor.isBetweenGroups && reader.isAt(TypedstreamTag.endOfObject)
     }
 
     /// Every group takes at least one byte.
-    func remainingGroups(_ cursor: Cursor) -> Int { reader.bytes.count - reader.offset }
+    func remainingGroups(_ cursor: Cursor) -> Int { reader.bytesLeft }
 
     mutating func next(_ cursor: inout Cursor, _ encoding: String?) throws(TypedstreamError) -> TypedstreamValue {
         try reader.readStoredValue(try nextType(&cursor, encoding), nested: false)
@@ -193,27 +197,43 @@ struct TypedstreamStreamSource: TypedstreamValueSource {
             try beginGroup(&cursor)
             // A value asked for by type must be a group of its own, so that an object's groups are at least
             // its values asked for (the raw model's bound for counts).
-            guard encoding == nil || cursor.group?.types.count == 1 else {
+            guard encoding == nil || cursor.valueCount == 1 else {
                 throw cursor.corrupted("a group of several values where one of type \((encoding ?? "").debugDescription) should follow")
             }
         } else if encoding != nil, cursor.objectIndex != nil {
             throw cursor.corrupted("a value of type \((encoding ?? "").debugDescription) is asked for inside a group")
         }
-        guard let group = cursor.group, group.typeTexts.count == group.types.count, cursor.value < group.types.count,
-              encoding.map({ group.typeTexts[cursor.value] == $0 }) ?? true else {
-            throw cursor.corrupted("a group of type \((cursor.group?.text ?? "").debugDescription) where \((encoding ?? "").debugDescription) should follow")
+        switch cursor.group {
+        case .scalar(let code)?:
+            // The group's text is the one character `code`, as the text each value's type is compared with.
+            if cursor.value == 0, encoding.map({ code < 0x80 && $0 == TypedstreamReader.asciiCharacters[Int(code)] }) ?? true {
+                cursor.value = 1
+                return .scalar(code)
+            }
+        case .encoding(let group)?:
+            if group.typeTexts.count == group.types.count, cursor.value < group.types.count,
+               encoding.map({ group.typeTexts[cursor.value] == $0 }) ?? true {
+                cursor.value += 1
+                return group.types[cursor.value - 1]
+            }
+        case nil:
+            break
         }
-        cursor.value += 1
-        return group.types[cursor.value - 1]
+        throw cursor.corrupted("a group of type \((cursor.group?.text ?? "").debugDescription) where \((encoding ?? "").debugDescription) should follow")
     }
 
     mutating func enterGroup(_ cursor: inout Cursor, _ encoding: String) throws(TypedstreamError) -> Int {
         guard cursor.isBetweenGroups else { throw cursor.corrupted("a group of type \(encoding.debugDescription) is asked for inside a group") }
         try beginGroup(&cursor)
-        guard let group = cursor.group, group.text == encoding, group.typeTexts.count == group.types.count else {
-            throw cursor.corrupted("a group of type \((cursor.group?.text ?? "").debugDescription) where \(encoding.debugDescription) should follow")
+        switch cursor.group {
+        case .scalar(let code)?:
+            if code < 0x80, encoding == TypedstreamReader.asciiCharacters[Int(code)] { return 1 }
+        case .encoding(let group)?:
+            if group.text == encoding, group.typeTexts.count == group.types.count { return group.types.count }
+        case nil:
+            break
         }
-        return group.types.count
+        throw cursor.corrupted("a group of type \((cursor.group?.text ?? "").debugDescription) where \(encoding.debugDescription) should follow")
     }
 
     mutating func finish(_ cursor: Cursor) throws(TypedstreamError) {
@@ -229,7 +249,12 @@ struct TypedstreamStreamSource: TypedstreamValueSource {
               let stringIndex = try reader.readSharedStringIndex(head: head, at: start, what: "a group's type encoding") else {
             throw cursor.corrupted("the object ends, or a group's type encoding is nil, where a value should follow")
         }
-        cursor.group = try reader.groupEncoding(ofSharedString: stringIndex, at: start)
+        let group = try reader.groupHead(ofSharedString: stringIndex, at: start)
+        switch group {
+        case .scalar: cursor.valueCount = 1
+        case .encoding(let encoding): cursor.valueCount = encoding.types.count
+        }
+        cursor.group = group
         cursor.value = 0
     }
 
@@ -241,23 +266,22 @@ struct TypedstreamStreamSource: TypedstreamValueSource {
     static func foundationValues(from data: Data, limits: KeyedUnarchiver.Limits, rootOnly: Bool) -> [FoundationValue]? {
         // The reader lives only inside the maker, so that its tables stay uniquely referenced (never copied
         // when they grow).
-        var maker = TypedstreamFoundationValues(source: TypedstreamStreamSource(reader: TypedstreamReader(data: data, limits: limits)),
-                                                maximumDepth: limits.maximumDepth)
-        do {
+        let values = try? TypedstreamReader.withReader(of: data, limits: limits, in: { reader in
+            TypedstreamFoundationValues(source: TypedstreamStreamSource(reader: reader), maximumDepth: limits.maximumDepth)
+        }) { (maker) throws(TypedstreamError) -> [FoundationValue]? in
             _ = try maker.source.reader.readHeader()
             _ = try maker.source.reader.checkedInt(try maker.source.reader.readSignedInteger(what: "the system version"), what: "the system version")
             var top = topLevel
             var values: [FoundationValue] = []
-            while !(top.isBetweenGroups && maker.source.reader.offset == maker.source.reader.bytes.count) {
+            while !(top.isBetweenGroups && maker.source.reader.bytesLeft == 0) {
                 if rootOnly, !values.isEmpty { return nil }
                 let value = try maker.next(&top, nil, depth: 0)
                 values.append(try maker.value(value, depth: 0))
             }
             guard !rootOnly || values.count == 1 else { return nil }
             return values
-        } catch {
-            return nil
         }
+        return values ?? nil
     }
 }
 
@@ -276,8 +300,8 @@ extension TypedstreamReader {
             guard count == 0 || !element.storesNothing else {
                 throw fault(.invalidValue, "an array of \(count) values that take no bytes", at: offset)
             }
-            guard count <= bytes.count - offset else {
-                throw fault(.truncated, "an array of \(count) values needs at least \(count) bytes; \(bytes.count - offset) are left", at: offset)
+            guard count <= bytesLeft else {
+                throw fault(.truncated, "an array of \(count) values needs at least \(count) bytes; \(bytesLeft) are left", at: offset)
             }
             var items: [TypedstreamValue] = []
             items.reserveCapacity(count)
