@@ -163,7 +163,7 @@ final class UnarchivingSession {
     func plainStringElement(_ ref: Int) -> String? {
         guard let target = storage.resolvedUID(ref), target > 0, target < UInt64(objectCount),
               let n = try? storage.object(ArchiveObjectID(reference: target)),
-              case .string(let string)?? = try? storage.scalarValue(n) else {
+              case .string(let string)? = try? storage.scalarValue(n) else {
             return nil
         }
         let (sum, overflow) = s.byteCount.addingReportingOverflow(string.utf8.count)
