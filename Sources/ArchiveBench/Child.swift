@@ -32,11 +32,14 @@ func runChild(_ workload: any Workload, runs: Int, warmups: Int, turns: Turns? =
     let environment = ProcessInfo.processInfo.environment
     let groupFilter = environment["ARCHIVE_BENCH_GROUP"]
     let oursOnly = environment["ARCHIVE_BENCH_OURS_ONLY"] != nil
+    let operationFilter = environment["ARCHIVE_BENCH_OPERATION"]
     var timingsByID: [String: Timing] = [:]
     for group in try workload.makeGroups() where groupFilter.map({ group.title.contains($0) }) ?? true {
         print("  \(group.title)")
         var reference: Double?
-        for operation in oursOnly ? Array(group.operations.prefix(1)) : group.operations {
+        let selected = operationFilter.map { id in group.operations.filter { $0.id == id } }
+            ?? (oursOnly ? Array(group.operations.prefix(1)) : group.operations)
+        for operation in selected {
             let timing = try medianTiming(of: operation, runs: runs, warmups: warmups, turns: turns)
             let label = operation.label.padding(toLength: 48, withPad: " ", startingAt: 0)
             let times = "cpu \(format(timing.cpu))  wall \(format(timing.wall))  \(timing.faults) faults, \(timing.preemptions) preempted"

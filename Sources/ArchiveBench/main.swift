@@ -11,7 +11,8 @@
 //
 // To add a workload, conform a type to `Workload` in its own file, add it to `makeWorkload`, and to the
 // driver's plan (Driver.swift). For profiling, ARCHIVE_BENCH_OURS_ONLY=1 times only KeyedArchive's
-// operations, ARCHIVE_BENCH_GROUP=TEXT runs only the groups whose title contains TEXT, and
+// operations, ARCHIVE_BENCH_GROUP=TEXT runs only the groups whose title contains TEXT,
+// ARCHIVE_BENCH_OPERATION=ID times only the operations with that id (`codable-unarchive`), and
 // ARCHIVE_BENCH_SAMPLES=1 prints every run's CPU time under its median (all with --child).
 import Foundation
 
