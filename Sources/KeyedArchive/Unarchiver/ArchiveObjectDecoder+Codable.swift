@@ -165,11 +165,11 @@ extension ArchiveObjectDecoder: ArchiveObjectReading {
 extension ArchiveObjectDecoder {
     /// Reads the array under `key` as `decodeArray(of: CodableDecodedElement<String>.self, forKey:)` reads it, with
     /// no wrapper per element: the same object and element checks, limits, depth and path (`expected` is what
-    /// that call names in its errors), each element read by `decode(String.self, forKey: "")`, and an element's
-    /// failure thrown as `CodableDecodedElement` throws it (``CodableArchiving/elementDecodingError(_:type:at:)``).
+    /// that call names in its errors), each element read as `decode(String.self, forKey: "")` reads it, and an
+    /// element's failure thrown as `CodableDecodedElement` throws it (``CodableArchiving/elementDecodingError(_:type:at:)``).
     func decodeCodableStringArray(forKey key: String, expected: @autoclosure () -> String) throws -> [String] {
-        try decodeCodableElements(forKey: key, expected: expected(), warming: false, elementType: String.self) {
-            try $0.decode(String.self, forKey: "")
+        try withElements(forKey: key, names: Self.arrayClasses, expected: expected()) {
+            try decodeStringElements($0, errors: .codable)
         }
     }
 
@@ -180,38 +180,8 @@ extension ArchiveObjectDecoder {
     func decodeCodableInstanceArray<T: ArchiveValue>(of type: T.Type, forKey key: String, expected: @autoclosure () -> String)
         throws -> [AnyObject]
     {
-        try decodeCodableElements(forKey: key, expected: expected(), warming: true, elementType: T.self) {
-            unsafeBitCast(try T.decode(from: $0, forKey: ""), to: AnyObject.self)  // T is a class
-        }
-    }
-
-    /// Opens the array under `key` as ``decodeElements(of:forKey:names:expected:)`` does (class, element
-    /// references, element-count limit, entered for depth and cycles) and reads each element with `read`, given
-    /// an element decoder at the element with its index on the path; a failure is converted there, while the
-    /// decoder is at the element (``CodableArchiving/elementDecodingError(_:type:at:)`` for `elementType`).
-    /// With `warming`, elements that refer to objects met before are read from memory four at a time.
-    private func decodeCodableElements<E>(forKey key: String, expected: @autoclosure () -> String, warming: Bool,
-                                          elementType: Any.Type, _ read: (ArchiveObjectDecoder) throws -> E) throws -> [E] {
-        let object = try collectionObject(key, names: Self.arrayClasses, expected: expected())
-        var refs = session.referenceList()
-        defer { session.recycle(referenceList: &refs) }
-        try elements(object.fields, object.uid, object.className, key: key, keyTable: object.keyTable, into: &refs)
-        try session.countElements(refs.count, key: pathKey(key), uid: object.uid, className: object.className)
-        return try withEntered(object.uid, object.className, key: key) {
-            var result: [E] = []
-            result.reserveCapacity(refs.count)
-            var decoder = session.elementDecoder()
-            for (i, ref) in refs.enumerated() {
-                if warming, i % UnarchivingSession.warmedLanes == 0 { session.warm(refs, from: i) }
-                session.push(.index(i))
-                defer { session.pop() }
-                decoder.element = ref
-                do { result.append(try read(decoder)) } catch {
-                    throw CodableArchiving.elementDecodingError(error, type: elementType, at: decoder)
-                }
-            }
-            session.recycle(elementDecoder: &decoder)
-            return result
+        try withElements(forKey: key, names: Self.arrayClasses, expected: expected()) {
+            try decodeInstanceElements($0, of: T.self, errors: .codable)
         }
     }
 }

@@ -111,25 +111,23 @@ extension ArchiveObjectDecoder {
 
     func decodeElements<T: ArchiveValue>(of type: T.Type, forKey key: String, names: [String],
                                                   expected: @autoclosure () -> String) throws -> [T] {
-        let object = try collectionObject(key, names: names, expected: expected())
-        let (uid, cls) = (object.uid, object.className)
-        var refs = session.referenceList()
-        defer { session.recycle(referenceList: &refs) }
-        try elements(object.fields, uid, cls, key: key, keyTable: object.keyTable, into: &refs)
-        try session.countElements(refs.count, key: pathKey(key), uid: uid, className: cls)
         // This generic runs unspecialized (reached through `any ArchiveDecoder`): strings and class instances,
         // the common elements, are collected in an array of a concrete type, which touches no generic
         // metadata per element. Each element is still read by the call `T.decode(from:forKey:)` makes.
         if T.self == String.self {
-            let strings = try withEntered(uid, cls, key: key) { try decodeStringElements(refs) }
+            let strings = try withElements(forKey: key, names: names, expected: expected()) {
+                try decodeStringElements($0, errors: .archive)
+            }
             return unsafeBitCast(strings, to: [T].self)  // T is String
         }
         if session.isClass(T.self) {
-            let instances = try withEntered(uid, cls, key: key) { try decodeInstanceElements(refs, of: T.self) }
+            let instances = try withElements(forKey: key, names: names, expected: expected()) {
+                try decodeInstanceElements($0, of: T.self, errors: .archive)
+            }
             // T is a class: [AnyObject] and [T] hold the same references, laid out alike.
             return unsafeBitCast(instances, to: [T].self)
         }
-        return try withEntered(uid, cls, key: key) {
+        return try withElements(forKey: key, names: names, expected: expected()) { refs in
             var result: [T] = []
             result.reserveCapacity(refs.count)
             var decoder = session.elementDecoder()
@@ -143,10 +141,32 @@ extension ArchiveObjectDecoder {
         }
     }
 
+    /// Opens the collection under `key` (an object of one of the classes `names`), lists its element
+    /// references, counts them against the element limit and runs `body` with them while the collection is
+    /// entered (depth, cycles, and its key on the path).
+    func withElements<R>(forKey key: String, names: [String], expected: @autoclosure () -> String,
+                         _ body: ([Int]) throws -> R) throws -> R {
+        let object = try collectionObject(key, names: names, expected: expected())
+        let (uid, cls) = (object.uid, object.className)
+        var refs = session.referenceList()
+        defer { session.recycle(referenceList: &refs) }
+        try elements(object.fields, uid, cls, key: key, keyTable: object.keyTable, into: &refs)
+        try session.countElements(refs.count, key: pathKey(key), uid: uid, className: cls)
+        return try withEntered(uid, cls, key: key) { try body(refs) }
+    }
+
+    /// What an element's failure becomes: the archive's error as it is (``ArchiveDecoder`` reads), or the
+    /// error the Codable adapter throws for it, converted while the element is on the path
+    /// (``CodableArchiving/elementDecodingError(_:type:at:)``).
+    enum ElementErrors {
+        case archive
+        case codable
+    }
+
     /// The elements `refs` of an array of strings, each read as `String.decode(from:forKey:)` reads it.
     /// An element that is a UID of a string object is taken as it is (``UnarchivingSession/plainStringElement(_:)``);
     /// any other goes through an element decoder, which reads it or reports what is wrong with its key path.
-    private func decodeStringElements(_ refs: [Int]) throws -> [String] {
+    func decodeStringElements(_ refs: [Int], errors: ElementErrors) throws -> [String] {
         var result: [String] = []
         result.reserveCapacity(refs.count)
         var decoder: ArchiveObjectDecoder?
@@ -160,7 +180,9 @@ extension ArchiveObjectDecoder {
             session.push(.index(i))
             defer { session.pop() }
             elementDecoder.element = ref
-            result.append(try elementDecoder.decode(String.self, forKey: ""))
+            do { result.append(try elementDecoder.decode(String.self, forKey: "")) } catch {
+                throw errors == .archive ? error : CodableArchiving.elementDecodingError(error, type: String.self, at: elementDecoder)
+            }
         }
         if var used = decoder {
             decoder = nil
@@ -170,7 +192,7 @@ extension ArchiveObjectDecoder {
     }
 
     /// The elements `refs` of an array whose element type `T` is a class, each read by `T.decode(from:forKey:)`.
-    private func decodeInstanceElements<T: ArchiveValue>(_ refs: [Int], of type: T.Type) throws -> [AnyObject] {
+    func decodeInstanceElements<T: ArchiveValue>(_ refs: [Int], of type: T.Type, errors: ElementErrors) throws -> [AnyObject] {
         var result: [AnyObject] = []
         result.reserveCapacity(refs.count)
         var decoder = session.elementDecoder()
@@ -182,8 +204,12 @@ extension ArchiveObjectDecoder {
             if i % UnarchivingSession.warmedLanes == 0 { session.warm(refs, from: i) }
             session.setLastPathIndex(i)
             decoder.element = ref
-            let element = try T.decode(from: decoder, forKey: "")
-            result.append(unsafeBitCast(element, to: AnyObject.self))  // T is a class
+            do {
+                let element = try T.decode(from: decoder, forKey: "")
+                result.append(unsafeBitCast(element, to: AnyObject.self))  // T is a class
+            } catch {
+                throw errors == .archive ? error : CodableArchiving.elementDecodingError(error, type: T.self, at: decoder)
+            }
         }
         session.recycle(elementDecoder: &decoder)
         return result
