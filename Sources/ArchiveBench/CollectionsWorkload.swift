@@ -70,11 +70,71 @@ struct CollectionsWorkload: Workload {
             unarchiving.insert(Operation("Foundation NSKeyedUnarchiver.unarchivedObject", id: "foundation-unarchive", runs: (1, 1)) {
                 (keep(try NSKeyedUnarchiver.unarchivedObject(ofClasses: classes, from: theirs)) as? NSArray)?.count ?? 0
             }, at: 1)
+            let (peerArchiving, peerUnarchiving) = try codablePeerOperations()
+            archiving += peerArchiving
+            unarchiving += peerUnarchiving
         }
         return [
             BenchmarkGroup("archive \(n) array-shaped objects to bytes", archiving),
             BenchmarkGroup("unarchive \(n) array-shaped objects from bytes", unarchiving),
         ]
+    }
+
+    /// The toolchain's own Codable coders on the same people (``PeerPerson``): what a Codable model costs with
+    /// the other `Encoder`/`Decoder` pairs a Swift user has, beside the ArchivableCodable model's figures.
+    private func codablePeerOperations() throws -> (archiving: [Operation], unarchiving: [Operation]) {
+        let peers = (0 ..< count).map { PeerPerson($0, count: count) }
+        let plistEncoder = PropertyListEncoder()
+        plistEncoder.outputFormat = .binary
+        let json = try JSONEncoder().encode(peers)
+        let plist = try plistEncoder.encode(peers)
+        guard try JSONDecoder().decode([PeerPerson].self, from: json) == peers,
+              try PropertyListDecoder().decode([PeerPerson].self, from: plist) == peers else {
+            throw BenchError("the Codable peers' decoded people differ from the original")
+        }
+        let codable = ("codable-archive", "the ArchivableCodable model")
+        let codableBack = ("codable-unarchive", "the ArchivableCodable model")
+        let archiving = [
+            Operation("Codable peer: JSONEncoder", id: "json-archive", growthOf: codable, runs: (3, 1)) {
+                keep(try JSONEncoder().encode(peers)).count
+            },
+            Operation("Codable peer: PropertyListEncoder (binary)", id: "plist-archive", growthOf: codable, runs: (3, 1)) {
+                keep(try plistEncoder.encode(peers)).count
+            },
+        ]
+        let unarchiving = [
+            Operation("Codable peer: JSONDecoder", id: "json-unarchive", growthOf: codableBack, runs: (3, 1)) {
+                keep(try JSONDecoder().decode([PeerPerson].self, from: json)).count
+            },
+            Operation("Codable peer: PropertyListDecoder (binary)", id: "plist-unarchive", growthOf: codableBack, runs: (3, 1)) {
+                keep(try PropertyListDecoder().decode([PeerPerson].self, from: plist)).count
+            },
+        ]
+        return (archiving, unarchiving)
+    }
+}
+
+/// The array-shaped person for the Codable coders of the toolchain (JSON and property lists), which keep no
+/// identity: the same fields, with its friends as their indexes.
+struct PeerPerson: Codable, Equatable {
+    var index: Int
+    var name: String
+    var age: Int
+    var score: Double
+    var birthday: Date
+    var tags: [String]
+    var avatar: Data
+    var friends: [Int]
+
+    init(_ i: Int, count: Int) {
+        index = i
+        name = PersonData.name(i)
+        age = PersonData.age(i)
+        score = PersonData.score(i)
+        birthday = PersonData.birthday(i)
+        tags = PersonData.tags(i)
+        avatar = PersonData.avatar(i)
+        friends = PersonData.friends(i, count: count)
     }
 }
 

@@ -113,6 +113,13 @@ struct Report {
             Swift.print("  array-shaped model (\(label)): unarchive vs Foundation \(x(u)) faster (target >= 50x: \(verdict(u >= 50))), "
                         + "archive vs Foundation \(x(a)) faster (target >= 80x: \(verdict(a >= 80)))")
         }
+        for (label, peer) in [("JSONDecoder/JSONEncoder", "json"), ("PropertyListDecoder/PropertyListEncoder (binary)", "plist")] {
+            guard let u = ratio("collections.foundation-unarchive", "collections.\(peer)-unarchive"),
+                  let a = ratio("collections.foundation-archive", "collections.\(peer)-archive") else { continue }
+            Swift.print("  array-shaped model, Codable peer \(label) (same fields, friends as indexes): decode vs NSKeyedUnarchiver \(x(u)) faster, "
+                        + "encode vs NSKeyedArchiver \(x(a)) faster; ArchivableCodable is \(x(ratio("collections.\(peer)-unarchive", "collections.codable-unarchive"))) "
+                        + "faster to unarchive, \(x(ratio("collections.\(peer)-archive", "collections.codable-archive"))) to archive")
+        }
 
         Swift.print("\n== growth (ratio of the medians; each size in processes of its own; target: no more than the growth in models)")
         for (small, large) in zip(archiverSizes, archiverSizes.dropFirst()) {
