@@ -9,6 +9,8 @@ import KeyedArchive
 ///
 /// Foundation's model writes `coder.encode(tags, forKey:)` and `coder.encode(friends, forKey:)` (an NSArray
 /// each) and reads them with `decodeObject(of: [NSArray.self, ...], forKey:)`, as a user of Foundation writes it.
+/// Beside them: the Codable model's floor (``CodableFloor``: Codable's own work with coders that read and
+/// write nothing), and the toolchain's JSON and property-list Codable coders on the same fields.
 struct CollectionsWorkload: Workload {
     var count = 20_000
     var name: String { "collections" }
@@ -54,6 +56,11 @@ struct CollectionsWorkload: Workload {
                 keep(try unarchiver.decode([CodableArrayPerson].self, from: codable)).count
             },
         ]
+        let floor = CodableFloor(people: codablePeople)
+        archiving.append(Operation("Codable floor: encode(to:), nothing kept", id: "codable-encode-floor",
+                                   growthOf: ("codable-archive", "the ArchivableCodable model"), floor.encodeAll))
+        unarchiving.append(Operation("Codable floor: init(from:), fixed values", id: "codable-decode-floor",
+                                     growthOf: ("codable-unarchive", "the ArchivableCodable model"), floor.decodeAll))
         if !oursOnly {
             let foundationPeople = NSArray(array: FoundationArrayPerson.graph(count: count))
             let theirs = try NSKeyedArchiver.archivedData(withRootObject: foundationPeople, requiringSecureCoding: true)
