@@ -90,7 +90,7 @@ struct CollectionsWorkload: Workload {
     /// The toolchain's own Codable coders on the same people (``PeerPerson``): what a Codable model costs with
     /// the other `Encoder`/`Decoder` pairs a Swift user has, beside the ArchivableCodable model's figures.
     private func codablePeerOperations() throws -> (archiving: [Operation], unarchiving: [Operation]) {
-        let peers = (0 ..< count).map { PeerPerson($0, count: count) }
+        let peers = (0 ..< count).map { PeerPerson.make($0, count: count) }
         let plistEncoder = PropertyListEncoder()
         plistEncoder.outputFormat = .binary
         let json = try JSONEncoder().encode(peers)
@@ -133,15 +133,10 @@ struct PeerPerson: Codable, Equatable {
     var avatar: Data
     var friends: [Int]
 
-    init(_ i: Int, count: Int) {
-        index = i
-        name = PersonData.name(i)
-        age = PersonData.age(i)
-        score = PersonData.score(i)
-        birthday = PersonData.birthday(i)
-        tags = PersonData.tags(i)
-        avatar = PersonData.avatar(i)
-        friends = PersonData.friends(i, count: count)
+    /// Person `i` of `count`, with ``PersonData``'s values.
+    static func make(_ i: Int, count: Int) -> PeerPerson {
+        PeerPerson(index: i, name: PersonData.name(i), age: PersonData.age(i), score: PersonData.score(i), birthday: PersonData.birthday(i),
+                   tags: PersonData.tags(i), avatar: PersonData.avatar(i), friends: PersonData.friends(i, count: count))
     }
 }
 
