@@ -30,18 +30,29 @@ final class ArchiveCodableEncoder: Encoder {
     private var elements: ArchiveCallRecorder?
     private var single: ArchiveCallRecorder?
 
+    /// Object role, for the encoder an archiver reuses for every Codable object it writes
+    /// (``KeyedArchiver/reusableCodableObjectEncoder()``): whether an object is being written with it, and the
+    /// keyed container handed out last, for the next object of the same coding keys. The container refers
+    /// to this encoder: the archiver drops both together (``forgetKeyedContainer()``).
+    var isWritingObject = false
+    private let keepsKeyedContainer: Bool
+    private var keyedContainer: (key: ObjectIdentifier, kept: AnyObject)?
+
     /// An encoder for the fields of the object `archive` is writing.
     init(object archive: any ArchiveEncoder, codingPath: [any CodingKey]) {
         self.objectSink = archive
         self.archiver = archive as? KeyedArchiver
         self.codingPath = codingPath
+        self.keepsKeyedContainer = false
     }
 
-    /// An encoder for the fields of the object `archiver` is writing.
-    init(object archiver: KeyedArchiver, codingPath: [any CodingKey]) {
+    /// An encoder for the fields of the objects `archiver` writes, one after the other (see
+    /// ``isWritingObject``): it keeps its keyed container from one object to the next.
+    init(reusedBy archiver: KeyedArchiver) {
         self.objectSink = archiver
         self.archiver = archiver
-        self.codingPath = codingPath
+        self.codingPath = []
+        self.keepsKeyedContainer = true
     }
 
     /// An encoder for one value, recorded until it is complete.
@@ -49,11 +60,26 @@ final class ArchiveCodableEncoder: Encoder {
         self.objectSink = nil
         self.archiver = nil
         self.codingPath = codingPath
+        self.keepsKeyedContainer = false
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        if keepsKeyedContainer {
+            // The container holds nothing but this encoder: the one made for an earlier object serves.
+            if let (key, kept) = keyedContainer, key == ObjectIdentifier(Key.self) {
+                return unsafeDowncast(kept, to: KeptKeyedContainer<Key>.self).container  // made below for `Key`
+            }
+            let container = KeyedEncodingContainer(ArchiveKeyedEncodingContainer<Key>(owner: self))
+            keyedContainer = (ObjectIdentifier(Key.self), KeptKeyedContainer(container))
+            return container
+        }
         if objectSink == nil && fields == nil { fields = ArchiveCallRecorder() }
         return KeyedEncodingContainer(ArchiveKeyedEncodingContainer<Key>(owner: self))
+    }
+
+    /// Drops the kept keyed container, which refers to this encoder.
+    func forgetKeyedContainer() {
+        keyedContainer = nil
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -126,9 +152,41 @@ final class ArchiveCodableEncoder: Encoder {
 
     /// Object role: writes what was left for the end.
     func finishObject() throws {
-        guard let objectSink else { return }
-        for write in deferred { try write.replay(objectSink, write.key, false) }
+        guard !deferred.isEmpty, let objectSink else { return }
+        let writes = deferred
         deferred = []
+        for write in writes { try write.replay(objectSink, write.key, false) }
+    }
+
+    /// Object role: forgets what an object left unwritten (it threw), so that the next object starts empty.
+    private func clearObject() {
+        if !deferred.isEmpty { deferred = [] }
+        elements = nil
+    }
+
+    /// Writes `value`'s Codable representation as the fields of the object `encoder` is writing (what
+    /// ``ArchivableCodable``'s `encode(to:)` does).
+    static func encodeObject<T: Encodable>(_ value: T, to encoder: any ArchiveEncoder) throws {
+        guard let archiver = encoder as? KeyedArchiver else {
+            let adapter = ArchiveCodableEncoder(object: encoder, codingPath: [])
+            try value.encode(to: adapter)
+            try adapter.finishObject()
+            return
+        }
+        archiver.markCodableObject()
+        guard let adapter = archiver.reusableCodableObjectEncoder() else {
+            let adapter = ArchiveCodableEncoder(object: archiver, codingPath: [])
+            try value.encode(to: adapter)
+            try adapter.finishObject()
+            return
+        }
+        adapter.isWritingObject = true
+        defer {
+            adapter.isWritingObject = false
+            adapter.clearObject()
+        }
+        try value.encode(to: adapter)
+        try adapter.finishObject()
     }
 
     /// Field role, for a value of type `T`: a keyed value becomes an object of class `T` (see
@@ -170,6 +228,12 @@ extension KeyedArchiver {
     fileprivate func writeCodableField<T: Encodable>(_ value: T, forKey key: String, codingPath: @autoclosure () -> [any CodingKey]) throws {
         try CodableArchiving.encode(value, to: self, forKey: key, isElement: false, codingPath: codingPath())
     }
+}
+
+/// A keyed container kept by an ``ArchiveCodableEncoder`` for the next object with the same coding keys.
+private final class KeptKeyedContainer<Key: CodingKey> {
+    let container: KeyedEncodingContainer<Key>
+    init(_ container: KeyedEncodingContainer<Key>) { self.container = container }
 }
 
 /// The fixed keys under which an archived object keeps a Codable value that is not keyed.
