@@ -98,6 +98,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         var drainedIsCodable = false
         var writingBackReference = false
         var codableReferences: [CodableReference] = []
+        var codableReferenceKeys: [(reference: Int, key: String)] = []
         /// The adapter that writes the fields of every Codable object ``drain()`` writes (see
         /// ``reusableCodableObjectEncoder()``); it refers to this archiver, so ``drain()`` drops it when it returns.
         var codableObjectEncoder: ArchiveCodableEncoder?

@@ -231,6 +231,24 @@ private struct HandCard: KeyedArchivable {
         #expect(context.debugDescription.contains(".best -> KeyedArchiveTests.CPerson #1 again"), "\(context.debugDescription)")
     }
 
+    @Test func cycleThroughArrayElementsIsRefusedNamingTheElements() throws {
+        let a = CPerson("a"), b = CPerson("b")
+        a.friends = [b]
+        b.friends = [a]
+        defer { b.friends = [] }
+        let error = #expect(throws: EncodingError.self) { try KeyedArchiver.archivedData(withRootObject: a) }
+        guard case .invalidValue(let value, let context)? = error else {
+            Issue.record("expected invalidValue, got \(String(describing: error))")
+            return
+        }
+        #expect((value as? CPerson) === b)
+        #expect(context.codingPath.isEmpty)
+        let name = String(reflecting: CPerson.self)
+        #expect(context.debugDescription.contains("\(name) #1 (an element) -> \(name) #"), "\(context.debugDescription)")
+        #expect(context.debugDescription.contains("(an element) -> \(name) #1 again"), "\(context.debugDescription)")
+        #expect(context.debugDescription.contains("(\(name)(an element)) @BackReference"), "\(context.debugDescription)")
+    }
+
     @Test func cycleNotThroughTheRootIsRefusedNamingOnlyItsSteps() throws {
         // a -> (d, b) by friends; b -> c -> b by best: the cycle is b, c; a and d lead to it or beside it.
         let a = CPerson("a"), b = CPerson("b"), c = CPerson("c"), d = CPerson("d")
