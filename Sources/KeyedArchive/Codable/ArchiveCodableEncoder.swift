@@ -23,20 +23,23 @@ final class ArchiveCodableEncoder: Encoder {
     /// Object role: `objectSink` when it is the ``KeyedArchiver`` (always, but for a model written into a
     /// recorder): the keyed container's fields are written to it without an existential copy per field.
     private let archiver: KeyedArchiver?
-    private var deferred: [(key: String, replay: ArchiveCallRecorder.Replay)] = []
+    // The variables below are `@exclusivity(unchecked)`: every access to them is instantaneous (a read, an
+    // assignment, an append; none spans a call into a value's `encode(to:)` or a replayed write), so no
+    // two accesses overlap, and a dynamic check per object and field would find nothing.
+    @exclusivity(unchecked) private var deferred: [(key: String, replay: ArchiveCallRecorder.Replay)] = []
 
     /// Field role: what the value asked for.
-    private var fields: ArchiveCallRecorder?
-    private var elements: ArchiveCallRecorder?
-    private var single: ArchiveCallRecorder?
+    @exclusivity(unchecked) private var fields: ArchiveCallRecorder?
+    @exclusivity(unchecked) private var elements: ArchiveCallRecorder?
+    @exclusivity(unchecked) private var single: ArchiveCallRecorder?
 
     /// Object role, for the encoder an archiver reuses for every Codable object it writes
     /// (``KeyedArchiver/reusableCodableObjectEncoder()``): whether an object is being written with it, and the
     /// keyed container handed out last, for the next object of the same coding keys. The container refers
     /// to this encoder: the archiver drops both together (``forgetKeyedContainer()``).
-    var isWritingObject = false
+    @exclusivity(unchecked) var isWritingObject = false
     private let keepsKeyedContainer: Bool
-    private var keyedContainer: (key: ObjectIdentifier, kept: AnyObject)?
+    @exclusivity(unchecked) private var keyedContainer: (key: ObjectIdentifier, kept: AnyObject)?
 
     /// An encoder for the fields of the object `archive` is writing.
     init(object archive: any ArchiveEncoder, codingPath: [any CodingKey]) {
