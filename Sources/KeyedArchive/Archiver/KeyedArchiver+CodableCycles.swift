@@ -25,6 +25,7 @@ extension KeyedArchiver {
     }
 
     /// Records a reference the Codable object being written makes to `uid`.
+    @inline(__always)
     func recordCodableReference(to uid: ArchiveObjectID, forKey key: String) {
         guard !s.writingBackReference, s.currentContainer != nil else { return }
         if !key.isEmpty { s.codableReferenceKeys.append((s.codableReferences.count, key)) }

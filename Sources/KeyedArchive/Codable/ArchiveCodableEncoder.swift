@@ -161,8 +161,10 @@ final class ArchiveCodableEncoder: Encoder {
         for write in writes { try write.replay(objectSink, write.key, false) }
     }
 
-    /// Object role: forgets what an object left unwritten (it threw), so that the next object starts empty.
+    /// Object role, for a reused adapter: ends the object, forgetting its unkeyed container and what it left
+    /// unwritten (when it threw), so that the next object starts empty.
     private func clearObject() {
+        isWritingObject = false
         if !deferred.isEmpty { deferred = [] }
         elements = nil
     }
@@ -184,10 +186,7 @@ final class ArchiveCodableEncoder: Encoder {
             return
         }
         adapter.isWritingObject = true
-        defer {
-            adapter.isWritingObject = false
-            adapter.clearObject()
-        }
+        defer { adapter.clearObject() }
         try value.encode(to: adapter)
         try adapter.finishObject()
     }
