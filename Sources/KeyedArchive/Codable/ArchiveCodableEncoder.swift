@@ -225,9 +225,11 @@ extension KeyedArchiver {
         try value.encode(to: self, forKey: key)
     }
 
-    /// Writes one Codable field of the Codable object being written (``ArchiveCodableEncoder/encodeCodableField(_:_:_:)``).
+    /// Writes one Codable field of the Codable object being written (``ArchiveCodableEncoder/encodeCodableField(_:_:_:)``):
+    /// the plain values with direct calls of the archiver's methods.
     @inline(__always)
     fileprivate func writeCodableField<T: Encodable>(_ value: T, forKey key: String, codingPath: @autoclosure () -> [any CodingKey]) throws {
+        if try CodableArchiving.encodePlainValue(value, to: self, forKey: key) { return }
         try CodableArchiving.encode(value, to: self, forKey: key, isElement: false, codingPath: codingPath())
     }
 }
@@ -257,14 +259,7 @@ enum CodableArchiving {
     /// by its own `encode(to:)`.
     static func encode<T: Encodable>(_ value: T, to sink: any ArchiveEncoder, forKey key: String, isElement: Bool,
                                      codingPath: @autoclosure () -> [any CodingKey]) throws {
-        // The plain values a model's fields hold most, by a metadata compare (no cache look-up).
-        if T.self == Date.self { return try sink.encode(unsafeBitCast(value, to: Date.self), forKey: key) }
-        if T.self == Data.self { return try sink.encode(unsafeBitCast(value, to: Data.self), forKey: key) }
-        if T.self == String.self { return try sink.encode(unsafeBitCast(value, to: String.self), forKey: key) }
-        if T.self == UUID.self { return try sink.encode(unsafeBitCast(value, to: UUID.self), forKey: key) }
-        if T.self == URL.self { return try sink.encode(unsafeBitCast(value, to: URL.self), forKey: key) }
-        // Arrays of strings and of models, handed to the encoder as they are (as `encodeArchiveCollection` does).
-        if T.self == [String].self { return try sink.encodeArray(unsafeBitCast(value, to: [String].self), forKey: key) }
+        if try encodePlainValue(value, to: sink, forKey: key) { return }
         let kind = CodableEncodingKind.cache.kind(of: T.self) { CodableEncodingKind(T.self) }
         if isElement, let optional = kind.optional, optional.isCodableNil(value) {
             try sink.encodeObject(ArchiveNull(), forKey: key)
@@ -293,6 +288,30 @@ enum CodableArchiving {
         let encoder = ArchiveCodableEncoder(fieldAt: codingPath())
         try value.encode(to: encoder)
         try encoder.finish(T.self, to: sink, forKey: key, isElement: isElement)
+    }
+
+    /// Writes `value` when it is one of the plain values a model's fields hold most (found by a metadata
+    /// compare, no cache look-up), as ``encode(_:to:forKey:isElement:codingPath:)`` writes it; false for any
+    /// other value. Inlined, so that for the archiver as `sink` the calls are direct.
+    @inline(__always)
+    static func encodePlainValue<T: Encodable, Sink: ArchiveEncoder>(_ value: T, to sink: Sink, forKey key: String) throws -> Bool {
+        if T.self == Date.self {
+            try sink.encode(unsafeBitCast(value, to: Date.self), forKey: key)
+        } else if T.self == Data.self {
+            try sink.encode(unsafeBitCast(value, to: Data.self), forKey: key)
+        } else if T.self == String.self {
+            try sink.encode(unsafeBitCast(value, to: String.self), forKey: key)
+        } else if T.self == UUID.self {
+            try sink.encode(unsafeBitCast(value, to: UUID.self), forKey: key)
+        } else if T.self == URL.self {
+            try sink.encode(unsafeBitCast(value, to: URL.self), forKey: key)
+        } else if T.self == [String].self {
+            // Handed to the encoder as it is (as `encodeArchiveCollection` does).
+            try sink.encodeArray(unsafeBitCast(value, to: [String].self), forKey: key)
+        } else {
+            return false
+        }
+        return true
     }
 
     /// The error a Codable user expects for a failed write, carrying the archive's error.
