@@ -371,7 +371,7 @@ public final class KeyedArchiver: ArchiveEncoder {
         defer {
             s.currentContainer = savedContainer
             if savedContainer == nil, let adapter = s.codableObjectEncoder {
-                adapter.forgetKeyedContainer()
+                adapter.forgetKeyedContainers()
                 s.codableObjectEncoder = nil
             }
         }

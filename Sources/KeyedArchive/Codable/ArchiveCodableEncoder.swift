@@ -35,18 +35,22 @@ final class ArchiveCodableEncoder: Encoder {
 
     /// Object role, for the encoder an archiver reuses for every Codable object it writes
     /// (``KeyedArchiver/reusableCodableObjectEncoder()``): whether an object is being written with it, and the
-    /// keyed container handed out last, for the next object of the same coding keys. The container refers
-    /// to this encoder: the archiver drops both together (``forgetKeyedContainer()``).
+    /// keyed containers handed out last (a few coding-key types: a class's and its superclass's), for the next
+    /// objects with the same coding keys. They refer to this encoder: the archiver drops them with it
+    /// (``forgetKeyedContainers()``).
     @exclusivity(unchecked) var isWritingObject = false
-    private let keepsKeyedContainer: Bool
-    @exclusivity(unchecked) private var keyedContainer: (key: ObjectIdentifier, kept: AnyObject)?
+    private let keepsKeyedContainers: Bool
+    @exclusivity(unchecked) private var keyedContainers: [(key: ObjectIdentifier, kept: AnyObject)] = []
+    /// The entry of `keyedContainers` replaced next once it holds `keptKeyedContainerLimit` entries.
+    @exclusivity(unchecked) private var nextReplacedContainer = 0
+    private static let keptKeyedContainerLimit = 4
 
     /// An encoder for the fields of the object `archive` is writing.
     init(object archive: any ArchiveEncoder, codingPath: [any CodingKey]) {
         self.objectSink = archive
         self.archiver = archive as? KeyedArchiver
         self.codingPath = codingPath
-        self.keepsKeyedContainer = false
+        self.keepsKeyedContainers = false
     }
 
     /// An encoder for the fields of the objects `archiver` writes, one after the other (see
@@ -55,7 +59,7 @@ final class ArchiveCodableEncoder: Encoder {
         self.objectSink = archiver
         self.archiver = archiver
         self.codingPath = []
-        self.keepsKeyedContainer = true
+        self.keepsKeyedContainers = true
     }
 
     /// An encoder for one value, recorded until it is complete.
@@ -63,26 +67,33 @@ final class ArchiveCodableEncoder: Encoder {
         self.objectSink = nil
         self.archiver = nil
         self.codingPath = codingPath
-        self.keepsKeyedContainer = false
+        self.keepsKeyedContainers = false
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        if keepsKeyedContainer {
+        if keepsKeyedContainers {
             // The container holds nothing but this encoder: the one made for an earlier object serves.
-            if let (key, kept) = keyedContainer, key == ObjectIdentifier(Key.self) {
+            let id = ObjectIdentifier(Key.self)
+            for (key, kept) in keyedContainers where key == id {
                 return unsafeDowncast(kept, to: KeptKeyedContainer<Key>.self).container  // made below for `Key`
             }
             let container = KeyedEncodingContainer(ArchiveKeyedEncodingContainer<Key>(owner: self))
-            keyedContainer = (ObjectIdentifier(Key.self), KeptKeyedContainer(container))
+            let entry = (id, KeptKeyedContainer(container) as AnyObject)
+            if keyedContainers.count < Self.keptKeyedContainerLimit {
+                keyedContainers.append(entry)
+            } else {
+                keyedContainers[nextReplacedContainer] = entry
+                nextReplacedContainer = (nextReplacedContainer + 1) % Self.keptKeyedContainerLimit
+            }
             return container
         }
         if objectSink == nil && fields == nil { fields = ArchiveCallRecorder() }
         return KeyedEncodingContainer(ArchiveKeyedEncodingContainer<Key>(owner: self))
     }
 
-    /// Drops the kept keyed container, which refers to this encoder.
-    func forgetKeyedContainer() {
-        keyedContainer = nil
+    /// Drops the kept keyed containers, which refer to this encoder.
+    func forgetKeyedContainers() {
+        keyedContainers = []
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -130,6 +141,7 @@ final class ArchiveCodableEncoder: Encoder {
     }
 
     /// Writes a Codable `value` under `name` by the Codable rules (``CodableArchiving/encode(_:to:forKey:isElement:codingPath:)``).
+    @inline(__always)
     func encodeCodableField<T: Encodable>(_ value: T, _ name: String, _ key: @autoclosure () -> any CodingKey) throws {
         do {
             if archiver != nil {
