@@ -54,7 +54,7 @@ final class ArchiveCodableEncoder: Encoder {
     }
 
     /// An encoder for the fields of the objects `archiver` writes, one after the other (see
-    /// ``isWritingObject``): it keeps its keyed container from one object to the next.
+    /// ``isWritingObject``): it keeps its keyed containers from one object to the next.
     init(reusedBy archiver: KeyedArchiver) {
         self.objectSink = archiver
         self.archiver = archiver
@@ -184,15 +184,10 @@ final class ArchiveCodableEncoder: Encoder {
     /// Writes `value`'s Codable representation as the fields of the object `encoder` is writing (what
     /// ``ArchivableCodable``'s `encode(to:)` does).
     static func encodeObject<T: Encodable>(_ value: T, to encoder: any ArchiveEncoder) throws {
-        guard let archiver = encoder as? KeyedArchiver else {
+        let archiver = encoder as? KeyedArchiver
+        archiver?.markCodableObject()
+        guard let adapter = archiver?.reusableCodableObjectEncoder() else {
             let adapter = ArchiveCodableEncoder(object: encoder, codingPath: [])
-            try value.encode(to: adapter)
-            try adapter.finishObject()
-            return
-        }
-        archiver.markCodableObject()
-        guard let adapter = archiver.reusableCodableObjectEncoder() else {
-            let adapter = ArchiveCodableEncoder(object: archiver, codingPath: [])
             try value.encode(to: adapter)
             try adapter.finishObject()
             return
