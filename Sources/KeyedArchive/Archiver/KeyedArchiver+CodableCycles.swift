@@ -8,12 +8,13 @@
 // may read theirs with `decodeObjectReference`) and checks, when its queue is drained, that they close no
 // cycle.
 
-/// A plain reference a Codable object made: object `from` refers to object `to` under `key` ("" for an
-/// element of a collection).
+/// A plain reference a Codable object made: object `from` refers to object `to`. Its key is kept apart, in
+/// ``KeyedArchiver/State/codableReferenceKeys`` with the reference's index, when it is not "" (an element of a
+/// collection, the commonest reference): only an error names it, and the check walks the references without
+/// copying a string.
 struct CodableReference {
     let from: ArchiveObjectID
     let to: ArchiveObjectID
-    let key: String
 }
 
 extension KeyedArchiver {
@@ -24,9 +25,11 @@ extension KeyedArchiver {
     }
 
     /// Records a reference the Codable object being written makes to `uid`.
+    @inline(__always)
     func recordCodableReference(to uid: ArchiveObjectID, forKey key: String) {
         guard !s.writingBackReference, s.currentContainer != nil else { return }
-        s.codableReferences.append(CodableReference(from: s.drainedUID, to: uid, key: key))
+        if !key.isEmpty { s.codableReferenceKeys.append((s.codableReferences.count, key)) }
+        s.codableReferences.append(CodableReference(from: s.drainedUID, to: uid))
     }
 
     /// Runs `body`, which writes a back-reference: one that may close a cycle.
@@ -43,68 +46,112 @@ extension KeyedArchiver {
     /// were recorded, so the cycle reported is the first one that order meets.
     func checkCodableReferencesCloseNoCycle() throws {
         let references = s.codableReferences
+        let keys = s.codableReferenceKeys
         s.codableReferences = []
+        s.codableReferenceKeys = []
         s.drainedIsCodable = false
         // Object numbers are indices in `$objects`, below the number of objects written: the tables below are
         // arrays indexed by them, as large as the archive being built.
         var objectCount = 0
-        for reference in references { objectCount = max(objectCount, reference.from.rawValue + 1, reference.to.rawValue + 1) }
-        // The references grouped by the object they leave, each group in recorded order (a counting sort):
-        // object o's references are `references[outgoing[i]]` for i in `firstOutgoing[o] ..< firstOutgoing[o + 1]`.
-        var firstOutgoing = [Int](repeating: 0, count: objectCount + 1)
-        for reference in references { firstOutgoing[reference.from.rawValue + 1] += 1 }
-        for object in 0 ..< objectCount { firstOutgoing[object + 1] += firstOutgoing[object] }
-        var nextSlot = firstOutgoing
-        var outgoing = [Int](repeating: 0, count: references.count)
-        for (index, reference) in references.enumerated() {
-            outgoing[nextSlot[reference.from.rawValue]] = index
-            nextSlot[reference.from.rawValue] += 1
+        var recordedInObjectOrder = true
+        var previous = 0
+        for reference in references {
+            objectCount = max(objectCount, reference.from.rawValue + 1, reference.to.rawValue + 1)
+            recordedInObjectOrder = recordedInObjectOrder && previous <= reference.from.rawValue
+            previous = reference.from.rawValue
         }
-        // Depth-first, iteratively: 1 marks an object on the current path, 2 one whose references are done.
-        var mark = [UInt8](repeating: 0, count: objectCount)
-        for start in 0 ..< objectCount where firstOutgoing[start] < firstOutgoing[start + 1] && mark[start] == 0 {
-            mark[start] = 1
-            var stack: [(object: Int, next: Int)] = [(start, firstOutgoing[start])]
-            var path: [Int] = []  // the reference that led to each object of `stack` after the first
-            while let (object, next) = stack.last {
-                guard next < firstOutgoing[object + 1] else {
-                    mark[object] = 2
-                    stack.removeLast()
-                    if !path.isEmpty { path.removeLast() }
-                    continue
-                }
-                stack[stack.count - 1].next += 1
-                let index = outgoing[next]
-                let target = references[index].to.rawValue
-                switch mark[target] {
-                case 0:
-                    mark[target] = 1
-                    stack.append((target, firstOutgoing[target]))
-                    path.append(index)
-                case 1:
-                    let first = path.firstIndex { references[$0].from.rawValue == target } ?? path.count
-                    throw cycleError(Array(path[first...]) + [index], references)
-                default:
-                    break
+        // The references grouped by the object they leave, each group in recorded order: object o's references
+        // are `references[outgoing[i]]` (`references[i]` when `outgoing` is empty) for i in
+        // `firstOutgoing[o] ..< firstOutgoing[o + 1]`. The drain records them object by object, in object order,
+        // so they are grouped already; otherwise a counting sort groups them.
+        var firstOutgoing = [Int](repeating: 0, count: objectCount + 1)
+        var outgoing: [Int] = []
+        if recordedInObjectOrder {
+            var object = 0
+            for (index, reference) in references.enumerated() {
+                while object <= reference.from.rawValue {
+                    firstOutgoing[object] = index
+                    object += 1
                 }
             }
+            while object <= objectCount {
+                firstOutgoing[object] = references.count
+                object += 1
+            }
+        } else {
+            for reference in references { firstOutgoing[reference.from.rawValue + 1] += 1 }
+            for object in 0 ..< objectCount { firstOutgoing[object + 1] += firstOutgoing[object] }
+            var nextSlot = firstOutgoing
+            outgoing = [Int](repeating: 0, count: references.count)
+            for (index, reference) in references.enumerated() {
+                outgoing[nextSlot[reference.from.rawValue]] = index
+                nextSlot[reference.from.rawValue] += 1
+            }
         }
+        // Depth-first, iteratively: 1 marks an object on the current path, 2 one whose references are done.
+        // The path is kept in `walk`, three words per level: the object, its next reference, and (below the
+        // first level) the reference that led to it. Each object enters the path once, so it holds at most
+        // `objectCount` levels.
+        var mark = [UInt8](repeating: 0, count: objectCount)
+        var walk = [Int](repeating: 0, count: 3 * objectCount)
+        let cycle: [Int]? = mark.withUnsafeMutableBufferPointer { mark in
+            walk.withUnsafeMutableBufferPointer { walk in
+                for start in 0 ..< objectCount where firstOutgoing[start] < firstOutgoing[start + 1] && mark[start] == 0 {
+                    mark[start] = 1
+                    walk[0] = start
+                    walk[1] = firstOutgoing[start]
+                    var depth = 0
+                    while depth >= 0 {
+                        let object = walk[3 * depth], next = walk[3 * depth + 1]
+                        guard next < firstOutgoing[object + 1] else {
+                            mark[object] = 2
+                            depth -= 1
+                            continue
+                        }
+                        walk[3 * depth + 1] = next + 1
+                        let index = outgoing.isEmpty ? next : outgoing[next]
+                        let target = references[index].to.rawValue
+                        switch mark[target] {
+                        case 0:
+                            mark[target] = 1
+                            depth += 1
+                            walk[3 * depth] = target
+                            walk[3 * depth + 1] = firstOutgoing[target]
+                            walk[3 * depth + 2] = index
+                        case 1:
+                            // The references that led from the start to `object`, then the one back to `target`.
+                            let path = depth == 0 ? [] : (1 ... depth).map { walk[3 * $0 + 2] }
+                            let first = path.firstIndex { references[$0].from.rawValue == target } ?? path.count
+                            return Array(path[first...]) + [index]
+                        default:
+                            break
+                        }
+                    }
+                }
+                return nil
+            }
+        }
+        if let cycle { throw cycleError(cycle, references, keys) }
     }
 
     /// The error for a cycle of plain references, naming each step and the reference that closes it.
     @inline(never)
-    private func cycleError(_ cycle: [Int], _ references: [CodableReference]) -> EncodingError {
+    private func cycleError(_ cycle: [Int], _ references: [CodableReference],
+                            _ recordedKeys: [(reference: Int, key: String)]) -> EncodingError {
         var names: [ArchiveObjectID: (name: String, value: any KeyedArchivable)] = [:]
         for entry in s.queue { names[entry.uid] = (String(reflecting: type(of: entry.value)), entry.value) }
+        var keys: [Int: String] = [:]
+        for (reference, key) in recordedKeys { keys[reference] = key }
         func describe(_ uid: ArchiveObjectID) -> String { "\(names[uid]?.name ?? "object") #\(uid.rawValue)" }
-        func field(_ reference: CodableReference) -> String { reference.key.isEmpty ? "(an element)" : "." + reference.key }
-        let steps = cycle.map { "\(describe(references[$0].from)) \(field(references[$0]))" }
-        let closing = references[cycle[cycle.count - 1]]
+        func field(_ index: Int) -> String { keys[index].map { "." + $0 } ?? "(an element)" }
+        let steps = cycle.map { "\(describe(references[$0].from)) \(field($0))" }
+        let closingIndex = cycle[cycle.count - 1]
+        let closing = references[closingIndex]
         let message = "a Codable graph whose plain references form a cycle cannot be decoded: "
             + steps.joined(separator: " -> ") + " -> " + describe(closing.to) + " again; declare the reference that points back "
-            + "(\(names[closing.from]?.name ?? "?")\(field(closing))) @BackReference or @WeakBackReference, "
+            + "(\(names[closing.from]?.name ?? "?")\(field(closingIndex))) @BackReference or @WeakBackReference, "
             + "which the unarchiver delivers once the graph is complete"
-        let key: [any CodingKey] = closing.key.isEmpty ? [] : [ArchiveCodingKey(stringValue: closing.key)]
+        let key: [any CodingKey] = keys[closingIndex].map { [ArchiveCodingKey(stringValue: $0)] } ?? []
         return EncodingError.invalidValue(names[closing.from]?.value as Any, .init(codingPath: key, debugDescription: message))
     }
 }

@@ -98,6 +98,10 @@ public final class KeyedArchiver: ArchiveEncoder {
         var drainedIsCodable = false
         var writingBackReference = false
         var codableReferences: [CodableReference] = []
+        var codableReferenceKeys: [(reference: Int, key: String)] = []
+        /// The adapter that writes the fields of every Codable object ``drain()`` writes (see
+        /// ``reusableCodableObjectEncoder()``); it refers to this archiver, so ``drain()`` drops it when it returns.
+        var codableObjectEncoder: ArchiveCodableEncoder?
     }
 
     let state: UncheckedExclusiveState<State>
@@ -364,7 +368,13 @@ public final class KeyedArchiver: ArchiveEncoder {
     /// Writes the fields of every queued object (iteratively: objects found on the way join the queue).
     func drain() throws {
         let savedContainer = s.currentContainer
-        defer { s.currentContainer = savedContainer }
+        defer {
+            s.currentContainer = savedContainer
+            if savedContainer == nil, let adapter = s.codableObjectEncoder {
+                adapter.forgetKeyedContainers()
+                s.codableObjectEncoder = nil
+            }
+        }
         while s.queueHead < s.queue.count {
             let (container, uid, value) = s.queue[s.queueHead]
             s.queueHead += 1
@@ -379,6 +389,17 @@ public final class KeyedArchiver: ArchiveEncoder {
             s.emitter.completeDictionary(container, fields: s.fields)
         }
         if !s.codableReferences.isEmpty { try checkCodableReferencesCloseNoCycle() }
+    }
+
+    /// The Codable adapter for the fields of the object being written, the same for every object of the
+    /// drain: nil outside ``drain()`` (the adapter and the archiver refer to each other until the drain
+    /// drops it) and while the adapter is writing another object (a model's encode writing one more itself).
+    func reusableCodableObjectEncoder() -> ArchiveCodableEncoder? {
+        guard s.currentContainer != nil else { return nil }
+        if let adapter = s.codableObjectEncoder { return adapter.isWritingObject ? nil : adapter }
+        let adapter = ArchiveCodableEncoder(reusedBy: self)
+        s.codableObjectEncoder = adapter
+        return adapter
     }
 
     /// Whether `type` is a class (cached: a dynamic cast per object is costly).

@@ -89,14 +89,6 @@ extension ArchivableCodable {
 
     /// Writes this value's Codable representation as the fields of one archived object.
     public func encode(to encoder: any ArchiveEncoder) throws {
-        let adapter: ArchiveCodableEncoder
-        if let archiver = encoder as? KeyedArchiver {
-            archiver.markCodableObject()
-            adapter = ArchiveCodableEncoder(object: archiver, codingPath: [])
-        } else {
-            adapter = ArchiveCodableEncoder(object: encoder, codingPath: [])
-        }
-        try self.encode(to: adapter)
-        try adapter.finishObject()
+        try ArchiveCodableEncoder.encodeObject(self, to: encoder)
     }
 }

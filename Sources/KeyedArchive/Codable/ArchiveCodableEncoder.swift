@@ -23,25 +23,43 @@ final class ArchiveCodableEncoder: Encoder {
     /// Object role: `objectSink` when it is the ``KeyedArchiver`` (always, but for a model written into a
     /// recorder): the keyed container's fields are written to it without an existential copy per field.
     private let archiver: KeyedArchiver?
-    private var deferred: [(key: String, replay: ArchiveCallRecorder.Replay)] = []
+    // The variables below are `@exclusivity(unchecked)`: every access to them is instantaneous (a read, an
+    // assignment, an append; none spans a call into a value's `encode(to:)` or a replayed write), so no
+    // two accesses overlap, and a dynamic check per object and field would find nothing.
+    @exclusivity(unchecked) private var deferred: [(key: String, replay: ArchiveCallRecorder.Replay)] = []
 
     /// Field role: what the value asked for.
-    private var fields: ArchiveCallRecorder?
-    private var elements: ArchiveCallRecorder?
-    private var single: ArchiveCallRecorder?
+    @exclusivity(unchecked) private var fields: ArchiveCallRecorder?
+    @exclusivity(unchecked) private var elements: ArchiveCallRecorder?
+    @exclusivity(unchecked) private var single: ArchiveCallRecorder?
+
+    /// Object role, for the encoder an archiver reuses for every Codable object it writes
+    /// (``KeyedArchiver/reusableCodableObjectEncoder()``): whether an object is being written with it, and the
+    /// keyed containers handed out last (a few coding-key types: a class's and its superclass's), for the next
+    /// objects with the same coding keys. They refer to this encoder: the archiver drops them with it
+    /// (``forgetKeyedContainers()``).
+    @exclusivity(unchecked) var isWritingObject = false
+    private let keepsKeyedContainers: Bool
+    @exclusivity(unchecked) private var keyedContainers: [(key: ObjectIdentifier, kept: AnyObject)] = []
+    /// The entry of `keyedContainers` replaced next once it holds `keptKeyedContainerLimit` entries.
+    @exclusivity(unchecked) private var nextReplacedContainer = 0
+    private static let keptKeyedContainerLimit = 4
 
     /// An encoder for the fields of the object `archive` is writing.
     init(object archive: any ArchiveEncoder, codingPath: [any CodingKey]) {
         self.objectSink = archive
         self.archiver = archive as? KeyedArchiver
         self.codingPath = codingPath
+        self.keepsKeyedContainers = false
     }
 
-    /// An encoder for the fields of the object `archiver` is writing.
-    init(object archiver: KeyedArchiver, codingPath: [any CodingKey]) {
+    /// An encoder for the fields of the objects `archiver` writes, one after the other (see
+    /// ``isWritingObject``): it keeps its keyed containers from one object to the next.
+    init(reusedBy archiver: KeyedArchiver) {
         self.objectSink = archiver
         self.archiver = archiver
-        self.codingPath = codingPath
+        self.codingPath = []
+        self.keepsKeyedContainers = true
     }
 
     /// An encoder for one value, recorded until it is complete.
@@ -49,11 +67,33 @@ final class ArchiveCodableEncoder: Encoder {
         self.objectSink = nil
         self.archiver = nil
         self.codingPath = codingPath
+        self.keepsKeyedContainers = false
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        if keepsKeyedContainers {
+            // The container holds nothing but this encoder: the one made for an earlier object serves.
+            let id = ObjectIdentifier(Key.self)
+            for (key, kept) in keyedContainers where key == id {
+                return unsafeDowncast(kept, to: KeptKeyedContainer<Key>.self).container  // made below for `Key`
+            }
+            let container = KeyedEncodingContainer(ArchiveKeyedEncodingContainer<Key>(owner: self))
+            let entry = (id, KeptKeyedContainer(container) as AnyObject)
+            if keyedContainers.count < Self.keptKeyedContainerLimit {
+                keyedContainers.append(entry)
+            } else {
+                keyedContainers[nextReplacedContainer] = entry
+                nextReplacedContainer = (nextReplacedContainer + 1) % Self.keptKeyedContainerLimit
+            }
+            return container
+        }
         if objectSink == nil && fields == nil { fields = ArchiveCallRecorder() }
         return KeyedEncodingContainer(ArchiveKeyedEncodingContainer<Key>(owner: self))
+    }
+
+    /// Drops the kept keyed containers, which refer to this encoder.
+    func forgetKeyedContainers() {
+        keyedContainers = []
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -101,6 +141,7 @@ final class ArchiveCodableEncoder: Encoder {
     }
 
     /// Writes a Codable `value` under `name` by the Codable rules (``CodableArchiving/encode(_:to:forKey:isElement:codingPath:)``).
+    @inline(__always)
     func encodeCodableField<T: Encodable>(_ value: T, _ name: String, _ key: @autoclosure () -> any CodingKey) throws {
         do {
             if archiver != nil {
@@ -126,9 +167,35 @@ final class ArchiveCodableEncoder: Encoder {
 
     /// Object role: writes what was left for the end.
     func finishObject() throws {
-        guard let objectSink else { return }
-        for write in deferred { try write.replay(objectSink, write.key, false) }
+        guard !deferred.isEmpty, let objectSink else { return }
+        let writes = deferred
         deferred = []
+        for write in writes { try write.replay(objectSink, write.key, false) }
+    }
+
+    /// Object role, for a reused adapter: ends the object, forgetting its unkeyed container and what it left
+    /// unwritten (when it threw), so that the next object starts empty.
+    private func clearObject() {
+        isWritingObject = false
+        if !deferred.isEmpty { deferred = [] }
+        elements = nil
+    }
+
+    /// Writes `value`'s Codable representation as the fields of the object `encoder` is writing (what
+    /// ``ArchivableCodable``'s `encode(to:)` does).
+    static func encodeObject<T: Encodable>(_ value: T, to encoder: any ArchiveEncoder) throws {
+        let archiver = encoder as? KeyedArchiver
+        archiver?.markCodableObject()
+        guard let adapter = archiver?.reusableCodableObjectEncoder() else {
+            let adapter = ArchiveCodableEncoder(object: encoder, codingPath: [])
+            try value.encode(to: adapter)
+            try adapter.finishObject()
+            return
+        }
+        adapter.isWritingObject = true
+        defer { adapter.clearObject() }
+        try value.encode(to: adapter)
+        try adapter.finishObject()
     }
 
     /// Field role, for a value of type `T`: a keyed value becomes an object of class `T` (see
@@ -165,11 +232,19 @@ extension KeyedArchiver {
         try value.encode(to: self, forKey: key)
     }
 
-    /// Writes one Codable field of the Codable object being written (``ArchiveCodableEncoder/encodeCodableField(_:_:_:)``).
+    /// Writes one Codable field of the Codable object being written (``ArchiveCodableEncoder/encodeCodableField(_:_:_:)``):
+    /// the plain values with direct calls of the archiver's methods.
     @inline(__always)
     fileprivate func writeCodableField<T: Encodable>(_ value: T, forKey key: String, codingPath: @autoclosure () -> [any CodingKey]) throws {
+        if try CodableArchiving.encodePlainValue(value, to: self, forKey: key) { return }
         try CodableArchiving.encode(value, to: self, forKey: key, isElement: false, codingPath: codingPath())
     }
+}
+
+/// A keyed container kept by an ``ArchiveCodableEncoder`` for the next object with the same coding keys.
+private final class KeptKeyedContainer<Key: CodingKey> {
+    let container: KeyedEncodingContainer<Key>
+    init(_ container: KeyedEncodingContainer<Key>) { self.container = container }
 }
 
 /// The fixed keys under which an archived object keeps a Codable value that is not keyed.
@@ -191,14 +266,7 @@ enum CodableArchiving {
     /// by its own `encode(to:)`.
     static func encode<T: Encodable>(_ value: T, to sink: any ArchiveEncoder, forKey key: String, isElement: Bool,
                                      codingPath: @autoclosure () -> [any CodingKey]) throws {
-        // The plain values a model's fields hold most, by a metadata compare (no cache look-up).
-        if T.self == Date.self { return try sink.encode(unsafeBitCast(value, to: Date.self), forKey: key) }
-        if T.self == Data.self { return try sink.encode(unsafeBitCast(value, to: Data.self), forKey: key) }
-        if T.self == String.self { return try sink.encode(unsafeBitCast(value, to: String.self), forKey: key) }
-        if T.self == UUID.self { return try sink.encode(unsafeBitCast(value, to: UUID.self), forKey: key) }
-        if T.self == URL.self { return try sink.encode(unsafeBitCast(value, to: URL.self), forKey: key) }
-        // Arrays of strings and of models, handed to the encoder as they are (as `encodeArchiveCollection` does).
-        if T.self == [String].self { return try sink.encodeArray(unsafeBitCast(value, to: [String].self), forKey: key) }
+        if try encodePlainValue(value, to: sink, forKey: key) { return }
         let kind = CodableEncodingKind.cache.kind(of: T.self) { CodableEncodingKind(T.self) }
         if isElement, let optional = kind.optional, optional.isCodableNil(value) {
             try sink.encodeObject(ArchiveNull(), forKey: key)
@@ -229,6 +297,30 @@ enum CodableArchiving {
         try encoder.finish(T.self, to: sink, forKey: key, isElement: isElement)
     }
 
+    /// Writes `value` when it is one of the plain values a model's fields hold most (found by a metadata
+    /// compare, no cache look-up), as ``encode(_:to:forKey:isElement:codingPath:)`` writes it; false for any
+    /// other value. Inlined, so that for the archiver as `sink` the calls are direct.
+    @inline(__always)
+    static func encodePlainValue<T: Encodable, Sink: ArchiveEncoder>(_ value: T, to sink: Sink, forKey key: String) throws -> Bool {
+        if T.self == Date.self {
+            try sink.encode(unsafeBitCast(value, to: Date.self), forKey: key)
+        } else if T.self == Data.self {
+            try sink.encode(unsafeBitCast(value, to: Data.self), forKey: key)
+        } else if T.self == String.self {
+            try sink.encode(unsafeBitCast(value, to: String.self), forKey: key)
+        } else if T.self == UUID.self {
+            try sink.encode(unsafeBitCast(value, to: UUID.self), forKey: key)
+        } else if T.self == URL.self {
+            try sink.encode(unsafeBitCast(value, to: URL.self), forKey: key)
+        } else if T.self == [String].self {
+            // Handed to the encoder as it is (as `encodeArchiveCollection` does).
+            try sink.encodeArray(unsafeBitCast(value, to: [String].self), forKey: key)
+        } else {
+            return false
+        }
+        return true
+    }
+
     /// The error a Codable user expects for a failed write, carrying the archive's error.
     static func encodingError(_ error: any Error, value: Any, codingPath: [any CodingKey]) -> any Error {
         guard let archiveError = error as? KeyedArchiveError else { return error }
@@ -244,172 +336,4 @@ protocol ArchiveOptionalMarker {
 
 extension Optional: ArchiveOptionalMarker {
     var isArchiveNil: Bool { self == nil }
-}
-
-// MARK: - Containers
-
-/// One stored reference (the encoder): the standard library's container box copies the container for
-/// every call, and each stored reference costs a retain and a release. Fields are written by the encoder's
-/// `encodeField`/`encodeCodableField`.
-struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    let owner: ArchiveCodableEncoder
-    private var sink: any ArchiveEncoder { owner.keyedSink }
-    var codingPath: [any CodingKey] { owner.codingPath }
-
-    @inline(__always)
-    private func put<V: ArchiveValue>(_ value: V, _ key: Key) throws {
-        try owner.encodeField(value, key.stringValue, key)
-    }
-
-    mutating func encodeNil(forKey key: Key) throws {
-        do { try sink.encodeNil(forKey: key.stringValue) } catch {
-            throw CodableArchiving.encodingError(error, value: Optional<Int>.none as Any, codingPath: codingPath + [key])
-        }
-    }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { try put(value, key) }
-    mutating func encode(_ value: String, forKey key: Key) throws { try put(value, key) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { try put(value, key) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { try put(value, key) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { try put(value, key) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { try put(value, key) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { try put(value, key) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { try put(value, key) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { try put(value, key) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { try put(value, key) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { try put(value, key) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { try put(value, key) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { try put(value, key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { try put(value, key) }
-
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        try owner.encodeCodableField(value, key.stringValue, key)
-    }
-
-    // Optionals: nil is written as `$null`, as `NSCoder.encode(nil, forKey:)` and hand-written models write it,
-    // so every instance of a type has the same keys.
-    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try optional(value, key) }
-    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try optional(value, key) }
-    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try optional(value, key) }
-    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try optional(value, key) }
-    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try optional(value, key) }
-    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try optional(value, key) }
-    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try optional(value, key) }
-    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try optional(value, key) }
-    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try optional(value, key) }
-    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try optional(value, key) }
-    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try optional(value, key) }
-    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try optional(value, key) }
-    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try optional(value, key) }
-    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try optional(value, key) }
-    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
-    }
-
-    @inline(__always)
-    private mutating func optional<V: ArchiveValue>(_ value: V?, _ key: Key) throws {
-        if let value { try put(value, key) } else { try encodeNil(forKey: key) }
-    }
-
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
-        -> KeyedEncodingContainer<NestedKey>
-    {
-        nested(key).container(keyedBy: keyType)
-    }
-
-    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        nested(key).unkeyedContainer()
-    }
-
-    mutating func superEncoder() -> any Encoder {
-        nested(ArchiveCodingKey(stringValue: "super"))
-    }
-
-    mutating func superEncoder(forKey key: Key) -> any Encoder {
-        nested(key)
-    }
-
-    /// A value under `key` written when the enclosing value is complete.
-    private func nested(_ key: any CodingKey) -> ArchiveCodableEncoder {
-        let encoder = ArchiveCodableEncoder(fieldAt: codingPath + [key])
-        let path = codingPath + [key]
-        owner.later(key.stringValue) { sink, name, isElement in
-            do { try encoder.flush(to: sink, forKey: name, isElement: isElement) } catch {
-                throw CodableArchiving.encodingError(error, value: name, codingPath: path)
-            }
-        }
-        return encoder
-    }
-}
-
-struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
-    let recorder: ArchiveCallRecorder
-    let codingPath: [any CodingKey]
-    var count: Int { recorder.calls.count }
-
-    private var nextKey: ArchiveCodingKey { ArchiveCodingKey(intValue: count) }
-
-    mutating func encodeNil() throws { try recorder.encodeNil(forKey: "") }
-
-    mutating func encode<T: Encodable>(_ value: T) throws {
-        let key = nextKey
-        do { try CodableArchiving.encode(value, to: recorder, forKey: "", isElement: true, codingPath: codingPath + [key]) } catch {
-            throw CodableArchiving.encodingError(error, value: value, codingPath: codingPath + [key])
-        }
-    }
-
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-        nested().container(keyedBy: keyType)
-    }
-
-    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        nested().unkeyedContainer()
-    }
-
-    mutating func superEncoder() -> any Encoder { nested() }
-
-    private func nested() -> ArchiveCodableEncoder {
-        let path = codingPath + [nextKey]
-        let encoder = ArchiveCodableEncoder(fieldAt: path)
-        recorder.record("") { sink, name, isElement in
-            do { try encoder.flush(to: sink, forKey: name, isElement: isElement) } catch {
-                throw CodableArchiving.encodingError(error, value: name, codingPath: path)
-            }
-        }
-        return encoder
-    }
-}
-
-struct ArchiveSingleValueEncodingContainer: SingleValueEncodingContainer {
-    let sink: any ArchiveEncoder
-    let key: String
-    let isElement: Bool
-    let codingPath: [any CodingKey]
-
-    mutating func encodeNil() throws {
-        do {
-            if isElement { try sink.encodeObject(ArchiveNull(), forKey: key) } else { try sink.encodeNil(forKey: key) }
-        } catch {
-            throw CodableArchiving.encodingError(error, value: Optional<Int>.none as Any, codingPath: codingPath)
-        }
-    }
-
-    mutating func encode<T: Encodable>(_ value: T) throws {
-        do { try CodableArchiving.encode(value, to: sink, forKey: key, isElement: isElement, codingPath: codingPath) } catch {
-            throw CodableArchiving.encodingError(error, value: value, codingPath: codingPath)
-        }
-    }
-}
-
-/// A coding key made from a string or an index.
-struct ArchiveCodingKey: CodingKey {
-    let stringValue: String
-    let intValue: Int?
-    init(stringValue: String) {
-        self.stringValue = stringValue
-        self.intValue = nil
-    }
-    init(intValue: Int) {
-        self.stringValue = "Index \(intValue)"
-        self.intValue = intValue
-    }
 }

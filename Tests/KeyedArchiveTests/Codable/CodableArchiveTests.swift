@@ -80,6 +80,29 @@ private func objects(_ data: Data, className: String) throws -> [PropertyListDic
         #expect(try KeyedUnarchiver.unarchivedObject(ofClass: CVector.self, from: KeyedArchiver.archivedData(withRootObject: CVector([]))) == CVector([]))
     }
 
+    @Test func objectsOfManyKindsInOneArchiveEachKeepTheirOwnFields() throws {
+        // One archiver writes these objects one after another, alternating kinds and container kinds.
+        let items = (0 ..< 12).map(CTwoKeyed.init)
+        let data = try KeyedArchiver.archivedData(withRootObject: items)
+        func keys(_ className: String) throws -> [Set<String>] {
+            try objects(data, className: className).map { Set($0.keys) }
+        }
+        #expect(try keys(String(reflecting: CTwoKeyed.self)) == Array(repeating: ["$class", "label", "count", "vector", "person"], count: 12))
+        #expect(try keys(String(reflecting: CVector.self)) == Array(repeating: ["$class", "elements"], count: 12))
+        #expect(try keys(String(reflecting: CPerson.self)) == Array(repeating: ["$class", "name", "friends", "best"], count: 12))
+        let back = try KeyedUnarchiver().decode([CTwoKeyed].self, from: data)
+        #expect(back.map(\.label) == items.map(\.label))
+        #expect(back.map(\.count) == items.map(\.count))
+        #expect(back.map(\.vector) == items.map(\.vector))
+        #expect(back.map(\.person.name) == items.map(\.person.name))
+
+        let fives = (0 ..< 6).map(CFiveKeyed.init)
+        let fivesData = try KeyedArchiver.archivedData(withRootObject: fives)
+        let stored = try objects(fivesData, className: String(reflecting: CFiveKeyed.self))
+        #expect(stored.map { Set($0.keys) } == Array(repeating: ["$class", "a", "b", "c", "d", "e"], count: 6))
+        #expect(try KeyedUnarchiver().decode([CFiveKeyed].self, from: fivesData) == fives)
+    }
+
     @Test func topLevelCollectionsOfCodableModelsRoundTrip() throws {
         let cards = [CPersonCard(title: "a", mood: .happy), CPersonCard(title: "b", mood: .sad)]
         let data = try KeyedArchiver.archivedData(withRootObject: cards)
@@ -229,6 +252,24 @@ private struct HandCard: KeyedArchivable {
         #expect(context.debugDescription.contains("@BackReference"))
         #expect(context.debugDescription.contains("CPerson #1 .best -> KeyedArchiveTests.CPerson #"), "\(context.debugDescription)")
         #expect(context.debugDescription.contains(".best -> KeyedArchiveTests.CPerson #1 again"), "\(context.debugDescription)")
+    }
+
+    @Test func cycleThroughArrayElementsIsRefusedNamingTheElements() throws {
+        let a = CPerson("a"), b = CPerson("b")
+        a.friends = [b]
+        b.friends = [a]
+        defer { b.friends = [] }
+        let error = #expect(throws: EncodingError.self) { try KeyedArchiver.archivedData(withRootObject: a) }
+        guard case .invalidValue(let value, let context)? = error else {
+            Issue.record("expected invalidValue, got \(String(describing: error))")
+            return
+        }
+        #expect((value as? CPerson) === b)
+        #expect(context.codingPath.isEmpty)
+        let name = String(reflecting: CPerson.self)
+        #expect(context.debugDescription.contains("\(name) #1 (an element) -> \(name) #"), "\(context.debugDescription)")
+        #expect(context.debugDescription.contains("(an element) -> \(name) #1 again"), "\(context.debugDescription)")
+        #expect(context.debugDescription.contains("(\(name)(an element)) @BackReference"), "\(context.debugDescription)")
     }
 
     @Test func cycleNotThroughTheRootIsRefusedNamingOnlyItsSteps() throws {

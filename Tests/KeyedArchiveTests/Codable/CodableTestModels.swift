@@ -251,3 +251,68 @@ struct CListHolder: ArchivableCodable, Equatable { var list: CList }
 /// A plain Codable class: must adopt ArchivableCodable.
 final class CPlainClass: Codable { var x = 1 }
 struct CHoldsPlainClass: ArchivableCodable { var item: CPlainClass }
+
+/// A model that asks its encoder for keyed containers of two key types and writes through both in turn (as
+/// a subclass whose `encode(to:)` calls `super.encode(to: encoder)` does), referring to models of two other
+/// kinds: archived among many, its objects alternate with theirs.
+final class CTwoKeyed: ArchivableCodable {
+    var label: String
+    var count: Int
+    var vector: CVector
+    var person: CPerson
+    enum LabelKeys: String, CodingKey { case label, vector }
+    enum CountKeys: String, CodingKey { case count, person }
+    init(_ i: Int) {
+        label = "l\(i)"
+        count = i
+        vector = CVector([i, i + 1])
+        person = CPerson("p\(i)")
+    }
+    required init(from decoder: any Decoder) throws {
+        let labels = try decoder.container(keyedBy: LabelKeys.self)
+        let counts = try decoder.container(keyedBy: CountKeys.self)
+        label = try labels.decode(String.self, forKey: .label)
+        count = try counts.decode(Int.self, forKey: .count)
+        vector = try labels.decode(CVector.self, forKey: .vector)
+        person = try counts.decode(CPerson.self, forKey: .person)
+    }
+    func encode(to encoder: any Encoder) throws {
+        var labels = encoder.container(keyedBy: LabelKeys.self)
+        var counts = encoder.container(keyedBy: CountKeys.self)
+        try labels.encode(label, forKey: .label)
+        try counts.encode(count, forKey: .count)
+        try labels.encode(vector, forKey: .vector)
+        try counts.encode(person, forKey: .person)
+    }
+}
+
+/// A model writing each field through a keyed container of its own key type: more key types than an
+/// archiver keeps containers for.
+struct CFiveKeyed: ArchivableCodable, Equatable {
+    var a: Int, b: Int, c: Int, d: Int, e: Int
+    enum A: CodingKey { case a }
+    enum B: CodingKey { case b }
+    enum C: CodingKey { case c }
+    enum D: CodingKey { case d }
+    enum E: CodingKey { case e }
+    init(_ i: Int) { (a, b, c, d, e) = (i, i + 1, i + 2, i + 3, i + 4) }
+    init(from decoder: any Decoder) throws {
+        a = try decoder.container(keyedBy: A.self).decode(Int.self, forKey: .a)
+        b = try decoder.container(keyedBy: B.self).decode(Int.self, forKey: .b)
+        c = try decoder.container(keyedBy: C.self).decode(Int.self, forKey: .c)
+        d = try decoder.container(keyedBy: D.self).decode(Int.self, forKey: .d)
+        e = try decoder.container(keyedBy: E.self).decode(Int.self, forKey: .e)
+    }
+    func encode(to encoder: any Encoder) throws {
+        var ca = encoder.container(keyedBy: A.self)
+        try ca.encode(a, forKey: .a)
+        var cb = encoder.container(keyedBy: B.self)
+        try cb.encode(b, forKey: .b)
+        var cc = encoder.container(keyedBy: C.self)
+        try cc.encode(c, forKey: .c)
+        var cd = encoder.container(keyedBy: D.self)
+        try cd.encode(d, forKey: .d)
+        var ce = encoder.container(keyedBy: E.self)
+        try ce.encode(e, forKey: .e)
+    }
+}
