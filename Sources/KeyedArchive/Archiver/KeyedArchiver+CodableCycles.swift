@@ -89,49 +89,35 @@ extension KeyedArchiver {
             }
         }
         // Depth-first, iteratively: 1 marks an object on the current path, 2 one whose references are done.
-        // The path is kept in `walk`, three words per level: the object, its next reference, and (below the
-        // first level) the reference that led to it. Each object enters the path once, so it holds at most
-        // `objectCount` levels.
         var mark = [UInt8](repeating: 0, count: objectCount)
-        var walk = [Int](repeating: 0, count: 3 * objectCount)
-        let cycle: [Int]? = mark.withUnsafeMutableBufferPointer { mark in
-            walk.withUnsafeMutableBufferPointer { walk in
-                for start in 0 ..< objectCount where firstOutgoing[start] < firstOutgoing[start + 1] && mark[start] == 0 {
-                    mark[start] = 1
-                    walk[0] = start
-                    walk[1] = firstOutgoing[start]
-                    var depth = 0
-                    while depth >= 0 {
-                        let object = walk[3 * depth], next = walk[3 * depth + 1]
-                        guard next < firstOutgoing[object + 1] else {
-                            mark[object] = 2
-                            depth -= 1
-                            continue
-                        }
-                        walk[3 * depth + 1] = next + 1
-                        let index = outgoing.isEmpty ? next : outgoing[next]
-                        let target = references[index].to.rawValue
-                        switch mark[target] {
-                        case 0:
-                            mark[target] = 1
-                            depth += 1
-                            walk[3 * depth] = target
-                            walk[3 * depth + 1] = firstOutgoing[target]
-                            walk[3 * depth + 2] = index
-                        case 1:
-                            // The references that led from the start to `object`, then the one back to `target`.
-                            let path = depth == 0 ? [] : (1 ... depth).map { walk[3 * $0 + 2] }
-                            let first = path.firstIndex { references[$0].from.rawValue == target } ?? path.count
-                            return Array(path[first...]) + [index]
-                        default:
-                            break
-                        }
-                    }
+        var stack: [(object: Int, next: Int)] = []
+        var path: [Int] = []  // the reference that led to each object of `stack` after the first
+        for start in 0 ..< objectCount where firstOutgoing[start] < firstOutgoing[start + 1] && mark[start] == 0 {
+            mark[start] = 1
+            stack.append((start, firstOutgoing[start]))  // `stack` and `path` are empty: the last walk ended
+            while let (object, next) = stack.last {
+                guard next < firstOutgoing[object + 1] else {
+                    mark[object] = 2
+                    stack.removeLast()
+                    if !path.isEmpty { path.removeLast() }
+                    continue
                 }
-                return nil
+                stack[stack.count - 1].next += 1
+                let index = outgoing.isEmpty ? next : outgoing[next]
+                let target = references[index].to.rawValue
+                switch mark[target] {
+                case 0:
+                    mark[target] = 1
+                    stack.append((target, firstOutgoing[target]))
+                    path.append(index)
+                case 1:
+                    let first = path.firstIndex { references[$0].from.rawValue == target } ?? path.count
+                    throw cycleError(Array(path[first...]) + [index], references, keys)
+                default:
+                    break
+                }
             }
         }
-        if let cycle { throw cycleError(cycle, references, keys) }
     }
 
     /// The error for a cycle of plain references, naming each step and the reference that closes it.
