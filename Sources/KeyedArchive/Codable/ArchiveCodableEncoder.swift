@@ -23,26 +23,23 @@ final class ArchiveCodableEncoder: Encoder {
     /// Object role: `objectSink` when it is the ``KeyedArchiver`` (always, but for a model written into a
     /// recorder): the keyed container's fields are written to it without an existential copy per field.
     private let archiver: KeyedArchiver?
-    // The variables below are `@exclusivity(unchecked)`: every access to them is instantaneous (a read, an
-    // assignment, an append; none spans a call into a value's `encode(to:)` or a replayed write), so no
-    // two accesses overlap, and a dynamic check per object and field would find nothing.
-    @exclusivity(unchecked) private var deferred: [(key: String, replay: ArchiveCallRecorder.Replay)] = []
+    private var deferred: [(key: String, replay: ArchiveCallRecorder.Replay)] = []
 
     /// Field role: what the value asked for.
-    @exclusivity(unchecked) private var fields: ArchiveCallRecorder?
-    @exclusivity(unchecked) private var elements: ArchiveCallRecorder?
-    @exclusivity(unchecked) private var single: ArchiveCallRecorder?
+    private var fields: ArchiveCallRecorder?
+    private var elements: ArchiveCallRecorder?
+    private var single: ArchiveCallRecorder?
 
     /// Object role, for the encoder an archiver reuses for every Codable object it writes
     /// (``KeyedArchiver/reusableCodableObjectEncoder()``): whether an object is being written with it, and the
     /// keyed containers handed out last (a few coding-key types: a class's and its superclass's), for the next
     /// objects with the same coding keys. They refer to this encoder: the archiver drops them with it
     /// (``forgetKeyedContainers()``).
-    @exclusivity(unchecked) var isWritingObject = false
+    var isWritingObject = false
     private let keepsKeyedContainers: Bool
-    @exclusivity(unchecked) private var keyedContainers: [(key: ObjectIdentifier, kept: AnyObject)] = []
+    private var keyedContainers: [(key: ObjectIdentifier, kept: AnyObject)] = []
     /// The entry of `keyedContainers` replaced next once it holds `keptKeyedContainerLimit` entries.
-    @exclusivity(unchecked) private var nextReplacedContainer = 0
+    private var nextReplacedContainer = 0
     private static let keptKeyedContainerLimit = 4
 
     /// An encoder for the fields of the object `archive` is writing.
