@@ -313,6 +313,22 @@ struct Report {
                 row("unarchive / plist read of the same \(n)-object archive", same.markdownOurs, same.markdownPeers)
             }
         }
+        if median("collections.archive") != nil {
+            let c = "collections"
+            row("archive 20,000 array-shaped objects (three strings and three references in arrays)", figure("\(c).archive"),
+                vs("NSKeyedArchiver", "\(c).foundation-archive", "\(c).archive"))
+            row("unarchive 20,000 array-shaped objects", figure("\(c).unarchive"), vs("NSKeyedUnarchiver", "\(c).foundation-unarchive", "\(c).unarchive"))
+            row("the array-shaped objects as an `ArchivableCodable` model",
+                "archive \(figure("\(c).codable-archive")) (\(x(ratio("\(c).foundation-archive", "\(c).codable-archive"))) Foundation), "
+                    + "unarchive \(figure("\(c).codable-unarchive")) (\(x(ratio("\(c).foundation-unarchive", "\(c).codable-unarchive"))))",
+                [vs("JSONEncoder", "\(c).json-archive", "\(c).codable-archive"), vs("JSONDecoder", "\(c).json-unarchive", "\(c).codable-unarchive"),
+                 vs("PropertyListEncoder", "\(c).plist-archive", "\(c).codable-archive"),
+                 vs("PropertyListDecoder", "\(c).plist-unarchive", "\(c).codable-unarchive")].filter { !$0.isEmpty }.joined(separator: ", "))
+            if median("\(c).codable-decode-floor") != nil {
+                row("Codable's own work on those objects (their `init(from:)` / `encode(to:)` with coders that read and keep nothing)",
+                    "\(figure("\(c).codable-decode-floor")) / \(figure("\(c).codable-encode-floor"))", "")
+            }
+        }
         if let a = ratio("codable.codable-archive", "codable.hand-archive"), let u = ratio("codable.codable-unarchive", "codable.hand-unarchive") {
             row("the 20,000 objects as an `ArchivableCodable` model", "archive \(figure("codable.codable-archive")) (\(x(a)) the hand-written model), "
                     + "unarchive \(figure("codable.codable-unarchive")) (\(x(u)))", "")
