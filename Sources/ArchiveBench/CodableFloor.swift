@@ -25,6 +25,7 @@ struct CodableFloor {
     func encodeAll() throws -> Int {
         let encoder = FieldTouchingCodableEncoder()
         for person in people { try person.encode(to: encoder as any Encoder) }
+        guard !encoder.metUnusedContainer else { throw FloorError.notUsedByTheModel }
         return encoder.sink
     }
 }
@@ -91,8 +92,10 @@ struct FixedValueContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
 /// An `Encoder` that keeps nothing: each value is folded into ``sink`` (a string's or data value's first
 /// byte and count, a number's bits, an array's count), so the caller's work cannot be optimised away.
+/// Containers the model does not use are answered with ``UnusedContainer``, which marks ``metUnusedContainer``.
 final class FieldTouchingCodableEncoder: Encoder {
     var sink = 0
+    var metUnusedContainer = false
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -101,8 +104,8 @@ final class FieldTouchingCodableEncoder: Encoder {
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         KeyedEncodingContainer(FieldTouchingContainer<Key>(encoder: self))
     }
-    func unkeyedContainer() -> any UnkeyedEncodingContainer { preconditionFailure("the model encodes no unkeyed container") }
-    func singleValueContainer() -> any SingleValueEncodingContainer { preconditionFailure("the model encodes no single value") }
+    func unkeyedContainer() -> any UnkeyedEncodingContainer { UnusedContainer(encoder: self) }
+    func singleValueContainer() -> any SingleValueEncodingContainer { UnusedContainer(encoder: self) }
 }
 
 /// ``FieldTouchingCodableEncoder``'s keyed container.
@@ -133,9 +136,31 @@ struct FieldTouchingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         }
     }
     func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-        preconditionFailure("the model encodes no nested container")
+        encoder.metUnusedContainer = true
+        return KeyedEncodingContainer(FieldTouchingContainer<NestedKey>(encoder: encoder))
     }
-    func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { preconditionFailure("the model encodes no nested container") }
+    func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { UnusedContainer(encoder: encoder) }
     func superEncoder() -> any Encoder { encoder }
     func superEncoder(forKey key: Key) -> any Encoder { encoder }
+}
+
+/// The unkeyed and single-value containers of ``FieldTouchingCodableEncoder``, which the model does not use:
+/// asking for one marks the encoder, whose floor run then throws; any value given to it throws.
+struct UnusedContainer: UnkeyedEncodingContainer, SingleValueEncodingContainer {
+    let encoder: FieldTouchingCodableEncoder
+    var codingPath: [any CodingKey] { [] }
+    var count: Int { 0 }
+
+    init(encoder: FieldTouchingCodableEncoder) {
+        self.encoder = encoder
+        encoder.metUnusedContainer = true
+    }
+
+    func encodeNil() throws { throw FloorError.notUsedByTheModel }
+    func encode<T: Encodable>(_ value: T) throws { throw FloorError.notUsedByTheModel }
+    func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        KeyedEncodingContainer(FieldTouchingContainer<NestedKey>(encoder: encoder))
+    }
+    func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
+    func superEncoder() -> any Encoder { encoder }
 }
