@@ -72,22 +72,31 @@ final class ArchiveStorage {
     /// - Parameter source: the `Data` that `bytes` belong to, if data values may share it; `nil` copies them.
     convenience init(binary bytes: UnsafeRawBufferPointer, source: Data? = nil, options: PropertyListReadingOptions) throws {
         var scanner = try KeyedArchiveReader.wrapping {
-            try BinaryPropertyListScanner(bytes, options: options)
+            try BinaryPropertyListScanner(bytes, options: options, checkingOffsets: false)
         }
         scanner.source = source
-        try self.init(scanner: scanner)
+        // The offset table is checked in the pass that reads every object's word, before anything else
+        // reads it: the same first fault as the scanner's own check, one pass over the table.
+        let words = try KeyedArchiveReader.wrapping { try scanner.objectWords(checkingOffsets: true) }
+        try self.init(scanner: scanner, words: words)
     }
 
     /// Checks the envelope and the archive's rules over `scanner`, which has checked its bytes' structure
     /// (it must have checked every offset-table entry: the default).
-    init(scanner: BinaryPropertyListScanner) throws {
+    convenience init(scanner: BinaryPropertyListScanner) throws {
+        try self.init(scanner: scanner, words: scanner.objectWords())
+    }
+
+    /// Checks the envelope and the archive's rules over `scanner`, whose every offset-table entry is checked,
+    /// with its ``BinaryPropertyListScanner/objectWords(checkingOffsets:)``.
+    private init(scanner: BinaryPropertyListScanner, words: [UInt64]) throws {
         // Rule 1 (``KeyedArchiveRules``), the first fault thrown.
         let envelope = try KeyedArchiveReader.wrapping { try KeyedArchiveRules.checkedEnvelope(ScannedArchiveRoot(scanner: scanner)) }
         self.scanner = scanner
         base = scanner.base
         plistObjectCount = scanner.objectCount
         objectAreaEnd = scanner.tableOffset
-        words = scanner.objectWords()
+        self.words = words
         refSize = scanner.refSize
         top = envelope.top
         objectCount = envelope.objects.count

@@ -146,10 +146,21 @@ extension BinaryPropertyListScanner {
     /// offset table front to back and each object's first bytes (writers lay objects out in about the
     /// same order, so this is close to one sequential pass over the file). A UID that cannot be read
     /// (truncated, too large) keeps its offset: reading it later through the scanner reports the fault.
-    func objectWords() -> [UInt64] {
-        [UInt64](unsafeUninitializedCapacity: objectCount) { words, initialized in
+    ///
+    /// - Parameter checkingOffsets: check each offset-table entry as it is read, throwing what the
+    ///   initializer's check throws for the first entry outside the object area (for a scanner made with
+    ///   `checkingOffsets: false`: one pass over the table instead of two). Without it, the initializer
+    ///   must have checked every entry.
+    func objectWords(checkingOffsets: Bool = false) throws -> [UInt64] {
+        try [UInt64](unsafeUninitializedCapacity: objectCount) { words, initialized in
             for n in 0 ..< objectCount {
-                let offset = offset(of: n)  // checked to lie in the object area by init
+                let offset: Int
+                if checkingOffsets {
+                    initialized = n  // the words before n, should the check throw
+                    offset = try checkedOffset(of: n)
+                } else {
+                    offset = self.offset(of: n)  // checked to lie in the object area by init
+                }
                 let marker = base.load(fromByteOffset: offset, as: UInt8.self)
                 var word = UInt64(marker) << 56 | UInt64(offset)
                 if marker >> 4 == BinaryPropertyListMarker.uid.rawValue {
