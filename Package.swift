@@ -60,8 +60,9 @@ let package = Package(
 
         // MARK: - Tests
 
-        /// What the test targets share: the archive builder, the built-tool finder and runner, the corpus locator and
-        /// the models the unarchiver fuzz target compiles too (Scripts/fuzz.sh). Not a product.
+        /// What the test targets share: the archive builder, the built-tool finder and runner, the corpus locator, the
+        /// tests' temporary directories and the models the unarchiver fuzz target compiles too (Scripts/fuzz.sh).
+        /// Not a product.
         .target(name: "KeyedArchiveTestSupport", dependencies: ["KeyedArchive"], path: "Tests/TestSupport"),
 
         .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "KeyedArchiveTesting", "KeyedArchiveTestSupport", "atomic-write-crash-child",

@@ -4,7 +4,7 @@ import Testing
 import KeyedArchive
 
 /// `archive-dump --hex / --base64 / --batch`: blobs as they come out of databases, one JSON line per blob.
-@Suite struct BatchInputTests {
+@Suite(.temporaryDirectory("archive-dump")) struct BatchInputTests {
     /// Runs the command in process with `arguments`, `stdin` as standard input.
     static func run(_ arguments: [String], stdin: Data = Data()) -> (status: Int32, lines: [String], errors: String) {
         let out = DumpOutputCollector(), err = DumpOutputCollector()

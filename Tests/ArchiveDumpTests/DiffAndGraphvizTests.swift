@@ -4,7 +4,7 @@ import Testing
 import KeyedArchive
 
 /// `archive-dump --diff` (objects matched by path from `$top`) and `--dot` (checked with Graphviz's `dot`).
-@Suite struct DiffAndGraphvizTests {
+@Suite(.temporaryDirectory("archive-dump")) struct DiffAndGraphvizTests {
     /// Graphviz's `dot`, when installed (`.ci/run` installs Debian's graphviz).
     static let dot: String? = ["/usr/bin/dot", "/usr/local/bin/dot"].first { FileManager.default.isExecutableFile(atPath: $0) }
 

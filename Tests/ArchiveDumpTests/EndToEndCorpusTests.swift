@@ -4,7 +4,7 @@ import KeyedArchive
 @testable import ArchiveDumpCore
 
 /// Runs the built `archive-dump` on archives the tests make and on the shared corpus.
-@Suite struct EndToEndArchiveTests {
+@Suite(.temporaryDirectory("archive-dump")) struct EndToEndArchiveTests {
     @Test func binaryAndXMLArchivesDumpTheSameTree() throws {
         let archive = Samples.note()
         let graph = try ArchivedObjectGraph(propertyList: archive)
@@ -208,9 +208,8 @@ import KeyedArchive
         let files = TestEnvironment.corpusFiles().filter { !$0.path.contains("/typedstream/") }
         #expect(files.count > 100)
         let python = try #require(TestEnvironment.python3())
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("archive-dump-corpus-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: work) }
+        let work = try TemporaryDirectory.create("archive-dump-corpus")
+        defer { TemporaryDirectory.remove(work) }
         var manifest: [String] = []
         var crashes: [String] = []
         for (i, file) in files.enumerated() {

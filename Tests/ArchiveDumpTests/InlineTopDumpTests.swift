@@ -6,7 +6,7 @@ import KeyedArchiveTestSupport
 
 /// `archive-dump` shows `$top` values a program encoded straight into the archiver: the tree as top-level
 /// fields, JSON as values; `--validate` accepts them.
-@Suite struct InlineTopDumpTests {
+@Suite(.temporaryDirectory("archive-dump")) struct InlineTopDumpTests {
     @Test func foundationSystemFieldsAreShownInEveryMode() throws {
         let path = try ToolRunner.temporaryFile(SystemFieldsArchive.foundation())
         let tree = try ToolRunner.run([path])

@@ -6,7 +6,7 @@ import KeyedArchiveTestSupport
 
 /// `archive-dump --lenient` shows what can be shown of a damaged archive, each damaged place listed and
 /// marked with its error; without it the archive is refused, and `--validate` still reports the first error.
-@Suite struct LenientDumpTests {
+@Suite(.temporaryDirectory("archive-dump")) struct LenientDumpTests {
     /// A wrong $version, a dangling UID in object #1 and a broken $class on object #4.
     static let damaged: PropertyListValue = .dictionary([
         "$archiver": "NSKeyedArchiver", "$version": 99999,

@@ -4,7 +4,7 @@ import Testing
 import KeyedArchive
 
 /// `archive-dump --timeline` and `--extract <dir>`.
-@Suite struct TimelineExtractionTests {
+@Suite(.temporaryDirectory("archive-dump")) struct TimelineExtractionTests {
     static let addressBook = BuiltProducts.packageRoot.appendingPathComponent("Samples/SchemaMigration/Fixtures/address-book-v1.archive").path
 
     @Test func theTimelineListsEveryDateWithItsPathSorted() throws {
@@ -30,12 +30,6 @@ import KeyedArchive
         #expect(lines[1].contains(#""path":"$root.when""#))
     }
 
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("extract-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     @Test func extractionWritesEveryBlobWithSafeNamesAndSniffedTypes() throws {
         let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
         let nested = try PropertyListValue.dictionary(["jpeg": .data(Data([0xFF, 0xD8, 0xFF, 0xE0]))]).propertyListData(format: .binary)
@@ -46,8 +40,7 @@ import KeyedArchive
             ("payload", builder.add(.data(nested))),
         ])
         let archive = try builder.archive(root: root).propertyListData(format: .binary)
-        let directory = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryDirectory.subdirectory()
         // A file that is there already is kept, not replaced.
         try Data("keep".utf8).write(to: directory.appendingPathComponent("top.root_absolute.bin"))
         let input = try ToolRunner.temporaryFile(archive)

@@ -192,7 +192,7 @@ extension AddingAFieldExample.Contact {
     @Test func goldenFileExampleChecksAVersionOneArchive() throws {
         typealias Contact = AddingAFieldExample.Contact
         let directory = ScratchDirectory()
-        defer { withExtendedLifetime(directory) {} }
+        defer { directory.remove() }
         let contactsVersion1 = URL(fileURLWithPath: directory.file("contacts-v1.archive"))
         var writer = KeyedArchiver.Configuration()
         writer.setClassName("AddressCard", for: AddingAFieldExample.Version1.Contact.self)
@@ -253,9 +253,9 @@ extension AddingAFieldExample.Contact {
 
     @Test func gettingStartedWritesAndReadsAFile() throws {
         let pancakes = GettingStartedExample.pancakes
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("docs-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folderURL = try TemporaryDirectory.create("docs")
+        defer { TemporaryDirectory.remove(folderURL) }
+        let folder = folderURL.path
         // GettingStarted 5: begin
         let path = folder + "/pancakes.recipe"
         try KeyedArchiver.archiveRootObject(pancakes, toFile: path)

@@ -40,7 +40,7 @@ enum ReadmeHandWrittenExample {
     @Test func readmeExampleRunsAndRoundTrips() throws {
         typealias Note = ReadmeExample.Note
         let directory = ScratchDirectory()
-        defer { withExtendedLifetime(directory) {} }
+        defer { directory.remove() }
         let path = directory.file("note.archive")
         let before = Date.now
         // README 1: begin

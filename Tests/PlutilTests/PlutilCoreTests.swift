@@ -6,7 +6,7 @@ import ArchiveDumpCore
 
 /// The parts of `plutil` below the command line: the JSON reader, the key order, the literal and raw
 /// formats, atomic edits and keyed archives, run in this process.
-@Suite struct PlutilCoreTests {
+@Suite(.temporaryDirectory("plutil-core")) struct PlutilCoreTests {
     /// Runs the command in this process with absolute paths.
     func run(_ arguments: [String], input: Data = Data()) -> (status: Int32, stdout: String, stderr: String) {
         let out = DumpOutputCollector(), err = DumpOutputCollector()
@@ -16,12 +16,9 @@ import ArchiveDumpCore
         return (status, out.text, err.text)
     }
 
+    /// Writes `data` to a file alone in a new folder inside the test's temporary directory; returns its path.
     func temporaryFile(_ data: Data, name: String = "file.plist") throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plutil-core-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let url = folder.appendingPathComponent(name)
-        try data.write(to: url)
-        return url.path
+        try TemporaryDirectory.file(data, name: name)
     }
 
     func readJSON(_ text: String) throws(PlutilFailure) -> PropertyListValue {

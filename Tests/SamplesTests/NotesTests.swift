@@ -5,13 +5,13 @@ import NotesCore
 import Testing
 
 /// The notes sample, in-process through NotesCore, against a temporary data directory.
-@Suite struct NotesTests {
+@Suite(.temporaryDirectory("samples-notes")) struct NotesTests {
     let directory: URL
     let environment: [String: String]
     var file: URL { directory.appendingPathComponent("notes.archive") }
 
     init() throws {
-        directory = try SampleRunner.temporaryDirectory("notes").appendingPathComponent("data")
+        directory = try TemporaryDirectory.subdirectory().appendingPathComponent("data")
         environment = ["NOTES_DATA_DIR": directory.path]
     }
 
@@ -182,10 +182,9 @@ import Testing
 }
 
 /// Runs the built `notes` executable end to end.
-@Suite struct NotesEndToEndTests {
+@Suite(.temporaryDirectory("samples-notes")) struct NotesEndToEndTests {
     @Test func builtBinaryAddsListsAndFailsCleanly() throws {
-        let dir = try SampleRunner.temporaryDirectory("notes-e2e")
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try TemporaryDirectory.subdirectory()
         // The platform default is used (no NOTES_DATA_DIR), under a HOME and an XDG_DATA_HOME of the test's own:
         // on macOS the default is $HOME/Library/Application Support, elsewhere $XDG_DATA_HOME.
         var environment = ProcessInfo.processInfo.environment

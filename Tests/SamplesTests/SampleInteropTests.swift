@@ -60,7 +60,7 @@ private final class FNotebook: NSObject, NSSecureCoding {
     func encode(with coder: NSCoder) {}
 }
 
-@Suite struct SampleInteropTests {
+@Suite(.temporaryDirectory("samples-interop")) struct SampleInteropTests {
     @Test func foundationReadsTheShippedVersion1Fixture() throws {
         let data = try Data(contentsOf: SchemaMigrationTests.fixture)
         let unarchiver = try NSKeyedUnarchiver(forReadingFrom: data)
@@ -81,8 +81,7 @@ private final class FNotebook: NSObject, NSSecureCoding {
         try notebook.add("Buy milk", date: Date(timeIntervalSinceReferenceDate: 10))
         try notebook.add("Call mum", date: Date(timeIntervalSinceReferenceDate: 20.5))
         try notebook.delete(id: 1)
-        let dir = try SampleRunner.temporaryDirectory("notes-interop")
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try TemporaryDirectory.subdirectory()
         let store = NotesStore(directory: dir.path)
         try store.save(notebook)
 

@@ -5,7 +5,7 @@ import SchemaMigration
 import Testing
 
 /// The migration sample reading the version-1 archive it ships.
-@Suite struct SchemaMigrationTests {
+@Suite(.temporaryDirectory("samples-migration")) struct SchemaMigrationTests {
     static let fixture = SampleRunner.packageRoot.appendingPathComponent("Samples/SchemaMigration/Fixtures/address-book-v1.archive")
 
     @Test func shippedVersion1ArchiveReadsAsVersion2() throws {
@@ -92,8 +92,7 @@ import Testing
         #expect(upgradedCounts["SchemaMigration.Ledger"] == 1 && upgradedCounts["SchemaMigration.LedgerEntry"] == 2, "\(upgradedCounts)")
         #expect(try AddressBookArchive.read(upgraded).ledger == book.ledger)
 
-        let dir = try SampleRunner.temporaryDirectory("migration-kit")
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try TemporaryDirectory.subdirectory()
         let regenerated = dir.appendingPathComponent("kit.archive")
         #expect(try SampleRunner.run("schema-migration", ["--write-kit", regenerated.path]).status == 0)
         #expect(try Data(contentsOf: regenerated) == shipped)
@@ -125,8 +124,7 @@ import Testing
 
             """)
 
-        let dir = try SampleRunner.temporaryDirectory("migration")
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try TemporaryDirectory.subdirectory()
         let regenerated = dir.appendingPathComponent("v1.archive")
         let write = try SampleRunner.run("schema-migration", ["--write-v1", regenerated.path])
         #expect(write.status == 0)

@@ -32,26 +32,25 @@ public enum ToolProcess {
     ///   - environment: the child's whole environment; the test process's when nil.
     public static func run(_ executable: URL, _ arguments: [String], input: Data = Data(),
                            currentDirectory: URL? = nil, environment: [String: String]? = nil) throws -> Result {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tool-io-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let inURL = scratch.appendingPathComponent("in"), outURL = scratch.appendingPathComponent("out"),
-            errURL = scratch.appendingPathComponent("err")
-        try input.write(to: inURL)
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-        if let environment { process.environment = environment }
-        process.standardInput = try FileHandle(forReadingFrom: inURL)
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        try process.run()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, crashed: process.terminationReason == .uncaughtSignal,
-                      stdout: try Data(contentsOf: outURL),
-                      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+        try withTemporaryDirectory("tool-io") { scratch in
+            let inURL = scratch.appendingPathComponent("in"), outURL = scratch.appendingPathComponent("out"),
+                errURL = scratch.appendingPathComponent("err")
+            try input.write(to: inURL)
+            _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments
+            if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+            if let environment { process.environment = environment }
+            process.standardInput = try FileHandle(forReadingFrom: inURL)
+            process.standardOutput = try FileHandle(forWritingTo: outURL)
+            process.standardError = try FileHandle(forWritingTo: errURL)
+            try process.run()
+            process.waitUntilExit()
+            return Result(status: process.terminationStatus, crashed: process.terminationReason == .uncaughtSignal,
+                          stdout: try Data(contentsOf: outURL),
+                          stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+        }
     }
 }

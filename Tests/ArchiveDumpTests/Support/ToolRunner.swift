@@ -14,13 +14,10 @@ enum ToolRunner {
         return try ToolProcess.run(tool, arguments, input: input, currentDirectory: currentDirectory)
     }
 
-    /// Writes `data` to a new temporary file and returns its path.
+    /// Writes `data` to a file alone in a new folder inside the running test's temporary directory and returns
+    /// its path. The suite carries `.temporaryDirectory`, which removes the directory when the test ends.
     static func temporaryFile(_ data: Data, name: String = "input.plist") throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("archive-dump-file-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let url = dir.appendingPathComponent(name)
-        try data.write(to: url)
-        return url.path
+        try TemporaryDirectory.file(data, name: name)
     }
 }
 
@@ -64,20 +61,19 @@ enum TestEnvironment {
 
     /// Runs a Python script with arguments; returns its status and output.
     static func runPython(_ python: String, script: String, arguments: [String] = []) throws -> (Int32, String) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("archive-dump-py-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let scriptURL = dir.appendingPathComponent("check.py"), outURL = dir.appendingPathComponent("out")
-        try Data(script.utf8).write(to: scriptURL)
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [scriptURL.path] + arguments
-        let handle = try FileHandle(forWritingTo: outURL)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: try Data(contentsOf: outURL), as: UTF8.self))
+        try withTemporaryDirectory("archive-dump-py") { dir in
+            let scriptURL = dir.appendingPathComponent("check.py"), outURL = dir.appendingPathComponent("out")
+            try Data(script.utf8).write(to: scriptURL)
+            _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: python)
+            process.arguments = [scriptURL.path] + arguments
+            let handle = try FileHandle(forWritingTo: outURL)
+            process.standardOutput = handle
+            process.standardError = handle
+            try process.run()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: try Data(contentsOf: outURL), as: UTF8.self))
+        }
     }
 }

@@ -29,11 +29,18 @@ import Testing
     static var canCompile: Bool { moduleDirectory != nil && compiler != nil }
 
     /// Type-checks `file` as a Swift 6 user of `KeyedArchive`; returns the exit status and the diagnostics.
+    ///
+    /// The compiler driver leaves a `TemporaryDirectory.*` folder in its `TMPDIR` at every run, so it gets a
+    /// temporary directory of its own, removed afterwards.
     static func compile(_ file: URL) throws -> (status: Int32, diagnostics: String) {
         let compiler = try #require(compiler), modules = try #require(moduleDirectory)
-        let run = try OracleProcess.run(compiler, ["-swift-version", "6", "-strict-concurrency=complete", "-typecheck",
-                                                   "-I", modules.path, file.path])
-        return (run.status, String(decoding: run.stderr + run.stdout, as: UTF8.self))
+        return try withTemporaryDirectory("swiftc") { driverTemporaries in
+            var environment = ProcessInfo.processInfo.environment
+            environment["TMPDIR"] = driverTemporaries.path
+            let run = try OracleProcess.run(compiler, ["-swift-version", "6", "-strict-concurrency=complete", "-typecheck",
+                                                       "-I", modules.path, file.path], environment: environment)
+            return (run.status, String(decoding: run.stderr + run.stdout, as: UTF8.self))
+        }
     }
 
     @Test(.enabled(if: canCompile, "needs swiftc on PATH and the built KeyedArchive module"))
@@ -47,9 +54,8 @@ import Testing
     /// archiver holds one archive's state), so the test above would fail if `KeyedUnarchiver` were not.
     @Test(.enabled(if: canCompile, "needs swiftc on PATH and the built KeyedArchive module"))
     func nonSendableStaticLetIsDiagnosed() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sendable-control-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryDirectory.create("sendable-control")
+        defer { TemporaryDirectory.remove(folder) }
         let file = folder.appendingPathComponent("main.swift")
         try Data("""
             import KeyedArchive

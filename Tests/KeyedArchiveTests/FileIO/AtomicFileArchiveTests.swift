@@ -14,7 +14,7 @@ import Darwin
     @Test(arguments: PropertyListFormat.allCases)
     func archiveFileRoundTripsEveryField(format: PropertyListFormat) throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("model.archive")
         var original = EveryField()
         original.string = "saved to \(format)"
@@ -34,7 +34,7 @@ import Darwin
 
     @Test func urlArchiveReplacesAtomically() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let url = URL(fileURLWithPath: dir.file("notes.archive"))
         try KeyedArchiver.archiveRootObject(["first"], to: url)
         try FileTestSupport.create(url.path, try #require(FileTestSupport.contents(url.path)), mode: 0o600)
@@ -46,7 +46,7 @@ import Darwin
 
     @Test func failedSaveKeepsThePreviousArchive() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("model.archive")
         try KeyedArchiver.archiveRootObject(["old"], toFile: path)
         let error = SystemCallHooks.$current.withValue(InjectedFault.write.hooks(failingWith: ENOSPC)) { () -> (any Error)? in
@@ -66,7 +66,7 @@ import Darwin
 
     @Test func missingFileIsAFileErrorAndGarbageIsAnArchiveError() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         do {
             _ = try KeyedUnarchiver.unarchivedObject(ofClass: EveryField.self, fromFile: dir.file("absent"))
             Issue.record("a missing file was unarchived")
@@ -82,7 +82,7 @@ import Darwin
 
     @Test func foundationReadsOurArchiveFileAndWeReadItsFile() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         // Ours -> Foundation.
         let ours = dir.file("ours.archive")
         try KeyedArchiver.archiveRootObject(["alpha", "beta"], toFile: ours)

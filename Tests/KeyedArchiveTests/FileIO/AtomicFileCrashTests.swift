@@ -20,9 +20,9 @@ import Darwin
         let child = try #require(FileTestSupport.crashChildExecutable(),
                                  "atomic-write-crash-child not found next to the test bundle or in .build")
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let payloadDirectory = ScratchDirectory("payloads")
-        defer { withExtendedLifetime(payloadDirectory) {} }
+        defer { payloadDirectory.remove() }
         // Two archives of different values and sizes (about 380 and 320 KiB), large enough that a save
         // takes a moment, with few objects so that decoding after every kill stays quick.
         let valueA = (0..<400).map { "A\($0):" + String(repeating: "a", count: 950) }

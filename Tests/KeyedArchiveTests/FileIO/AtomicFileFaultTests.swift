@@ -94,7 +94,7 @@ enum InjectedFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
 
     private func checkFailedStep(_ fault: InjectedFault, _ code: Int32) throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("model.plist")
         try FileTestSupport.create(path, old, mode: 0o640)
         if fault == .fchown {
@@ -126,7 +126,7 @@ enum InjectedFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
     func failureWhileCreatingANewFileLeavesNothing(code: Int32) throws {
         for fault in [InjectedFault.write, .fsyncFile, .rename] {
             let dir = ScratchDirectory()
-            defer { withExtendedLifetime(dir) {} }
+            defer { dir.remove() }
             let path = dir.file("new.plist")
             let error = try #require(atomicWrite(new, to: path, hooks: fault.hooks(failingWith: code)))
             #expect(error.step == fault.expectedStep)
@@ -136,7 +136,7 @@ enum InjectedFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
 
     @Test func shortWritesAndInterruptionsAreRetried() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("model.plist")
         try FileTestSupport.create(path, old)
         let log = HookLog()
@@ -158,7 +158,7 @@ enum InjectedFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
 
     @Test func writeThatMakesNoProgressFails() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("model.plist")
         try FileTestSupport.create(path, old)
         var hooks = SystemCallHooks()
@@ -172,7 +172,7 @@ enum InjectedFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
 
     @Test func takenTemporaryNameIsRetriedWithAnotherName() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("model.plist")
         let log = HookLog()
         var hooks = SystemCallHooks()
@@ -190,7 +190,7 @@ enum InjectedFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
 
     @Test func exhaustedTemporaryNamesFail() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         var hooks = SystemCallHooks()
         hooks.openat = { directory, name, flags, mode in
             if flags & O_CREAT != 0 { errno = EEXIST; return -1 }
@@ -204,7 +204,7 @@ enum InjectedFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
 
     @Test func directoryThatCannotBeSynchronizedWithEINVALIsAccepted() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("model.plist")
         #expect(atomicWrite(new, to: path, hooks: InjectedFault.fsyncDirectory.hooks(failingWith: EINVAL)) == nil)
         #expect(FileTestSupport.contents(path) == new)
@@ -212,7 +212,7 @@ enum InjectedFault: String, CaseIterable, Sendable, CustomTestStringConvertible 
 
     @Test func hooksDoNotLeakOutsideTheirScope() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("model.plist")
         #expect(atomicWrite(new, to: path, hooks: InjectedFault.write.hooks(failingWith: EIO)) != nil)
         #expect(SystemCallHooks.current == nil)

@@ -16,7 +16,7 @@ import Darwin
     @Test(.requiresTmpfsMount) func fullDiskKeepsTheOldFile() throws {
         let (mountTool, umountTool) = try #require(MachineConditions.tmpfsTools)
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let mountPoint = dir.file("small")
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: false)
         let mount = try ChildProcess.spawn(mountTool, ["-t", "tmpfs", "-o", "size=64k,mode=0755", "tmpfs", mountPoint])

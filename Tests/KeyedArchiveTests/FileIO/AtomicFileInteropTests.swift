@@ -14,7 +14,7 @@ import Darwin
     @Test(arguments: [0, 1, 4096, 1 << 20, (3 << 20) + 17])
     func foundationReadsWhatWeWriteAndWeReadWhatItWrites(size: Int) throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let bytes = FileTestSupport.pseudoRandomBytes(count: size, seed: UInt64(size) + 1)
 
         let ours = URL(fileURLWithPath: dir.file("ours"))
@@ -31,7 +31,7 @@ import Darwin
     /// symbolic link's target. Foundation's behaviour is printed, not asserted (it differs by platform).
     @Test func differencesFromFoundationAreAsDocumented() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         for writer in ["ours", "Foundation"] {
             let real = dir.file("\(writer)-real")
             let link = dir.file("\(writer)-link")

@@ -16,7 +16,7 @@ import Darwin
     @Test(arguments: [0o600, 0o640, 0o644, 0o400, 0o755] as [mode_t])
     func replacedFileKeepsItsMode(mode: mode_t) throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("model")
         try FileTestSupport.create(path, Data("old".utf8), mode: mode)
         try bytes.writeAtomically(toPath: path)
@@ -27,7 +27,7 @@ import Darwin
     @Test(.requiresReadableUmask) func newFileGetsDefaultModeMinusTheCurrentUmask() throws {
         let mask = try #require(FileTestSupport.currentUmask())
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("new")
         try bytes.writeAtomically(toPath: path)
         #expect(FileTestSupport.permissions(path) == 0o666 & ~mask)
@@ -37,7 +37,7 @@ import Darwin
     func newFileGetsTheRequestedPermissionsMinusTheUmask(requested: UInt16, bits: mode_t) throws {
         let mask = try #require(FileTestSupport.currentUmask())
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("new")
         try AtomicFileWriter(newFilePermissions: requested).write(bytes, toPath: path)
         #expect(FileTestSupport.permissions(path) == bits & ~mask)
@@ -50,7 +50,7 @@ import Darwin
 
     @Test func replacedFileKeepsItsModeWhateverTheNewFilePermissions() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("model")
         try FileTestSupport.create(path, Data("old".utf8), mode: 0o644)
         try AtomicFileWriter(newFilePermissions: 0o600).write(bytes, toPath: path)
@@ -64,7 +64,7 @@ import Darwin
         let child = try #require(FileTestSupport.crashChildExecutable(),
                                  "atomic-write-crash-child not found next to the test bundle or in .build")
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("new")
         let process = try ChildProcess.spawn(child, ["write-once", path, String(umask, radix: 8), "hello"])
         let status = process.waitForExit()
@@ -80,7 +80,7 @@ import Darwin
 
     @Test(.requiresRoot) func rootKeepsTheOwnerAndGroupOfTheReplacedFile() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("owned")
         try FileTestSupport.create(path, Data("old".utf8), mode: 0o640)
         try #require(chown(path, 4242, 4343) == 0)
@@ -94,7 +94,7 @@ import Darwin
 
     @Test func newFileBelongsToTheWriter() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("mine")
         try bytes.writeAtomically(toPath: path)
         let status = try #require(FileTestSupport.status(path))

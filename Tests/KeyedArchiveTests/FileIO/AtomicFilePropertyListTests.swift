@@ -21,7 +21,7 @@ import Darwin
     @Test(arguments: PropertyListFormat.allCases)
     func fileHoldsExactlyTheEncodedBytes(format: PropertyListFormat) throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("sample.plist")
         let encoded: Data
         do {
@@ -40,7 +40,7 @@ import Darwin
 
     @Test func unrepresentableValueWritesNothingAndKeepsTheOldFile() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("sample.plist")
         let old = Data("old".utf8)
         try FileTestSupport.create(path, old)
@@ -53,7 +53,7 @@ import Darwin
 
     @Test func optionsArePassedToTheWriter() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("sample.plist")
         let old = Data("old".utf8)
         try FileTestSupport.create(path, old)

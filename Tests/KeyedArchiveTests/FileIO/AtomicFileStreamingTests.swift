@@ -31,7 +31,7 @@ import Darwin
 
     @Test func streamedChunksReplaceTheFile() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("out.txt")
         try FileTestSupport.create(path, old, mode: 0o640)
         try stream(new, chunk: 7_000, to: path)
@@ -46,7 +46,7 @@ import Darwin
 
     @Test func anErrorFromTheProducerKeepsTheOldFileAndLeavesNoTemporaryFile() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("out.txt")
         try FileTestSupport.create(path, old)
         #expect(throws: Abandoned.self) { try stream(new, chunk: 10_000, to: path, thenThrow: Abandoned()) }
@@ -57,7 +57,7 @@ import Darwin
     @Test(arguments: [EIO, ENOSPC])
     func aFailedWriteKeepsTheOldFileEvenWhenTheProducerGoesOn(code: Int32) throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("out.txt")
         try FileTestSupport.create(path, old)
         let hooks = InjectedFault.write.hooks(failingWith: code)

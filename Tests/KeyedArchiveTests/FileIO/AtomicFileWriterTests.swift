@@ -15,7 +15,7 @@ import Darwin
 
     @Test func newFileGetsTheBytes() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("model.plist")
         try new.writeAtomically(toPath: path)
         #expect(FileTestSupport.contents(path) == new)
@@ -24,7 +24,7 @@ import Darwin
 
     @Test func existingFileIsReplaced() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("model.plist")
         try FileTestSupport.create(path, old)
         let inodeBefore = try #require(FileTestSupport.status(path)).st_ino
@@ -37,7 +37,7 @@ import Darwin
 
     @Test func urlDestinationWorks() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let url = URL(fileURLWithPath: dir.file("with space é.plist"))
         try new.writeAtomically(to: url)
         #expect(FileTestSupport.contents(url.path) == new)
@@ -56,7 +56,7 @@ import Darwin
 
     @Test func emptyDataIsWrittenAndSynchronized() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("empty")
         try FileTestSupport.create(path, old)
         let log = HookLog()
@@ -78,7 +78,7 @@ import Darwin
 
     @Test func nonContiguousBytesAreWrittenInOrder() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("regions")
         // DispatchData-like input: a DataProtocol with several regions.
         let parts = [Data("first,".utf8), Data(), Data("second,".utf8), Data("third".utf8)]
@@ -89,7 +89,7 @@ import Darwin
 
     @Test func withoutOverwritingCreatesANewFile() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("fresh")
         try new.writeAtomically(toPath: path, options: .withoutOverwriting)
         #expect(FileTestSupport.contents(path) == new)
@@ -98,7 +98,7 @@ import Darwin
 
     @Test func withoutOverwritingRefusesAnExistingFile() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("taken")
         try FileTestSupport.create(path, old)
         let error = try #require(atomicWrite(new, to: path, options: .withoutOverwriting))
@@ -112,7 +112,7 @@ import Darwin
     @Test func withoutOverwritingLosesARaceCleanly() throws {
         // Another writer creates the file between our check and our rename: the kernel refuses.
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("contested")
         let theirs = Data("the other writer won".utf8)
         var hooks = SystemCallHooks()
@@ -130,7 +130,7 @@ import Darwin
     @Test(arguments: [EINVAL, ENOSYS])
     func withoutOverwritingFallsBackToLink(unsupported: Int32) throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("linked")
         let log = HookLog()
         var hooks = SystemCallHooks()
@@ -153,7 +153,7 @@ import Darwin
 
     @Test func linkFallbackStillRefusesAnExistingFile() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("linked")
         let theirs = Data("already here".utf8)
         var hooks = SystemCallHooks()
@@ -172,7 +172,7 @@ import Darwin
 
     @Test func invalidPathsAreRejectedBeforeTouchingAnything() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let cases: [(String, Int32)] = [
             ("", ENOENT),                         // empty
             (dir.file("a\u{0}b"), EINVAL),        // NUL would cut the path short at "a"
@@ -189,7 +189,7 @@ import Darwin
 
     @Test func fifoAtTheDestinationIsNotReplaced() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("fifo")
         try #require(mkfifo(path, 0o600) == 0)
         let error = try #require(atomicWrite(new, to: path))
@@ -201,7 +201,7 @@ import Darwin
 
     @Test func otherHardLinksKeepTheOldContents() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("model")
         try FileTestSupport.create(path, old)
         try #require(link(path, dir.file("backup")) == 0)
@@ -212,7 +212,7 @@ import Darwin
 
     @Test func missingDirectoryIsReportedWithItsPath() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("no/such/dir/file")
         let error = try #require(atomicWrite(new, to: path))
         #expect(error.step == .openDirectory)
@@ -222,7 +222,7 @@ import Darwin
 
     @Test func longNamesGetAShortenedTemporaryName() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let name = String(repeating: "é", count: 120) + "x"   // 241 bytes: "." + name + suffix would exceed 255
         let path = dir.file(name)
         let log = HookLog()
@@ -251,7 +251,7 @@ import Darwin
 
     @Test func concurrentWritersLeaveOneCompleteFile() async throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("shared")
         let payloads = (0..<6).map { FileTestSupport.pseudoRandomBytes(count: 50_000 + $0 * 1000, seed: UInt64($0 + 100)) }
         await withTaskGroup(of: Void.self) { group in
@@ -268,7 +268,7 @@ import Darwin
 
     @Test func racingWritersWithoutOverwritingHaveExactlyOneWinner() async throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         for round in 0..<5 {
             let path = dir.file("claim-\(round)")
             let payloads = (0..<8).map { FileTestSupport.pseudoRandomBytes(count: 20_000, seed: UInt64(round * 100 + $0 + 1)) }
@@ -311,7 +311,7 @@ import Darwin
 
     @Test func symbolicLinkIsKeptAndItsTargetReplaced() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let target = dir.file("real.plist")
         let link = dir.file("link.plist")
         try FileTestSupport.create(target, old, mode: 0o600)
@@ -326,7 +326,7 @@ import Darwin
 
     @Test func chainOfLinksAcrossDirectoriesIsFollowed() throws {
         let root = ScratchDirectory()
-        defer { withExtendedLifetime(root) {} }
+        defer { root.remove() }
         try FileManager.default.createDirectory(atPath: root.file("a"), withIntermediateDirectories: false)
         try FileManager.default.createDirectory(atPath: root.file("b"), withIntermediateDirectories: false)
         let target = root.file("b/target.bin")
@@ -344,7 +344,7 @@ import Darwin
 
     @Test func danglingLinkCreatesItsTarget() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let link = dir.file("link")
         try #require(symlink(dir.file("created-later"), link) == 0)  // absolute target
         try new.writeAtomically(toPath: link)
@@ -355,7 +355,7 @@ import Darwin
 
     @Test func linkLoopFailsWithELOOP() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         try #require(symlink("b", dir.file("a")) == 0)
         try #require(symlink("a", dir.file("b")) == 0)
         let error = try #require(atomicWrite(new, to: dir.file("a")))
@@ -366,7 +366,7 @@ import Darwin
 
     @Test func linkWhoseTargetIsNotUTF8IsRejected() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         // "caf\xE9": Latin-1, not UTF-8; decoding it into a String would name a different file.
         let target: [CChar] = [0x63, 0x61, 0x66, CChar(bitPattern: 0xE9), 0]
         try #require(symlink(target, dir.file("link")) == 0)
@@ -378,7 +378,7 @@ import Darwin
 
     @Test func linkToDirectoryIsRejected() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         try FileManager.default.createDirectory(atPath: dir.file("sub"), withIntermediateDirectories: false)
         try #require(symlink("sub", dir.file("link")) == 0)
         let error = try #require(atomicWrite(new, to: dir.file("link")))
@@ -388,7 +388,7 @@ import Darwin
 
     @Test func withoutOverwritingTreatsAnyLinkAsExisting() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         try #require(symlink("nowhere", dir.file("dangling")) == 0)
         let error = try #require(atomicWrite(new, to: dir.file("dangling"), options: .withoutOverwriting))
         #expect(error.errno == EEXIST)
@@ -400,7 +400,7 @@ import Darwin
 
     @Test func staleTemporaryFilesAreRemovedAndNothingElse() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("model.plist")
         try FileTestSupport.create(path, old)
         let staleA = ".model.plist.tmp-0123456789abcdef"
@@ -436,7 +436,7 @@ import Darwin
 
     @Test func staleCleanupFollowsTheLinkLikeTheWriter() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         try FileManager.default.createDirectory(atPath: dir.file("data"), withIntermediateDirectories: false)
         try FileTestSupport.create(dir.file("data/real"), old)
         try #require(symlink("data/real", dir.file("link")) == 0)
@@ -449,7 +449,7 @@ import Darwin
 
     @Test func staleCleanupReportsAMissingDirectory() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         #expect(throws: FileIOError.self) {
             try AtomicFileWriter.removeStaleTemporaryFiles(for: dir.file("gone/model"), olderThan: .zero)
         }

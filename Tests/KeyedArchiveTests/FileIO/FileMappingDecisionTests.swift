@@ -54,7 +54,7 @@ import Darwin
     /// Reads a 2 MiB file with the file-system facts `facts` and returns the data and the mmap calls made.
     func read(facts: FileMappingFacts?) throws -> (Data, Data, Int) {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let bytes = FileTestSupport.pseudoRandomBytes(count: 2 << 20, seed: 31)
         try FileTestSupport.create(dir.file("big"), bytes)
         let log = HookLog()

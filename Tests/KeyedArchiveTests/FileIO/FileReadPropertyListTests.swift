@@ -37,7 +37,7 @@ import Darwin
     ])
     func fileDecodesExactlyLikeItsBytes(bytes: [UInt8]) throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("value.plist")
         try FileTestSupport.create(path, Data(bytes))
         let fromBytes = Self.outcome { try PropertyListValue(propertyListData: Data(bytes)) }
@@ -48,7 +48,7 @@ import Darwin
     @Test func largeFileIsDecodedFromTheMapping() throws {
         // A file past the mapping threshold goes through mmap; the decoder sees the same bytes.
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("padded.plist")
         var bytes = Data(Self.binaryTrue)
         bytes.append(Data(count: 2 << 20))   // unreferenced padding
@@ -59,7 +59,7 @@ import Darwin
 
     @Test func missingFileIsAFileError() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("missing.plist")
         #expect(throws: FileIOError.self) { try PropertyListValue(contentsOfFile: path) }
         do {
@@ -73,7 +73,7 @@ import Darwin
 
     @Test func notAPropertyListIsAPropertyListError() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("text.plist")
         try FileTestSupport.create(path, Data("%PDF-1.4".utf8))  // "hello" would be an OpenStep string
         do {
@@ -86,7 +86,7 @@ import Darwin
 
     @Test func readingLimitsApply() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("value.plist")
         try FileTestSupport.create(path, Data(Self.binaryTrue))
         do {

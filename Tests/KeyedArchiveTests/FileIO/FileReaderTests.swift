@@ -33,7 +33,7 @@ import Darwin
 
     @Test func smallFileIsReadWithoutMapping() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let bytes = FileTestSupport.pseudoRandomBytes(count: 10_000, seed: 1)
         try FileTestSupport.create(dir.file("small"), bytes)
         let log = HookLog()
@@ -44,7 +44,7 @@ import Darwin
 
     @Test func largeFileIsMappedAndStaysValidAfterTheFileIsReplaced() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("large")
         let bytes = FileTestSupport.pseudoRandomBytes(count: 3 << 20, seed: 2)
         try FileTestSupport.create(path, bytes)
@@ -65,7 +65,7 @@ import Darwin
         // file, taken while other tests' threads map and unmap memory, can miss a live mapping or
         // show one already gone, and the freed address is soon reused by another test's mapping.
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("mapped-and-released")
         let bytes = FileTestSupport.pseudoRandomBytes(count: 2 << 20, seed: 3)
         try FileTestSupport.create(path, bytes)
@@ -110,7 +110,7 @@ import Darwin
 
     @Test func mappingPolicyNeverCopies() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let bytes = FileTestSupport.pseudoRandomBytes(count: 2 << 20, seed: 4)
         try FileTestSupport.create(dir.file("f"), bytes)
         let log = HookLog()
@@ -121,7 +121,7 @@ import Darwin
 
     @Test func thresholdDecidesWhenToMap() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let bytes = FileTestSupport.pseudoRandomBytes(count: 5000, seed: 5)
         try FileTestSupport.create(dir.file("f"), bytes)
         let log = HookLog()
@@ -133,7 +133,7 @@ import Darwin
 
     @Test func failedMappingFallsBackToReading() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let bytes = FileTestSupport.pseudoRandomBytes(count: 2 << 20, seed: 6)
         try FileTestSupport.create(dir.file("f"), bytes)
         var hooks = SystemCallHooks()
@@ -145,7 +145,7 @@ import Darwin
         // The size is checked again after mapping; when it changed, the mapping (whose tail would
         // now raise SIGBUS) is dropped and the file is read.
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("shrinking")
         let bytes = FileTestSupport.pseudoRandomBytes(count: 2 << 20, seed: 7)
         try FileTestSupport.create(path, bytes)
@@ -161,7 +161,7 @@ import Darwin
 
     @Test func emptyFileIsEmptyData() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         try FileTestSupport.create(dir.file("empty"), Data())
         #expect(try read(dir.file("empty")).get() == Data())
         #expect(try read(dir.file("empty"), options: .init(mappingThreshold: 0)).get() == Data())
@@ -169,7 +169,7 @@ import Darwin
 
     @Test func missingFileNamesPathAndReason() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("absent.plist")
         guard case .failure(let error) = read(path) else {
             Issue.record("reading a missing file succeeded")
@@ -183,7 +183,7 @@ import Darwin
 
     @Test func directoryIsRejected() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         guard case .failure(let error) = read(dir.path) else {
             Issue.record("reading a directory succeeded")
             return
@@ -193,7 +193,7 @@ import Darwin
 
     @Test func readErrorsAreReportedWithTheByteCount() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         try FileTestSupport.create(dir.file("f"), FileTestSupport.pseudoRandomBytes(count: 50_000, seed: 8))
         let log = HookLog()
         var hooks = SystemCallHooks()
@@ -217,7 +217,7 @@ import Darwin
 
     @Test func shortReadsAreContinued() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let bytes = FileTestSupport.pseudoRandomBytes(count: 50_000, seed: 9)
         try FileTestSupport.create(dir.file("f"), bytes)
         var hooks = SystemCallHooks()
@@ -229,7 +229,7 @@ import Darwin
 
     @Test func maximumSizeIsEnforced() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let bytes = FileTestSupport.pseudoRandomBytes(count: 100, seed: 10)
         try FileTestSupport.create(dir.file("f"), bytes)
         #expect(try read(dir.file("f"), options: .init(maximumSize: 100)).get() == bytes)
@@ -243,7 +243,7 @@ import Darwin
 
     @Test func fileThatGrowsWhileReadIsReadToTheEnd() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("growing")
         let first = FileTestSupport.pseudoRandomBytes(count: 1000, seed: 11)
         let more = FileTestSupport.pseudoRandomBytes(count: 40_000, seed: 12)
@@ -275,7 +275,7 @@ import Darwin
 
     @Test func pipeIsReadUntilEndOfFile() async throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let fifo = dir.file("fifo")
         try #require(mkfifo(fifo, 0o600) == 0)
         let bytes = FileTestSupport.pseudoRandomBytes(count: 200_000, seed: 13)
@@ -299,7 +299,7 @@ import Darwin
 
     @Test func urlsAreAccepted() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let bytes = Data("hello".utf8)
         try FileTestSupport.create(dir.file("a b"), bytes)
         #expect(try FileReader().read(at: URL(fileURLWithPath: dir.file("a b"))) == bytes)

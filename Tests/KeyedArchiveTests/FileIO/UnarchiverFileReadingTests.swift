@@ -16,7 +16,7 @@ import Testing
 
     @Test func aConfiguredUnarchiverReadsAFileWithItsModuleMoves() throws {
         let directory = ScratchDirectory()
-        defer { withExtendedLifetime(directory) {} }
+        defer { directory.remove() }
         let path = directory.file("old.archive")
         try KeyedArchiver.archiveRootObject(OldNote(title: "kept"), toFile: path)
 
@@ -29,7 +29,7 @@ import Testing
 
     @Test func aMissingFileThrowsFileIOErrorNamingThePath() throws {
         let directory = ScratchDirectory()
-        defer { withExtendedLifetime(directory) {} }
+        defer { directory.remove() }
         let path = directory.file("absent.archive")
         let error = try #require(throws: FileIOError.self) { try KeyedUnarchiver().decode(MovedNote.self, fromFile: path) }
         #expect(error.localizedDescription == error.description)

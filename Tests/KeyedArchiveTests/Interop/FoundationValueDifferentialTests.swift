@@ -130,9 +130,8 @@ struct FoundationValueDifferentialTests {
 
     @Test(.enabled(if: GNUstepOracle.isAvailable, "GNUstep (gobjc, libgnustep-base-dev) not installed"))
     func gnustepAgreesOnRandomGraphs() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("differential-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryDirectory.create("differential")
+        defer { TemporaryDirectory.remove(directory) }
         var graphs: [(seed: UInt64, index: Int, value: FoundationValue)] = []
         var failures = Failures()
         try eachGraph(Self.gnustepGraphs, &failures) { seed, index, value in

@@ -431,8 +431,9 @@ struct GNUstepInteropTests {
     @Test func gnustepCannotArchiveNSValue() throws {
         // Deviation 3: GNUstep's keyed archiver refuses every NSValue, so no range/point/rect sample exists
         // in that direction (and the other way its unarchiver rejects Apple's NS.special form).
-        let run = try GNUstepOracle.run(["encode", "range", FileManager.default.temporaryDirectory
-            .appendingPathComponent("gnustep-range-\(UUID().uuidString)").path])
+        let run = try withTemporaryDirectory("gnustep-range") { directory in
+            try GNUstepOracle.run(["encode", "range", directory.appendingPathComponent("range.archive").path])
+        }
         #expect(run.status != 0)
         #expect(run.stderr.contains("cannote encode structs"))
     }

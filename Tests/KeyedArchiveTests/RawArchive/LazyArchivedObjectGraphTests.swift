@@ -76,7 +76,7 @@ import KeyedArchiveTestSupport
 
     @Test func aLargeArchiveFileOpensMappedAndReadsOneObject() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let books = (0 ..< 40_000).map { Book(title: "Book \($0)", pages: $0) }
         let data = try KeyedArchiver.archivedData(withRootObject: books)
         #expect(data.count > 1 << 20)  // large enough for FileReader to map it

@@ -9,27 +9,27 @@ import Musl
 import Darwin
 #endif
 
-/// A fresh directory under the system's temporary directory, removed (with its contents) on deinit.
+/// A fresh directory under the system's temporary directory (``TemporaryDirectory/create(_:)``), named for the
+/// test; the test removes it, with its contents, in a `defer`:
 ///
-/// ARC may end an object's life after its last use, so tests hold it with
-/// `defer { withExtendedLifetime(dir) {} }` to keep the directory until the test ends.
-final class ScratchDirectory: @unchecked Sendable {
+///     let dir = ScratchDirectory()
+///     defer { dir.remove() }
+struct ScratchDirectory: Sendable {
     let path: String
 
     init(_ label: String = #function) {
-        let base = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")
         let cleanLabel = label.filter { $0.isLetter || $0.isNumber }.prefix(40)
-        var template = Array("\(base)/keyedarchive-\(cleanLabel)-XXXXXX".utf8CString)
-        let created = template.withUnsafeMutableBufferPointer { buffer -> UnsafeMutablePointer<CChar>? in
-            guard let base = buffer.baseAddress else { return nil }
-            return mkdtemp(base)
+        if let created = try? TemporaryDirectory.create("keyedarchive-\(cleanLabel)") {
+            path = created.path
+        } else {
+            path = FileManager.default.temporaryDirectory.appendingPathComponent("keyedarchive-\(cleanLabel)-\(UUID().uuidString)").path
+            try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         }
-        path = created.map { String(cString: $0) } ?? "\(base)/keyedarchive-\(cleanLabel)-\(UUID().uuidString)"
-        if created == nil { try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
     }
 
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
+    /// Removes the directory and everything in it.
+    func remove() {
+        TemporaryDirectory.remove(URL(fileURLWithPath: path))
     }
 
     /// `path/name`.

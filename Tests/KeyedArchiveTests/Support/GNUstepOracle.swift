@@ -99,7 +99,7 @@ enum GNUstepOracle {
 
     /// Runs the oracle's reading `mode` on `archive`; fails unless it exits 0.
     private static func read(_ archive: Data, mode: String, program: Program) throws -> Run {
-        let run = try withTemporaryFile(archive) { try self.run([mode, $0.path], program: program) }
+        let run = try withTemporaryFile(archive, name: "oracle.archive") { try self.run([mode, $0.path], program: program) }
         guard run.status == 0, !run.crashed else {
             throw Failure(description: "GNUstep could not unarchive (\(run.crashed ? "signal" : "status") \(run.status)): "
                 + run.stderr.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -122,30 +122,21 @@ enum GNUstepOracle {
         try written("system fields", program: .base) { ["encode-top", $0] }
     }
 
-    /// Runs the oracle with the arguments `arguments(path)` and returns the file it wrote at `path`.
+    /// Runs the oracle with the arguments `arguments(path)` and returns the file it wrote at `path`, in a temporary
+    /// directory of its own (removed afterwards, with whatever else the oracle left there).
     private static func written(_ what: String, program: Program, _ arguments: (String) -> [String]) throws -> Data {
-        let url = temporaryURL()
-        defer { try? FileManager.default.removeItem(at: url) }
-        let run = try self.run(arguments(url.path), program: program)
-        guard run.status == 0, !run.crashed else {
-            throw Failure(description: "GNUstep could not archive \(what) (\(run.crashed ? "signal" : "status") \(run.status)): "
-                + run.stderr.trimmingCharacters(in: .whitespacesAndNewlines))
+        try withTemporaryDirectory("gnustep-oracle") { directory in
+            let url = directory.appendingPathComponent("oracle.archive")
+            let run = try self.run(arguments(url.path), program: program)
+            guard run.status == 0, !run.crashed else {
+                throw Failure(description: "GNUstep could not archive \(what) (\(run.crashed ? "signal" : "status") \(run.status)): "
+                    + run.stderr.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            return try Data(contentsOf: url)
         }
-        return try Data(contentsOf: url)
     }
 
     // MARK: - Plumbing
-
-    private static func temporaryURL() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("gnustep-oracle-\(UUID().uuidString).archive")
-    }
-
-    private static func withTemporaryFile<T>(_ bytes: Data, _ body: (URL) throws -> T) throws -> T {
-        let url = temporaryURL()
-        try bytes.write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
-        return try body(url)
-    }
 
     /// Runs `executable` with `arguments`; collects stdout and stderr.
     private static func execute(_ executable: URL, _ arguments: [String]) throws -> Run {

@@ -11,12 +11,13 @@ enum OracleProcess {
         var stderr: Data
     }
 
-    /// Runs `executable` with `arguments` and no standard input. Standard error is read on another thread, so
-    /// neither pipe can fill up and block the child.
-    static func run(_ executable: URL, _ arguments: [String]) throws -> Output {
+    /// Runs `executable` with `arguments` and no standard input, in `environment` (the test process's when nil).
+    /// Standard error is read on another thread, so neither pipe can fill up and block the child.
+    static func run(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws -> Output {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let environment { process.environment = environment }
         let outPipe = Pipe()
         let errPipe = Pipe()
         process.standardOutput = outPipe

@@ -133,14 +133,14 @@ enum PlistlibOracle {
 
     /// plistlib's reading of `bytes` (binary or XML).
     static func read(bytes: Data) throws -> Result {
-        try withTemporaryFile(bytes) { try read(file: $0) }
+        try withTemporaryFile(bytes, name: "oracle.plist") { try read(file: $0) }
     }
 
     /// plistlib's own encoding of what it read from `bytes`: `plistlib.dumps(plistlib.loads(bytes), fmt=...)`.
     ///
     /// Useful to check that our reader accepts another writer's output.
     static func rewrite(bytes: Data, as format: PropertyListFormat) throws -> Data {
-        try withTemporaryFile(bytes) { url in
+        try withTemporaryFile(bytes, name: "oracle.plist") { url in
             let (status, out, err) = try run(["-c", script, format == .binary ? "rewrite-binary" : "rewrite-xml", url.path])
             guard status == 0 else {
                 throw Failure(description: "python3 exited \(status): \(String(decoding: err, as: UTF8.self))")
@@ -217,14 +217,6 @@ enum PlistlibOracle {
     }
 
     // MARK: - Plumbing
-
-    private static func withTemporaryFile<T>(_ bytes: Data, _ body: (URL) throws -> T) throws -> T {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("plistlib-oracle-\(UUID().uuidString).plist")
-        try bytes.write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
-        return try body(url)
-    }
 
     /// Runs python3 with `arguments`; returns the exit status, stdout and stderr.
     private static func run(_ arguments: [String]) throws -> (Int32, Data, Data) {

@@ -29,16 +29,15 @@ enum XMLTestSupport {
 
     /// plistlib's reading of each document (one python3 run). A test that calls this carries `.requiresPlistlib`.
     static func plistlibRead(_ documents: [Data]) throws -> [PlistlibOracle.Result] {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("xml-plistlib-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        var urls: [URL] = []
-        for (i, d) in documents.enumerated() {
-            let url = dir.appendingPathComponent("\(i).plist")
-            try d.write(to: url)
-            urls.append(url)
+        try withTemporaryDirectory("xml-plistlib") { dir in
+            var urls: [URL] = []
+            for (i, d) in documents.enumerated() {
+                let url = dir.appendingPathComponent("\(i).plist")
+                try d.write(to: url)
+                urls.append(url)
+            }
+            return try PlistlibOracle.read(files: urls)
         }
-        return try PlistlibOracle.read(files: urls)
     }
 
     /// `value` with what XML cannot keep normalised: 4-byte reals widened, dates cut to whole seconds.

@@ -89,10 +89,7 @@ enum PytypedstreamOracle {
 
     /// pytypedstream's reading of `bytes`.
     static func read(bytes: Data) throws -> Reading {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("typedstream-oracle-\(UUID().uuidString)")
-        try bytes.write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
-        return try read(files: [url])[0]
+        try withTemporaryFile(bytes, name: "oracle.typedstream") { try read(files: [$0])[0] }
     }
 }
 

@@ -51,9 +51,8 @@ struct TypedstreamArchiverTests {
     @Test(.requiresCorpus, .requiresPytypedstream)
     func pytypedstreamReadsWrittenValues() throws {
         let values = try Self.corpusValues()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typedstream-archiver-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryDirectory.create("typedstream-archiver")
+        defer { TemporaryDirectory.remove(folder) }
         var urls: [URL] = []
         for (i, (_, value)) in values.enumerated() {
             let url = folder.appendingPathComponent("\(i)")
@@ -165,9 +164,8 @@ extension TypedstreamArchiverTests {
     /// pytypedstream reads every NSValue kind we write as the same value.
     @Test(.requiresPytypedstream)
     func pytypedstreamReadsEveryNSValueKind() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typedstream-nsvalue-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryDirectory.create("typedstream-nsvalue")
+        defer { TemporaryDirectory.remove(folder) }
         var urls: [URL] = []
         for (i, special) in Self.everyNSValueKind.enumerated() {
             let url = folder.appendingPathComponent("\(i)")

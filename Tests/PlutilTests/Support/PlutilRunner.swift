@@ -29,8 +29,7 @@ struct PlutilRunner {
 
     /// A new folder holding `files` (name: contents).
     init(files: [String: Data]) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("plutil-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TemporaryDirectory.create("plutil-run")
         for (name, contents) in files { try contents.write(to: folder.appendingPathComponent(name)) }
     }
 
@@ -44,8 +43,9 @@ struct PlutilRunner {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
     }
 
+    /// Removes the folder with its files.
     func remove() {
-        try? FileManager.default.removeItem(at: folder)
+        TemporaryDirectory.remove(folder)
     }
 
     /// Runs `tool` with `arguments` in the folder, `input` on standard input.

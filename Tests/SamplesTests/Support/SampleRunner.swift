@@ -45,13 +45,6 @@ enum SampleRunner {
         }
         return nil
     }
-
-    /// A new empty temporary directory.
-    static func temporaryDirectory(_ label: String) throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("samples-\(label)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
-    }
 }
 
 struct SampleRunnerError: Error, CustomStringConvertible {

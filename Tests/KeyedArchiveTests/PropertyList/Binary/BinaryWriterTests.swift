@@ -241,12 +241,13 @@ enum SampleValues {
         var g = SeededGenerator(seed: 99)
         let random = RandomPropertyList(sets: false)
         for _ in 0 ..< 40 { values.append(random.value(&g)) }
+        let directory = try TemporaryDirectory.create("engine-plistlib")
+        defer { TemporaryDirectory.remove(directory) }
         let urls = try values.enumerated().map { i, value in
-            let url = FileManager.default.temporaryDirectory.appendingPathComponent("engine-plistlib-\(UUID().uuidString)-\(i).plist")
+            let url = directory.appendingPathComponent("\(i).plist")
             try BinaryPropertyListWriter().write(value).write(to: url)
             return url
         }
-        defer { for url in urls { try? FileManager.default.removeItem(at: url) } }
         let results = try PlistlibOracle.read(files: urls)
         for (i, (value, result)) in zip(values, results).enumerated() {
             guard case .value(let theirs) = result else {

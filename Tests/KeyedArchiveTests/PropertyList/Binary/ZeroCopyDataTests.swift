@@ -88,7 +88,7 @@ import Testing
     #if DEBUG
     @Test func dataUnarchivedFromAMappedFileKeepsTheMappingUntilItIsGone() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("holder.archive")
         let big = Data((0 ..< (2 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 13) })
         try FileTestSupport.create(path, try KeyedArchiver.archivedData(withRootObject: Holder(bytes: big)))
@@ -126,7 +126,7 @@ import Testing
 
     @Test func aMappedFilesDataCanBeMutatedWithoutChangingTheFile() throws {
         let dir = ScratchDirectory()
-        defer { withExtendedLifetime(dir) {} }
+        defer { dir.remove() }
         let path = dir.file("mapped")
         let bytes = FileTestSupport.pseudoRandomBytes(count: 2 << 20, seed: 18)
         try FileTestSupport.create(path, bytes)

@@ -221,9 +221,8 @@ import Testing
     @Test(.enabled(if: ToolchainPlutil.path != nil, "needs the Swift toolchain's plutil (beside swift on the PATH)"))
     func plutilConvertsToTheSameValues() throws {
         let plutil = try #require(ToolchainPlutil.path)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openstep-plutil-\(getpid())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryDirectory.create("openstep-plutil")
+        defer { TemporaryDirectory.remove(directory) }
         for (index, entry) in Self.foundationTable.enumerated() {
             let file = directory.appendingPathComponent("\(index).plist")
             try Data(entry.text.utf8).write(to: file)
