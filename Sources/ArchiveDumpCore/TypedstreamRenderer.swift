@@ -254,7 +254,7 @@ private struct JSONText {
     /// `{"<key>": "<UTF-8 text>"}`, or `{"<key>": {"$data": "<base64>"}}` when the bytes are not UTF-8; `null` for none.
     private static func bytesJSON(_ key: String, _ bytes: Data?) -> String {
         guard let bytes else { return "null" }
-        if let s = String(validating: bytes, as: UTF8.self) { return "{\"\(key)\":" + ValueFormatting.jsonString(s) + "}" }
+        if let s = validatedUTF8String(bytes) { return "{\"\(key)\":" + ValueFormatting.jsonString(s) + "}" }
         return "{\"\(key)\":{\"$data\":\"" + bytes.base64EncodedString() + "\"}}"
     }
 }

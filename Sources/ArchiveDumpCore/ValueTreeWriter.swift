@@ -247,7 +247,7 @@ struct ValueTreeWriter {
     /// C string bytes: quoted text when they are UTF-8, else as data; `nil` for a null pointer.
     static func text(_ bytes: Data?) -> String {
         guard let bytes else { return "nil" }
-        if let s = String(validating: bytes, as: UTF8.self) { return ValueFormatting.quoted(s) }
+        if let s = validatedUTF8String(bytes) { return ValueFormatting.quoted(s) }
         return ValueFormatting.textData(bytes)
     }
 }

@@ -7,8 +7,12 @@
 //       when the decode throws. Exits 0 either way: a crash is what the test looks for.
 
 import KeyedArchive
+// Linux has FoundationEssentials as a module of its own; on Apple platforms (where the suite that runs this
+// child is disabled) Foundation is part of the system and always loaded whole.
 #if canImport(FoundationEssentials)
 import FoundationEssentials
+#else
+import Foundation
 #endif
 #if canImport(Glibc)
 import Glibc

@@ -11,8 +11,59 @@ import Foundation
 /// spelled `Foundation` (``platformModuleMoves``), so that Linux and Apple platforms write one name.
 func codableArchivedClassName(of type: Any.Type) -> String {
     if let named = type as? any ArchiveNamed.Type { return named.archivedClassName }
-    let reflected = String(reflecting: type)
-    return ArchivedModuleMoves.movedName(reflected, moves: platformModuleMoves) ?? reflected
+    return portableCodableTypeName(String(reflecting: type))
+}
+
+/// The name written for a Codable type whose runtime name is `reflected`: the same on every platform.
+/// Foundation's value types in `FoundationEssentials` are named after `Foundation`
+/// (``platformModuleMoves``), and the C structs Apple platforms import from their SDK (`__C.CGPoint`) but
+/// Foundation on Linux declares in Swift (`Foundation.CGPoint`) are named after `Foundation`
+/// (``foundationCStructNames``), also inside a generic type's arguments.
+func portableCodableTypeName(_ reflected: String) -> String {
+    let withoutCStructs = namingFoundationCStructs(reflected)
+    return ArchivedModuleMoves.movedName(withoutCStructs, moves: platformModuleMoves) ?? withoutCStructs
+}
+
+/// The Codable structs that Apple platforms import from C (their runtime name is in the module `__C`) and
+/// Foundation on Linux declares in Swift: `NSRange` is `_NSRange` on both. Linux has no `CGVector` or
+/// `CGAffineTransform`; they are named the same way, so that all of Apple's geometry structs have one form.
+let foundationCStructNames: Set<Substring> = ["CGPoint", "CGSize", "CGRect", "CGVector", "CGAffineTransform", "_NSRange"]
+
+/// `name` with each `__C.<struct>` of ``foundationCStructNames`` spelled `Foundation.<struct>`.
+private func namingFoundationCStructs(_ name: String) -> String {
+    guard name.contains("__C.") else { return name }
+    func isIdentifierCharacter(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
+    var result = ""
+    var index = name.startIndex
+    // Walks identifier by identifier: `__C` begins a name only at the start or after a character that is
+    // neither part of an identifier nor a `.` (`<`, `,`, ` `).
+    var atBoundary = true
+    while index < name.endIndex {
+        guard isIdentifierCharacter(name[index]) else {
+            atBoundary = name[index] != "."
+            result.append(name[index])
+            index = name.index(after: index)
+            continue
+        }
+        var end = index
+        while end < name.endIndex, isIdentifierCharacter(name[end]) { end = name.index(after: end) }
+        let identifier = name[index..<end]
+        if atBoundary, identifier == "__C", end < name.endIndex, name[end] == "." {
+            let structStart = name.index(after: end)
+            var structEnd = structStart
+            while structEnd < name.endIndex, isIdentifierCharacter(name[structEnd]) { structEnd = name.index(after: structEnd) }
+            if foundationCStructNames.contains(name[structStart..<structEnd]) {
+                result += "Foundation." + name[structStart..<structEnd]
+                index = structEnd
+                atBoundary = false
+                continue
+            }
+        }
+        result += identifier
+        index = end
+        atBoundary = false
+    }
+    return result
 }
 
 /// The other `$classname`s a nested Codable value of type `type` is read from: its
@@ -21,7 +72,7 @@ func codableArchivedClassName(of type: Any.Type) -> String {
 func codableLegacyClassNames(of type: Any.Type) -> [String] {
     if let named = type as? any ArchiveNamed.Type { return named.legacyClassNames }
     let reflected = String(reflecting: type)
-    return ArchivedModuleMoves.movedName(reflected, moves: platformModuleMoves) == nil ? [] : [reflected]
+    return portableCodableTypeName(reflected) == reflected ? [] : [reflected]
 }
 
 /// Foundation's value types live in `FoundationEssentials` on Linux (swift-foundation) and are re-exported

@@ -77,7 +77,7 @@ extension ForensicReadingSession {
             case .float(let f): return .real(Double(f))
             case .double(let d): return .real(d)
             case .cString(let bytes?), .atom(let bytes?), .selector(let bytes?):
-                return String(validating: bytes, as: UTF8.self).map(ForensicValue.string) ?? .data(bytes)
+                return validatedUTF8String(bytes).map(ForensicValue.string) ?? .data(bytes)
             case .class(let index?):
                 return .string(archive.classes.indices.contains(index) ? archive.classes[index].name : "#class\(index)")
             case .objectReference(let index):

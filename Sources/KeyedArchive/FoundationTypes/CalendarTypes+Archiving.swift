@@ -156,6 +156,7 @@ struct CalendarObject: KeyedArchivable {
 
 extension Calendar: FoundationBridgedValue {
     static var foundationKey: String { "NS.identifier" }
+    static var swiftTypeName: String { "Calendar" }
     init(archived: CalendarObject, decoder: any ArchiveDecoder) { self = archived.calendar }
     var archived: CalendarObject { CalendarObject(self) }
 
@@ -266,6 +267,7 @@ struct DateComponentsObject: KeyedArchivable {
 
 extension DateComponents: FoundationBridgedValue {
     static var foundationKey: String { "NS.era" }
+    static var swiftTypeName: String { "DateComponents" }
     /// NSDateComponents' form: `NS.era` (written by this package and swift-corelibs-foundation), `NS.leapMonth`
     /// (always written by Apple) or `NS.isLeapMonth` (always written by swift-corelibs-foundation).
     static func isFoundationForm(_ decoder: any ArchiveDecoder) -> Bool {

@@ -19,6 +19,10 @@ protocol FoundationBridgedValue: Decodable {
     associatedtype Archived: KeyedArchivable
     /// A key only the Foundation class's form holds (`"NS.mantissa"`), telling it apart from the Codable form.
     static var foundationKey: String { get }
+    /// The type's name as Swift code spells it (`"Decimal"`), from which the names earlier versions wrote are
+    /// made. Not taken from the runtime, which names some of these types differently on Apple platforms
+    /// (`Decimal` is the C struct `__C.NSDecimal` there).
+    static var swiftTypeName: String { get }
     /// Whether `decoder`'s object is in the Foundation class's form (by default: it holds ``foundationKey``).
     static func isFoundationForm(_ decoder: any ArchiveDecoder) -> Bool
     init(archived: Archived, decoder: any ArchiveDecoder) throws
@@ -35,16 +39,19 @@ extension FoundationBridgedValue {
     }
 }
 
+/// The names earlier versions wrote for a Foundation value type called `swiftTypeName` in Swift code: the type
+/// in `FoundationEssentials` (Linux) and in `Foundation` (Apple platforms), the same on every platform.
+func foundationBridgedLegacyClassNames(swiftTypeName: String) -> [String] {
+    ["FoundationEssentials." + swiftTypeName, "Foundation." + swiftTypeName]
+}
+
 /// The object a ``FoundationBridgedValue`` is archived as: the Foundation class's name, chain and fields.
 struct FoundationBridgedObject<Value: FoundationBridgedValue>: KeyedArchivable {
     static var archivedClassName: String { Value.Archived.archivedClassName }
     static var archivedClassChain: [String] { Value.Archived.archivedClassChain }
     /// The names earlier versions wrote on Linux and on Apple platforms: the type's name (`Decimal`) in
     /// either module.
-    static var legacyClassNames: [String] {
-        let name = String(describing: Value.self)
-        return ["FoundationEssentials." + name, "Foundation." + name]
-    }
+    static var legacyClassNames: [String] { foundationBridgedLegacyClassNames(swiftTypeName: Value.swiftTypeName) }
 
     let value: Value
 
@@ -124,6 +131,7 @@ struct DecimalFields: Codable {
 
 extension Decimal: FoundationBridgedValue {
     static var foundationKey: String { "NS.mantissa" }
+    static var swiftTypeName: String { "Decimal" }
     init(archived: ArchivedDecimalNumber, decoder: any ArchiveDecoder) { self = archived.decimal }
     var archived: ArchivedDecimalNumber { ArchivedDecimalNumber(self) }
 
@@ -146,6 +154,7 @@ extension Decimal: ArchiveValue {
 
 extension Locale: FoundationBridgedValue {
     static var foundationKey: String { "NS.identifier" }
+    static var swiftTypeName: String { "Locale" }
     init(archived: ArchivedLocale, decoder: any ArchiveDecoder) { self = archived.locale }
     var archived: ArchivedLocale { ArchivedLocale(self) }
 }
@@ -161,6 +170,7 @@ extension Locale: ArchiveValue {
 
 extension TimeZone: FoundationBridgedValue {
     static var foundationKey: String { "NS.name" }
+    static var swiftTypeName: String { "TimeZone" }
     init(archived: ArchivedTimeZone, decoder: any ArchiveDecoder) throws {
         guard let timeZone = archived.timeZone else {
             throw foundationTypeError(decoder, className: ArchivedTimeZone.archivedClassName, key: "NS.name",
@@ -210,6 +220,7 @@ struct DateIntervalObject: KeyedArchivable {
 
 extension DateInterval: FoundationBridgedValue {
     static var foundationKey: String { "NS.startDate" }
+    static var swiftTypeName: String { "DateInterval" }
     init(archived: DateIntervalObject, decoder: any ArchiveDecoder) { self = archived.interval }
     var archived: DateIntervalObject { DateIntervalObject(self) }
 }

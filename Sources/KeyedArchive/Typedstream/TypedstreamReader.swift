@@ -485,7 +485,7 @@ struct TypedstreamReader {
         for known in Self.foundationClassNames where known.utf8.count == range.count {
             if known.utf8.withUnsafeBufferPointer({ sameBytes(stored, $0) }) { return (known.name, known.foundationClass) }
         }
-        guard let name = String(validating: bytes[range], as: UTF8.self) else { return nil }
+        guard let name = validatedUTF8String(stored) else { return nil }
         return (name, TypedstreamFoundationClass(className: name))
     }
 

@@ -155,14 +155,22 @@ struct TypedstreamStreamReadingTests {
         }
     }
 
-    /// NSString's bytes are read only when they are valid UTF-8 (as `String(validating:as:)` decides).
+    /// NSString's bytes are read only when they are valid UTF-8: a lone 0xFF, a truncated sequence, an overlong
+    /// NUL, an encoded surrogate and a scalar above U+10FFFF are refused (as `String(validating:as:)` decides
+    /// where it exists: macOS 15, iOS 18).
     @Test func stringBytesAreCheckedAsUTF8() {
-        let cases: [[UInt8]] = [
-            [], Array("plain".utf8), Array("caf\u{E9} \u{1F600} \u{FFFD}".utf8),
-            [0xFF], [0x61, 0xC3], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82],
-        ]
-        for bytes in cases {
-            #expect(validUTF8(Data(bytes)) == String(validating: bytes, as: UTF8.self), "\(bytes)")
+        let valid: [[UInt8]] = [[], Array("plain".utf8), Array("caf\u{E9} \u{1F600} \u{FFFD}".utf8)]
+        let invalid: [[UInt8]] = [[0xFF], [0x61, 0xC3], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82]]
+        for bytes in valid {
+            #expect(validUTF8(Data(bytes)) == String(decoding: bytes, as: UTF8.self), "\(bytes)")
+        }
+        for bytes in invalid {
+            #expect(validUTF8(Data(bytes)) == nil, "\(bytes)")
+        }
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            for bytes in valid + invalid {
+                #expect(validUTF8(Data(bytes)) == String(validating: bytes, as: UTF8.self), "\(bytes)")
+            }
         }
     }
 }

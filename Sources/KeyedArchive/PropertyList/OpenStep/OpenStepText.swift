@@ -53,7 +53,7 @@ struct OpenStepText {
                                         at: .init(byteOffset: zero - data.startIndex))
             }
             let body = data.dropFirst(skip)
-            if let text = String(validating: body, as: UTF8.self) {
+            if let text = validatedUTF8String(body) {
                 units = Array(text.utf16)
             } else {
                 throw PropertyListError(.invalidOpenStep, "a byte that is not UTF-8 (OpenStep text is UTF-8 or UTF-16 with a byte-order mark)",

@@ -205,7 +205,7 @@ struct JSONScanner {
             position += 1
             switch b {
             case UInt8(ascii: "\""):
-                guard let s = String(validating: out, as: UTF8.self) else { throw error("a string that is not UTF-8", at: start) }
+                guard let s = validatedUTF8String(out) else { throw error("a string that is not UTF-8", at: start) }
                 return s
             case UInt8(ascii: "\\"):
                 guard let e = peek() else { throw error("a string without its closing quote", at: start) }
