@@ -54,16 +54,18 @@ extension ArchiveDumpCommand {
                 return nil
             }
         case .diff:
-            let target = options.diffTarget ?? "-"
-            let other = readDocument(at: target)
-            guard case .success(let newer) = other else {
-                if case .failure(let problem) = other { return fail(target, problem.message) }
+            // `--diff OLD NEW`: what changed from the file named by --diff (the old one) to the input (the new one).
+            let oldPath = options.diffTarget ?? "-"
+            let other = readDocument(at: oldPath)
+            guard case .success(let older) = other else {
+                if case .failure(let problem) = other { return fail(oldPath, problem.message) }
                 return exitFailure
             }
-            let differences = document.differences(to: newer)
+            let differences = older.differences(to: document)
+            let files = (old: oldPath, new: options.input)
             return writeOutput(toPath: options.output, standardOutput: output, errors: errors) { out in
                 for difference in differences {
-                    out.write((options.writesJSONLines ? differenceJSON(difference) : differenceText(difference)) + "\n")
+                    out.write((options.writesJSONLines ? differenceJSON(difference, files: files) : differenceText(difference)) + "\n")
                 }
                 return nil
             }
@@ -126,12 +128,15 @@ extension ArchiveDumpCommand {
         }
     }
 
-    /// A difference as one JSON object: `{"change": kind, "path": ..., "old": value, "new": value}`.
-    static func differenceJSON(_ difference: ForensicDifference) -> String {
+    /// A difference as one JSON object: `{"change": kind, "path": ..., "old": value, "new": value, "oldFile":
+    /// path, "newFile": path}`: `old` is the value in `files.old` (the file named by `--diff`), `new` the value in
+    /// `files.new` (the input); `-` names standard input.
+    static func differenceJSON(_ difference: ForensicDifference, files: (old: String, new: String)) -> String {
         "{\"change\":" + ValueFormatting.jsonString(difference.kind.rawValue) + ",\"path\":"
             + ValueFormatting.jsonString(difference.path.description)
             + (difference.old.map { ",\"old\":" + ForensicJSON.text($0) } ?? "")
-            + (difference.new.map { ",\"new\":" + ForensicJSON.text($0) } ?? "") + "}"
+            + (difference.new.map { ",\"new\":" + ForensicJSON.text($0) } ?? "")
+            + ",\"oldFile\":" + ValueFormatting.jsonString(files.old) + ",\"newFile\":" + ValueFormatting.jsonString(files.new) + "}"
     }
 
     /// A value in a few words: scalars as the tree shows them, containers and objects by what they are.

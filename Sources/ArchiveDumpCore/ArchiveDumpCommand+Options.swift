@@ -30,7 +30,7 @@ extension ArchiveDumpCommand {
             case timeline
             /// `--extract <dir>`: every data value written to a file in ``Options/extractDirectory``.
             case extract
-            /// `--diff <file>`: what changed from the input to ``Options/diffTarget``.
+            /// `--diff <old>`: what changed from ``Options/diffTarget`` (the old version) to the input (the new one).
             case diff
             /// `--dot`: the object graph as Graphviz DOT.
             case dot
@@ -70,7 +70,7 @@ extension ArchiveDumpCommand {
         package var jobs: Int?
         /// `--extract <dir>`: the directory blobs are written into.
         package var extractDirectory: String?
-        /// `--diff <file>`: the archive the input is compared with.
+        /// `--diff <old>`: the old version of the archive, which the input (the new version) is compared with.
         package var diffTarget: String?
         /// `--max-objects <n>`: the most objects `--dot` draws.
         package var maxObjects: Int?
@@ -89,7 +89,7 @@ extension ArchiveDumpCommand {
 
     /// The options that take a value, by their long name, with the value's placeholder.
     private static let valueOptions = ["--output": "<file>", "--max-depth": "<n>", "--jobs": "<n>", "--extract": "<dir>",
-                                       "--diff": "<file>", "--max-objects": "<n>"]
+                                       "--diff": "<old>", "--max-objects": "<n>"]
 
     /// The options that choose a mode other than the tree, raw and JSON ones; at most one may be given.
     private static let exclusiveModes: [String: Options.Mode] = [

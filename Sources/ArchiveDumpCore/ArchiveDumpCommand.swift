@@ -30,7 +30,7 @@ package enum ArchiveDumpCommand {
     /// The usage: the single-input modes, the forensic modes, and a batch of blobs.
     package static let usage = """
         archive-dump [--raw] [--json] [--xml | --binary | --validate | --classes] [--lenient] [--max-depth <n>] [-o <file>] <file>
-               archive-dump [--nested] [--json | --timeline | --extract <dir> | --diff <file> [--json] | --dot [--max-objects <n>]] <file>
+               archive-dump [--nested] [--json | --timeline | --extract <dir> | --diff <old> [--json] | --dot [--max-objects <n>]] <file>
                archive-dump (--hex | --base64 | --batch) [--nested] [--timeline] [--jobs <n>] [-o <file>] <file>...
         """
 
@@ -89,9 +89,11 @@ package enum ArchiveDumpCommand {
                                   by its path (only letters, digits, '.', '_', '-'; never outside <dir>,
                                   never over an existing file) with an extension sniffed from its bytes;
                                   one JSON line per file.
-          --diff <file>           What changed from <file> to the other: objects matched by their path from
-                                  $top, not by UID; added, removed, changed, class changes, sharing that
-                                  appeared or went. With --json: one JSON line per difference.
+          --diff <old>            What changed from <old> to <file> (archive-dump --diff OLD NEW): objects
+                                  matched by their path from $top, not by UID; added (in NEW only), removed
+                                  (in OLD only), changed (OLD -> NEW), class changes, sharing that appeared
+                                  or went. With --json: one JSON line per difference, "old" and "new" the
+                                  values in "oldFile" and "newFile".
           --dot                   The object graph as Graphviz DOT (shared objects double-bordered, cycles
                                   dashed red), cut at --max-objects <n> boxes (500) or --max-depth.
           --hex, --base64         Each line of each <file> is one blob in hex (as sqlite3's hex() prints it)

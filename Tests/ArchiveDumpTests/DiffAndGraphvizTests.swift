@@ -86,16 +86,42 @@ import KeyedArchive
         #expect(back.contains("added $top.root.tags[1]: \"b\""))
     }
 
-    @Test func diffAsJSONLinesParses() throws {
+    /// `archive-dump --diff OLD NEW`, as the help says: what changed from OLD to NEW. Version 1 has tag "b" and
+    /// Alan; version 2 drops "b" and renames Alan.
+    @Test func theCommandLineReportsChangesFromOldToNew() throws {
+        let old = try ToolRunner.temporaryFile(try Self.book(version: 1))
+        let new = try ToolRunner.temporaryFile(try Self.book(version: 2))
+        let forward = try ToolRunner.run(["--diff", old, new])
+        #expect(forward.status == 0, "\(forward.stderr)")
+        let lines = forward.text.split(separator: "\n").map(String.init)
+        #expect(lines.contains("changed $top.root.people[1].name: \"Alan\" -> \"Alan Turing\""), "\(lines)")
+        #expect(lines.contains("removed $top.root.tags[1]: \"b\""), "\(lines)")
+        #expect(lines.contains("added $top.root.people[1].email: \"alan@example.com\""), "\(lines)")
+        #expect(lines == (try ForensicReader().read(try Self.book(version: 1)))
+            .differences(to: try ForensicReader().read(try Self.book(version: 2))).map(ArchiveDumpCommand.differenceText))
+        // The options may come in any order: the file after --diff is the old one.
+        let reordered = try ToolRunner.run([new, "--diff", old])
+        #expect(reordered.text == forward.text)
+        let backward = try ToolRunner.run(["--diff", new, old])
+        #expect(backward.text.contains("changed $top.root.people[1].name: \"Alan Turing\" -> \"Alan\""), "\(backward.text)")
+        #expect(backward.text.contains("added $top.root.tags[1]: \"b\""), "\(backward.text)")
+    }
+
+    @Test func diffAsJSONLinesNamesTheOldAndNewFiles() throws {
         let first = try ToolRunner.temporaryFile(try Self.book(version: 1))
         let second = try ToolRunner.temporaryFile(try Self.book(version: 2))
-        let result = try ToolRunner.run(["--diff", second, "--json", first])
+        let result = try ToolRunner.run(["--diff", first, "--json", second])
         #expect(result.status == 0, "\(result.stderr)")
         let records = try result.text.split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
         #expect(records.count == 6)
         #expect(records.contains { $0["change"] as? String == "removed" && $0["path"] as? String == "$top.root.tags[1]" && $0["old"] as? String == "b" })
+        #expect(records.contains {
+            $0["change"] as? String == "changed" && $0["path"] as? String == "$top.root.people[1].name"
+                && $0["old"] as? String == "Alan" && $0["new"] as? String == "Alan Turing"
+        })
+        #expect(records.allSatisfy { $0["oldFile"] as? String == first && $0["newFile"] as? String == second })
     }
 
     /// An archive whose objects share a child and point back at their parent.

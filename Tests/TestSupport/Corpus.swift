@@ -34,6 +34,10 @@ public enum Corpus {
         return FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
+    /// Whether the corpus's description, MANIFEST.md, is there: the shared corpus has it; a corpus fetched from the
+    /// files' public origins (Scripts/fetch-corpus.sh) does not. For `.enabled(if: Corpus.hasManifest, ...)`.
+    public static var hasManifest: Bool { FileManager.default.fileExists(atPath: url("MANIFEST.md").path) }
+
     /// The documented corpus files: those listed in `provenance.json` (described in MANIFEST.md) that exist,
     /// as paths relative to the corpus folder (`"bpylist2/array_long.plist"`), sorted. Anything else in the
     /// folder (such as fuzzer output left there) is ignored, so tests see the same 166 files everywhere.
@@ -45,6 +49,16 @@ public enum Corpus {
         else { return [] }
         let listed = entries.compactMap { $0["file"] as? String }
         return listed.filter { FileManager.default.fileExists(atPath: url($0).path) }.sorted()
+    }
+
+    /// The folders of the corpus that hold no property lists: typedstreams (NSArchiver), Apple bookmark data, and
+    /// SQLite databases with the fixtures that describe them.
+    public static let foldersWithoutPropertyLists = ["typedstream/", "bookmark/", "sqlite/"]
+
+    /// The corpus files outside ``foldersWithoutPropertyLists``: property lists (keyed archives among them),
+    /// well-formed or damaged.
+    public static func propertyListFiles() -> [String] {
+        files().filter { file in !foldersWithoutPropertyLists.contains { file.hasPrefix($0) } }
     }
 
     /// The corpus files whose first bytes are `bplist` (binary property lists).
