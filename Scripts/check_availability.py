@@ -208,6 +208,8 @@ class IndexStore:
 
 # Modules the check extracts even when no unit lists them: the standard library's implicit imports.
 IMPLICIT_MODULES = ("Swift", "_Concurrency", "_StringProcessing")
+# Swift overlays of C libraries that no Apple platform has: nothing in them carries Apple availability.
+NON_APPLE_MODULES = {"Glibc", "Musl", "Android", "WASILibc", "WinSDK", "ucrt", "CRT"}
 
 
 def swift_module_exists(resource_dir, module):
@@ -619,7 +621,8 @@ def main():
         main_file, _module, unit_records, unit_modules = unit
         if not main_file.startswith(tuple(source_roots)) or main_file.startswith(tuple(excluded)):
             continue
-        modules |= {m for m in unit_modules if swift_module_exists(resource_dir, m)}
+        modules |= {m for m in unit_modules
+                    if m not in NON_APPLE_MODULES and swift_module_exists(resource_dir, m)}
         for record, file in unit_records:
             if file == main_file and os.path.exists(file):
                 records.setdefault(file, set()).add(record)
