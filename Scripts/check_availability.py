@@ -206,8 +206,11 @@ class IndexStore:
 
 # MARK: - Symbol graphs (the toolchain's availability)
 
-# Modules the check extracts even when no unit lists them: the standard library's implicit imports.
-IMPLICIT_MODULES = ("Swift", "_Concurrency", "_StringProcessing")
+# Modules the check always reads (those the toolchain has), whether or not a unit names them: the standard
+# library's implicit imports, and the modules that others re-export (`import Foundation` brings
+# FoundationEssentials and FoundationInternationalization, whose APIs' USRs name those modules).
+ALWAYS_MODULES = ("Swift", "_Concurrency", "_StringProcessing", "Synchronization", "RegexBuilder", "Observation",
+                  "Foundation", "FoundationEssentials", "FoundationInternationalization", "Dispatch")
 # Swift overlays of C libraries that no Apple platform has: nothing in them carries Apple availability.
 NON_APPLE_MODULES = {"Glibc", "Musl", "Android", "WASILibc", "WinSDK", "ucrt", "CRT"}
 
@@ -224,13 +227,18 @@ def extract_symbol_graph(module, target, output_dir, log):
     if result.returncode != 0:
         log(f"warning: swift-symbolgraph-extract -module-name {module} failed (its APIs are not checked):\n"
             + result.stdout.strip())
+    else:
+        # The graphs' file names vary (_Concurrency's are `_Concurrency@Swift.symbols.json`): a marker says
+        # the folder is complete.
+        with open(os.path.join(output_dir, "extracted"), "w") as f:
+            f.write(module + "\n")
     return module
 
 
 def load_availability(graph_dir, modules, target, log):
     """{usr: (name, {platform: version})} for every public symbol that has an Apple `introduced` version,
     its own or its enclosing type's (the later one wins per platform)."""
-    pending = [m for m in modules if not os.path.exists(os.path.join(graph_dir, m, f"{m}.symbols.json"))]
+    pending = [m for m in modules if not os.path.exists(os.path.join(graph_dir, m, "extracted"))]
     if pending:
         log(f"extracting symbol graphs: {', '.join(pending)}")
         with ThreadPoolExecutor(max_workers=2) as pool:
@@ -586,7 +594,8 @@ def main():
     parser.add_argument("--allowlist", default=None, help="default PACKAGE/Scripts/availability-allowlist.txt")
     parser.add_argument("--target", default="x86_64-unknown-linux-gnu")
     parser.add_argument("--library", default=None, help="libIndexStore.so (default: beside the swift in PATH)")
-    parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--verbose", action="store_true",
+                        help="also list the uses that a guard covers or that only non-Apple code makes")
     options = parser.parse_args()
 
     def log(message):
@@ -611,7 +620,8 @@ def main():
 
     # References of the package's own source files, each file read from the unit that compiled it last.
     store = IndexStore(library, store_path)
-    records, modules, indexed_at = {}, set(IMPLICIT_MODULES), {}
+    records, indexed_at = {}, {}
+    modules = {m for m in ALWAYS_MODULES if swift_module_exists(resource_dir, m)}
     source_roots = [package + os.sep]
     excluded = [scratch + os.sep]
     for unit_name in store.unit_names():
@@ -657,7 +667,7 @@ def main():
                     candidates.setdefault(file, set()).add((line, column, usr, name, tuple(sorted(newer.items())),
                                                             roles & ROLE_IMPLICIT, spelled_name))
 
-    findings, linux_only = [], 0
+    findings, linux_only, guarded = [], 0, []
     scratch_parse = os.path.join(scratch, "availability-check", "parse")
     os.makedirs(scratch_parse, exist_ok=True)
     for file in sorted(candidates):
@@ -674,6 +684,9 @@ def main():
         for line, column, usr, name, newer, implicit, spelled_name in sorted(candidates[file]):
             if line in dead_lines:
                 linux_only += 1
+                if options.verbose:
+                    guarded.append(f"not compiled on Apple platforms: {os.path.relpath(file, package)}:{line}:{column}: "
+                                   f"{name}")
                 continue
             offset = offsets[line - 1] + column - 1
             if implicit and not spelled_at(source, offset, spelled_name):
@@ -682,6 +695,8 @@ def main():
             missing = {p: v for p, v in newer if guaranteed.get(p, minimums[p]) < v}
             if missing:
                 findings.append((os.path.relpath(file, package), line, column, usr, name, dict(newer), missing))
+            elif options.verbose:
+                guarded.append(f"guarded: {os.path.relpath(file, package)}:{line}:{column}: {name}")
 
     # The same API at the same place is one finding (a property's read and its getter, say).
     unique = {}
@@ -703,6 +718,8 @@ def main():
     def describe(newer):
         return ", ".join(f"{p} {version_text(v)}" for p, v in sorted(newer.items()))
 
+    for line in sorted(set(guarded)):
+        print(line)
     for (file, line, column, usr, name, newer, missing), reason in allowed:
         print(f"allowed: {file}:{line}:{column}: {name} (introduced {describe(newer)}): {reason}")
     for file, line, column, usr, name, newer, missing in errors:
