@@ -15,7 +15,7 @@
 #   swift build --build-tests                  # or `swift test`: the debug build writes the index store
 #   Scripts/check-availability.sh              # exit 1 and one `file:line:column: error:` line per finding
 #   Scripts/check-availability.sh --build      # runs `swift build --build-tests` first
-#   Scripts/check-availability.sh --self-test  # checks the checker on a throwaway package (about 2 minutes)
+#   Scripts/check-availability.sh --self-test  # checks the checker on a throwaway package (a minute or two: one small build)
 #
 # Other options go to the checker (--scratch-path DIR when the build used one, --verbose). The first run
 # extracts the toolchain's symbol graphs into .build/availability-check (about 30 s); later runs reuse them.
@@ -27,10 +27,13 @@ checker="$here/check_availability.py"
 if [[ "${1:-}" == "--self-test" ]]; then
     scratch="$(mktemp -d)"
     trap 'rm -rf "$scratch"' EXIT
+    # A throwaway package with the same minimum platforms as this one: a library and its test target with the
+    # unguarded uses (Unguarded, UnguardedTests), and a library and its test target with the same uses
+    # guarded (Guarded, GuardedTests). One build; each half is checked on its own (--only).
     package="$scratch/Probe"
-    mkdir -p "$package/Sources/Probe" "$package/Tests/ProbeTests"
-    # The same minimum platforms as this package.
-    cat > "$package/Package.swift" <<'EOF'
+    mkdir -p "$package/Sources/Unguarded" "$package/Tests/UnguardedTests" "$package/Sources/Guarded" \
+        "$package/Tests/GuardedTests"
+    cat > "$package/Package.swift" <<'SWIFT'
 // swift-tools-version:6.0
 import PackageDescription
 
@@ -38,20 +41,20 @@ let package = Package(
     name: "Probe",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     targets: [
-        .target(name: "Probe"),
-        .testTarget(name: "ProbeTests", dependencies: ["Probe"]),
+        .target(name: "Unguarded"),
+        .testTarget(name: "UnguardedTests", dependencies: ["Unguarded"]),
+        .target(name: "Guarded"),
+        .testTarget(name: "GuardedTests", dependencies: ["Guarded"]),
     ]
 )
-EOF
-    library="$package/Sources/Probe/Probe.swift"
-    tests="$package/Tests/ProbeTests/ProbeTests.swift"
-
-    # Unguarded: String(validating:as:) in the library (line 5), DateComponents.dayOfYear in a test (line 6),
-    # and a guard that names macOS only (line 9 of the library: iOS, tvOS and watchOS stay unguarded).
-    cat > "$library" <<'EOF'
+SWIFT
+    # Must be reported: String(validating:as:) in the library (line 5), the same behind a guard that names
+    # macOS only (line 9: iOS, tvOS and watchOS stay unguarded), DateComponents.dayOfYear in a test (line 6),
+    # and the library's own @available(macOS 15, ...) function called from a test (line 8).
+    cat > "$package/Sources/Unguarded/Unguarded.swift" <<'SWIFT'
 import FoundationEssentials
 
-public enum Probe {
+public enum Unguarded {
     public static func text(_ bytes: [UInt8]) -> String? {
         String(validating: bytes, as: UTF8.self)
     }
@@ -61,74 +64,26 @@ public enum Probe {
         }
         return nil
     }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
+    public static func newer() -> Int { 15 }
 }
-EOF
-    cat > "$tests" <<'EOF'
+SWIFT
+    cat > "$package/Tests/UnguardedTests/UnguardedTests.swift" <<'SWIFT'
 import FoundationEssentials
-import Probe
+import Unguarded
 
 // Not run: the check reads the build's index, so a test target that compiles is enough.
 func probeDayOfYear() -> Int? {
     DateComponents().dayOfYear
 }
-EOF
-    run_check() {  # run_check NAME EXPECTED-EXIT: builds the probe, runs the checker, keeps its output
-        local name="$1" expected="$2" status=0
-        if ! swift build --package-path "$package" --build-tests >"$scratch/build-$name.log" 2>&1; then
-            echo "error: self-test: the probe package ($name) does not build:" >&2
-            tail -20 "$scratch/build-$name.log" >&2
-            exit 2
-        fi
-        python3 "$checker" --package-path "$package" >"$scratch/$name.out" 2>"$scratch/$name.err" || status=$?
-        if [[ "$status" -ne "$expected" ]]; then
-            echo "error: self-test: $name: exit $status, expected $expected" >&2
-            cat "$scratch/$name.out" "$scratch/$name.err" >&2
-            exit 1
-        fi
-    }
-    expect_line() {  # expect_line NAME PATTERN: the checker's output for NAME has a line matching PATTERN
-        if ! grep -Eq "$2" "$scratch/$1.out"; then
-            echo "error: self-test: $1: no line matches: $2" >&2
-            cat "$scratch/$1.out" >&2
-            exit 1
-        fi
-    }
-    error_count() { grep -c ': error: ' "$scratch/$1.out" || true; }
-
-    run_check unguarded 1
-    expect_line unguarded '^Sources/Probe/Probe\.swift:5:9: error: String\.init\(validating:as:\) is introduced in iOS 18\.0, macOS 15\.0, tvOS 18\.0, watchOS 11\.0'
-    expect_line unguarded '^Tests/ProbeTests/ProbeTests\.swift:6:22: error: DateComponents\.dayOfYear is introduced in iOS 18\.0, macOS 15\.0, tvOS 18\.0, watchOS 11\.0'
-    expect_line unguarded '^Sources/Probe/Probe\.swift:9:20: error: String\.init\(validating:as:\) .* not guarded for iOS 18\.0, tvOS 18\.0, watchOS 11\.0 '
-    if [[ "$(error_count unguarded)" -ne 3 ]]; then
-        echo "error: self-test: unguarded: $(error_count unguarded) findings, expected 3" >&2
-        cat "$scratch/unguarded.out" >&2
-        exit 1
-    fi
-
-    # The same findings, allowed by an allow-list (by name for one, by USR for the other); a stale entry fails.
-    cat > "$scratch/allowlist.txt" <<'EOF'
-# API FILE REASON
-String.init(validating:as:) Sources/Probe/Probe.swift the probe's planted use
-s:20FoundationEssentials14DateComponentsV9dayOfYearSiSgvp Tests/ProbeTests/ProbeTests.swift the probe's planted use
-EOF
-    status=0
-    python3 "$checker" --package-path "$package" --allowlist "$scratch/allowlist.txt" >"$scratch/allowed.out" 2>&1 \
-        || status=$?
-    expect_line allowed '3 allowed'
-    [[ "$status" -eq 0 && "$(error_count allowed)" -eq 0 ]] \
-        || { echo "error: self-test: allow-list: exit $status" >&2; cat "$scratch/allowed.out" >&2; exit 1; }
-    echo 'Int128 Sources/Probe/Probe.swift no such use' >> "$scratch/allowlist.txt"
-    status=0
-    python3 "$checker" --package-path "$package" --allowlist "$scratch/allowlist.txt" >"$scratch/stale.out" 2>&1 \
-        || status=$?
-    expect_line stale 'allowlist\.txt:4: error: allow-list entry matches no finding'
-    [[ "$status" -eq 1 ]] || { echo "error: self-test: a stale allow-list entry passed" >&2; exit 1; }
-
-    # Guarded in every way the checker knows; a use in Linux-only code is skipped. None may be reported.
-    cat > "$library" <<'EOF'
+func probeNewer() -> Int { Unguarded.newer() }
+SWIFT
+    # Must not be reported: the same uses guarded in every way the check knows (7 uses), and one use in code
+    # that only Linux compiles (counted as skipped).
+    cat > "$package/Sources/Guarded/Guarded.swift" <<'SWIFT'
 import FoundationEssentials
 
-public enum Probe {
+public enum Guarded {
     public static func text(_ bytes: [UInt8]) -> String? {
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) {
             return String(validating: bytes, as: UTF8.self)
@@ -151,16 +106,18 @@ public enum Probe {
     #if os(Linux)
     public static func linuxOnly(_ bytes: [UInt8]) -> String? { String(validating: bytes, as: UTF8.self) }
     #endif
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
+    public static func newer() -> Int { 15 }
 }
 
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
-extension Probe {
+extension Guarded {
     public static func inExtension(_ bytes: [UInt8]) -> String? { String(validating: bytes, as: UTF8.self) }
 }
-EOF
-    cat > "$tests" <<'EOF'
+SWIFT
+    cat > "$package/Tests/GuardedTests/GuardedTests.swift" <<'SWIFT'
 import FoundationEssentials
-import Probe
+import Guarded
 
 // Not run: the check reads the build's index, so a test target that compiles is enough.
 func probeDayOfYear() -> Int? {
@@ -169,15 +126,77 @@ func probeDayOfYear() -> Int? {
     }
     return nil
 }
-EOF
-    run_check guarded 0
-    if [[ "$(error_count guarded)" -ne 0 ]] || ! grep -q '1 use(s) in code no Apple platform compiles' "$scratch/guarded.out"; then
-        echo "error: self-test: guarded: expected no finding and 1 Linux-only use" >&2
-        cat "$scratch/guarded.out" >&2
-        exit 1
+func probeNewer() -> Int {
+    guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) else { return 0 }
+    return Guarded.newer()
+}
+SWIFT
+    if ! swift build --package-path "$package" --build-tests >"$scratch/build.log" 2>&1; then
+        echo "error: self-test: the probe package does not build:" >&2
+        tail -20 "$scratch/build.log" >&2
+        exit 2
     fi
-    echo "self-test: 3 of 3 unguarded uses reported (library, test, macOS-only guard); allow-list honoured," \
-         "stale entry rejected; 6 guarded uses and 1 Linux-only use not reported"
+    # The symbol graphs are the toolchain's, whatever the package: the self-test shares this package's cache.
+    graphs="$here/../.build/availability-check"
+    check() {  # check NAME EXPECTED-EXIT ARGS...: runs the checker on the probe, keeps its output in NAME.out
+        local name="$1" expected="$2" status=0
+        shift 2
+        python3 "$checker" --package-path "$package" --graph-cache "$graphs" "$@" >"$scratch/$name.out" \
+            2>"$scratch/$name.err" || status=$?
+        if [[ "$status" -ne "$expected" ]]; then
+            echo "error: self-test: $name: exit $status, expected $expected" >&2
+            cat "$scratch/$name.out" "$scratch/$name.err" >&2
+            exit 1
+        fi
+    }
+    expect_line() {  # expect_line NAME PATTERN: NAME.out has a line matching PATTERN
+        if ! grep -Eq "$2" "$scratch/$1.out"; then
+            echo "error: self-test: $1: no line matches: $2" >&2
+            cat "$scratch/$1.out" >&2
+            exit 1
+        fi
+    }
+    expect_count() {  # expect_count NAME PATTERN COUNT: NAME.out has exactly COUNT lines matching PATTERN
+        local count
+        count="$(grep -cE "$2" "$scratch/$1.out" || true)"
+        if [[ "$count" -ne "$3" ]]; then
+            echo "error: self-test: $1: $count lines match '$2', expected $3" >&2
+            cat "$scratch/$1.out" >&2
+            exit 1
+        fi
+    }
+    unguarded=(--only Sources/Unguarded --only Tests/UnguardedTests)
+    introduced='is introduced in iOS 18\.0, macOS 15\.0, tvOS 18\.0, watchOS 11\.0'
+
+    check unguarded 1 "${unguarded[@]}" --allowlist /dev/null
+    expect_line unguarded "^Sources/Unguarded/Unguarded\.swift:5:9: error: String\.init\(validating:as:\) $introduced"
+    expect_line unguarded "^Sources/Unguarded/Unguarded\.swift:9:20: error: String\.init\(validating:as:\) .* not guarded for iOS 18\.0, tvOS 18\.0, watchOS 11\.0 "
+    expect_line unguarded "^Tests/UnguardedTests/UnguardedTests\.swift:6:22: error: DateComponents\.dayOfYear $introduced"
+    expect_line unguarded "^Tests/UnguardedTests/UnguardedTests\.swift:8:38: error: newer\(\) \(Sources/Unguarded/Unguarded\.swift:14\) $introduced"
+    expect_count unguarded ': error: ' 4
+
+    # The same findings allowed by an allow-list (by name, by USR, in every file); an entry matching nothing
+    # fails the check.
+    cat > "$scratch/allowlist.txt" <<'LIST'
+# API FILE REASON
+String.init(validating:as:) Sources/Unguarded/Unguarded.swift the probe's planted uses
+s:20FoundationEssentials14DateComponentsV9dayOfYearSiSgvp Tests/UnguardedTests/UnguardedTests.swift the probe's planted use
+s:9UnguardedAAO5newerSiyFZ * the probe's planted use
+LIST
+    check allowed 0 "${unguarded[@]}" --allowlist "$scratch/allowlist.txt"
+    expect_count allowed ': error: ' 0
+    expect_line allowed ', 4 allowed, 0 stale'
+    echo 'Int128 Sources/Unguarded/Unguarded.swift no such use' >> "$scratch/allowlist.txt"
+    check stale 1 "${unguarded[@]}" --allowlist "$scratch/allowlist.txt"
+    expect_line stale 'allowlist\.txt:5: error: allow-list entry matches no finding: Int128'
+
+    check guarded 0 --only Sources/Guarded --only Tests/GuardedTests --allowlist /dev/null --verbose
+    expect_count guarded ': error: ' 0
+    expect_count guarded '^guarded: ' 7
+    expect_line guarded ', 1 use\(s\) in code no Apple platform compiles'
+    echo "self-test: 4 of 4 unguarded uses reported (library, macOS-only guard, test, the library's own" \
+         "@available function); allow-list honoured, stale entry rejected; 7 guarded uses and 1 Linux-only use" \
+         "not reported"
     exit 0
 fi
 

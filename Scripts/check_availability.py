@@ -180,8 +180,8 @@ class IndexStore:
         lib.indexstore_unit_reader_dispose(reader)
         return main_file, module, records, modules
 
-    def references(self, record_name):
-        """[(usr, name, line, column, roles)] of every reference occurrence in one record."""
+    def occurrences(self, record_name):
+        """[(usr, name, line, column, roles)] of every reference and definition in one record."""
         lib = self.lib
         error = ctypes.c_void_p()
         reader = lib.indexstore_record_reader_create(self.store, record_name.encode(), ctypes.byref(error))
@@ -192,7 +192,7 @@ class IndexStore:
 
         def visit(_context, occurrence):
             roles = lib.indexstore_occurrence_get_roles(occurrence)
-            if roles & ROLE_REFERENCE and not roles & (ROLE_DECLARATION | ROLE_DEFINITION):
+            if roles & (ROLE_REFERENCE | ROLE_DEFINITION):
                 symbol = lib.indexstore_occurrence_get_symbol(occurrence)
                 lib.indexstore_occurrence_get_line_col(occurrence, ctypes.byref(line), ctypes.byref(column))
                 found.append((lib.indexstore_symbol_get_usr(symbol).text(),
@@ -594,6 +594,10 @@ def main():
     parser.add_argument("--allowlist", default=None, help="default PACKAGE/Scripts/availability-allowlist.txt")
     parser.add_argument("--target", default="x86_64-unknown-linux-gnu")
     parser.add_argument("--library", default=None, help="libIndexStore.so (default: beside the swift in PATH)")
+    parser.add_argument("--graph-cache", default=None,
+                        help="where the toolchain's symbol graphs are kept (default SCRATCH/availability-check)")
+    parser.add_argument("--only", action="append", default=[],
+                        help="report only uses in files under this path from the package root (repeatable)")
     parser.add_argument("--verbose", action="store_true",
                         help="also list the uses that a guard covers or that only non-Apple code makes")
     options = parser.parse_args()
@@ -648,39 +652,66 @@ def main():
     version = subprocess.run(["swift", "--version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              text=True).stdout
     toolchain_key = re.sub(r"[^A-Za-z0-9.]+", "-", version.splitlines()[0] if version else "unknown").strip("-")
-    graph_dir = os.path.join(scratch, "availability-check", toolchain_key, options.target)
+    cache = os.path.realpath(options.graph_cache or os.path.join(scratch, "availability-check"))
+    graph_dir = os.path.join(cache, toolchain_key, options.target)
+    parse_dir = os.path.join(scratch, "availability-check", "parse")
+    os.makedirs(parse_dir, exist_ok=True)
     availability = load_availability(graph_dir, sorted(modules), options.target, log)
     log(f"{len(records)} source files in the index store; {len(availability)} APIs with Apple availability "
         f"in {', '.join(sorted(modules))}")
 
+    occurrences = {file: [o for record in sorted(file_records) for o in store.occurrences(record)]
+                   for file, file_records in records.items()}
+
+    analyses = {}
+
+    def analysis(file):
+        """(source, line offsets, lines no Apple platform compiles, availability regions) of one file."""
+        if file not in analyses:
+            with open(file, "rb") as f:
+                source = f.read()
+            dead_lines, all_clauses = conditional_lines(source)
+            tree = parse_file(os.path.relpath(file, package), all_clauses, parse_dir)
+            if tree is None:
+                log(f"warning: the compiler could not parse {file}; its guards are not seen")
+            regions = availability_regions(tree, all_clauses) if tree is not None else []
+            analyses[file] = (source, line_offsets(source), dead_lines, regions)
+        return analyses[file]
+
+    def newer_than_minimums(versions):
+        return {p: v for p, v in versions.items() if p in minimums and v > minimums[p]}
+
+    # The package's own declarations that an `@available` (or an enclosing `#available`) makes newer than the
+    # minimums are APIs like the toolchain's: a use elsewhere needs a guard too.
+    for file in sorted(occurrences):
+        with open(file, "rb") as f:
+            if b"@available" not in f.read():
+                continue
+        source, offsets, _dead, regions = analysis(file)
+        for usr, spelled_name, line, column, roles in occurrences[file]:
+            if roles & ROLE_DEFINITION and usr not in availability:
+                newer = newer_than_minimums(guaranteed_versions(regions, offsets[line - 1] + column - 1))
+                if newer:
+                    availability[usr] = (f"{spelled_name} ({os.path.relpath(file, package)}:{line})", newer)
+
     # Candidates: references to an API introduced after the minimum on some Apple platform.
     candidates = {}
-    for file, file_records in records.items():
-        for record in file_records:
-            for usr, spelled_name, line, column, roles in store.references(record):
-                known = availability.get(usr)
-                if not known:
-                    continue
-                name, introduced = known
-                newer = {p: v for p, v in introduced.items() if p in minimums and v > minimums[p]}
-                if newer:
-                    candidates.setdefault(file, set()).add((line, column, usr, name, tuple(sorted(newer.items())),
-                                                            roles & ROLE_IMPLICIT, spelled_name))
+    for file, file_occurrences in occurrences.items():
+        if options.only and not os.path.relpath(file, package).startswith(tuple(options.only)):
+            continue
+        for usr, spelled_name, line, column, roles in file_occurrences:
+            known = availability.get(usr)
+            if not known or not roles & ROLE_REFERENCE or roles & (ROLE_DECLARATION | ROLE_DEFINITION):
+                continue
+            name, introduced = known
+            newer = newer_than_minimums(introduced)
+            if newer:
+                candidates.setdefault(file, set()).add((line, column, usr, name, tuple(sorted(newer.items())),
+                                                        roles & ROLE_IMPLICIT, spelled_name))
 
     findings, linux_only, guarded = [], 0, []
-    scratch_parse = os.path.join(scratch, "availability-check", "parse")
-    os.makedirs(scratch_parse, exist_ok=True)
     for file in sorted(candidates):
-        with open(file, "rb") as f:
-            source = f.read()
-        dead_lines, all_clauses = conditional_lines(source)
-        tree = parse_file(os.path.relpath(file, package), all_clauses, scratch_parse)
-        if tree is None:
-            log(f"warning: the compiler could not parse {file}; its guards are not seen")
-            regions = []
-        else:
-            regions = availability_regions(tree, all_clauses)
-        offsets = line_offsets(source)
+        source, offsets, dead_lines, regions = analysis(file)
         for line, column, usr, name, newer, implicit, spelled_name in sorted(candidates[file]):
             if line in dead_lines:
                 linux_only += 1
@@ -728,7 +759,8 @@ def main():
         print(f"    {usr}")
     stale = [e for e in entries if e[3] not in used]
     for api, file, reason, number in stale:
-        print(f"{os.path.relpath(allowlist_path, package)}:{number}: error: allow-list entry matches no "
+        shown = os.path.relpath(allowlist_path, package)
+        print(f"{shown if not shown.startswith('..') else allowlist_path}:{number}: error: allow-list entry matches no "
               f"finding: {api} {file}")
     print(f"availability check: {len(errors)} unguarded use(s) of newer Apple APIs, {len(allowed)} allowed, "
           f"{len(stale)} stale allow-list entr{'y' if len(stale) == 1 else 'ies'}, {linux_only} use(s) in code no "
