@@ -78,8 +78,8 @@ func probeDayOfYear() -> Int? {
 }
 func probeNewer() -> Int { Unguarded.newer() }
 SWIFT
-    # Must not be reported: the same uses guarded in every way the check knows (7 uses), and one use in code
-    # that only Linux compiles (counted as skipped).
+    # Must not be reported: the same uses guarded in every way the check knows (7 uses), one use in code that
+    # only Linux compiles (counted as skipped), and two uses that are newer on Linux only (product, sum).
     cat > "$package/Sources/Guarded/Guarded.swift" <<'SWIFT'
 import FoundationEssentials
 
@@ -108,6 +108,14 @@ public enum Guarded {
     #endif
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
     public static func newer() -> Int { 15 }
+    // Not uses of newer APIs on Apple platforms: FixedWidthInteger.&* became a requirement in macOS 15, but
+    // its default implementation is older; a `for await` loop calls next(isolation:) only where it exists.
+    public static func product(_ a: Int, _ b: Int) -> Int { a &* b }
+    public static func sum(_ numbers: AsyncStream<Int>) async -> Int {
+        var total = 0
+        for await number in numbers { total &+= number }
+        return total
+    }
 }
 
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
