@@ -6,34 +6,50 @@ Scripts/check-availability.sh runs this; see its header for how to invoke it. In
 1. The minimum versions come from Package.swift's `platforms:` (macOS, iOS, tvOS, watchOS).
 2. Every reference the package's code makes (each target's Swift sources, tests included) is read from the
    index store a debug build writes (`.build/<triple>/debug/index/store`), through the toolchain's
-   libIndexStore.so: the referenced declaration's USR, its file, line and column.
-3. The Apple availability of every public declaration of the toolchain's Swift modules the package imports
-   (Swift, Foundation, FoundationEssentials, Dispatch, Testing, ...) comes from their symbol graphs
+   libIndexStore.so: the referenced declaration's USR, its file, line and column. A reference the index marks
+   implicit counts only where the source names the API at that place (inside `#expect(...)` it does; the
+   `next(isolation:)` a `for await` loop calls is named nowhere, and the compiler calls it only where it
+   exists).
+3. The Apple availability of every public declaration of the toolchain's Swift modules (Swift,
+   _Concurrency, Foundation, FoundationEssentials, FoundationInternationalization, Dispatch, Testing, ...:
+   those the package's units import, and those Foundation re-exports) comes from their symbol graphs
    (`swift-symbolgraph-extract`), cached under the build directory per toolchain. A member inherits the
-   availability of the type it belongs to when the type's is later.
-4. A reference is a finding when, for some Apple platform, the API was introduced after the package's minimum
-   and the reference is not inside a region that guarantees that version: the body of an `if #available`,
-   `while #available`, the rest of the scope after `guard #available`, the `else` of `if #unavailable`, or a
-   declaration (or enclosing type or extension) marked `@available(<platform> <version>)`. Regions are taken
-   from the compiler's own parse of the file (`swiftc -dump-parse -dump-ast-format json`), so comments,
-   strings and braces are the compiler's business, not a regular expression's.
-5. References in code that no Apple platform compiles (a `#if os(Linux)` or `#if !canImport(Darwin)` clause,
+   availability of the type it belongs to when the type's is later. A protocol requirement added later than
+   one of its default implementations (FixedWidthInteger.&*: a requirement since macOS 15, implemented in a
+   protocol extension long before) counts from the default implementation, which older systems call.
+4. The package's own declarations that an `@available` makes newer than the minimums are APIs too: a use of
+   one elsewhere needs a guard like a use of the toolchain's.
+5. A reference is a finding when, for some Apple platform, the API was introduced after the package's minimum
+   and the reference is not inside a region that guarantees that version: an `if` or `while` from its
+   `#available` condition to the end of its body, the rest of the scope after `guard #available`, the `else`
+   of `if #unavailable`, the body of `guard #unavailable`, or a declaration (or enclosing type or extension)
+   marked `@available(<platform> <version>)`. `#available(macOS 15, *)` guarantees nothing for iOS, tvOS or
+   watchOS. The regions come from the compiler's own parse of the file (`swiftc -dump-parse
+   -dump-ast-format json`, on a copy whose `#if` directive lines are blanked so that every clause is parsed),
+   so comments, strings and braces are the compiler's business, not a regular expression's.
+6. References in code that no Apple platform compiles (a `#if os(Linux)` or `#if !canImport(Darwin)` clause,
    the `#else` of `#if canImport(Darwin)`) are not findings; they are counted and the count is printed.
-6. A finding listed in the allow-list file (API and file) is reported as allowed, not as an error. An
+7. A finding listed in the allow-list file (API and file) is reported as allowed, not as an error. An
    allow-list entry that matches nothing is an error, so the list cannot keep stale exemptions.
 
-Exit status: 0 when there is no finding outside the allow-list, 1 when there is, 2 when the check cannot run
-(no index store, no libIndexStore.so, an unreadable allow-list).
+Exit status: 0 when there is no finding outside the allow-list, 1 when there is (or a stale allow-list
+entry), 2 when the check cannot run (no index store, no libIndexStore.so, a malformed allow-list entry, a
+source file edited after the build that indexed it).
 
-Limits (what this check cannot see):
-- Code that the Linux build does not compile (`#if canImport(Darwin)`, `#if os(macOS)` clauses) is not in the
-  index store, so its uses are not checked.
+Limits (what this check cannot see or may misjudge):
+- Code that the Linux debug build does not compile (`#if canImport(Darwin)`, `#if os(macOS)`, `#if !DEBUG`
+  clauses) is not in the index store, so its uses are not checked.
 - The availability is what the toolchain's modules declare. swift-foundation (FoundationEssentials,
   FoundationInternationalization) and the standard library carry Apple's annotations; swift-corelibs-foundation
   (the `Foundation` module's classes such as NSKeyedArchiver) mostly carries none, so an API that is newer on
-  Apple platforms only in Apple's SDK is not seen.
-- An `if` condition list is guarded from its first `#available` on: a use in a condition written before the
-  `#available` (`if let s = newAPI(), #available(...)`) is taken as guarded.
+  Apple platforms only in Apple's SDK is not seen. APIs that Apple platforms lack entirely are not checked.
+- The index holds the overloads the Linux type checker chose, with every API available. For an Apple
+  deployment target the type checker sees overloads newer than the target as unavailable and may choose an
+  older one that also fits: a finding such as `Int128.&*` for `$0 &* 7` over an untyped integer range may
+  then compile on Apple platforms. Spelling the types out settles it on both (or allow-list it with that
+  reason).
+- The `#available` of a condition list is found by its text after the statement's start; a `#available`
+  written in a comment inside the condition list would be taken for it.
 - Deprecation and obsoletion are not checked, only "introduced".
 """
 
@@ -592,7 +608,8 @@ def main():
     parser.add_argument("--index-store", default=None,
                         help="default SCRATCH/<triple>/debug/index/store, as `swift build` writes it")
     parser.add_argument("--allowlist", default=None, help="default PACKAGE/Scripts/availability-allowlist.txt")
-    parser.add_argument("--target", default="x86_64-unknown-linux-gnu")
+    parser.add_argument("--target", default=None,
+                        help="the build's triple (default: the host's, from `swiftc -print-target-info`)")
     parser.add_argument("--library", default=None, help="libIndexStore.so (default: beside the swift in PATH)")
     parser.add_argument("--graph-cache", default=None,
                         help="where the toolchain's symbol graphs are kept (default SCRATCH/availability-check)")
@@ -605,6 +622,9 @@ def main():
     def log(message):
         print(message, file=sys.stderr)
 
+    target_info = json.loads(subprocess.run(["swiftc", "-print-target-info"], stdout=subprocess.PIPE,
+                                            text=True, check=True).stdout)
+    options.target = options.target or target_info["target"]["unversionedTriple"]
     package = os.path.realpath(options.package_path)
     scratch = os.path.realpath(options.scratch_path or os.path.join(package, ".build"))
     store_path = options.index_store or os.path.join(scratch, options.target, "debug", "index", "store")
@@ -617,7 +637,7 @@ def main():
     library = options.library or os.path.join(toolchain_usr, "lib", "libIndexStore.so")
     if not os.path.exists(library):
         fail_setup(f"no libIndexStore.so at {library} (pass --library)")
-    resource_dir = os.path.join(toolchain_usr, "lib", "swift", "linux")
+    resource_dir = os.path.join(target_info["paths"]["runtimeResourcePath"], "linux")
 
     minimums = package_minimums(os.path.join(package, "Package.swift"))
     log("minimums (Package.swift): " + ", ".join(f"{p} {version_text(v)}" for p, v in minimums.items()))
