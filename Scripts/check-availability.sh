@@ -6,16 +6,16 @@
 # It reads what the debug build already wrote: the index store (every reference of every target, tests
 # included, with the referenced declaration's USR and its line and column), and compares each reference with
 # the availability the toolchain's modules declare (their symbol graphs: Swift, Foundation,
-# FoundationEssentials, Dispatch, Testing, ...). A use is an error unless an `if #available` / `guard
-# #available` / `while #available` or an `@available` on an enclosing declaration covers every platform it
-# needs, or Scripts/availability-allowlist.txt lists it with a reason. Code no Apple platform compiles (a
-# `#if os(Linux)` clause, the `#else` of `#if canImport(Darwin)`) is skipped. Scripts/check_availability.py
-# does the work; its header says how and what the check cannot see.
+# FoundationEssentials, Dispatch, Testing, ...) and the package's own `@available` declarations have. A use
+# is an error unless an `if #available` / `guard #available` / `while #available` or an `@available` on an
+# enclosing declaration covers every platform it needs, or Scripts/availability-allowlist.txt lists it with a
+# reason. Code no Apple platform compiles (a `#if os(Linux)` clause, the `#else` of `#if canImport(Darwin)`)
+# is skipped. Scripts/check_availability.py does the work; its header says how and what the check cannot see.
 #
 #   swift build --build-tests                  # or `swift test`: the debug build writes the index store
 #   Scripts/check-availability.sh              # exit 1 and one `file:line:column: error:` line per finding
 #   Scripts/check-availability.sh --build      # runs `swift build --build-tests` first
-#   Scripts/check-availability.sh --self-test  # checks the checker on a throwaway package (a minute or two: one small build)
+#   Scripts/check-availability.sh --self-test  # checks the checker on a throwaway package (a minute or two)
 #
 # Other options go to the checker (--scratch-path DIR when the build used one, --verbose). The first run
 # extracts the toolchain's symbol graphs into .build/availability-check (about 30 s); later runs reuse them.
@@ -202,9 +202,18 @@ LIST
     expect_count guarded ': error: ' 0
     expect_count guarded '^guarded: ' 7
     expect_line guarded ', 1 use\(s\) in code no Apple platform compiles'
+    # A source edited after the build: the index no longer describes it, so the check refuses to run.
+    sleep 1
+    touch "$package/Sources/Guarded/Guarded.swift"
+    check edited 2 --only Sources/Guarded --allowlist /dev/null
+    if ! grep -q 'the index store is older than 1 source file' "$scratch/edited.err"; then
+        echo "error: self-test: edited: no complaint about the stale index" >&2
+        cat "$scratch/edited.err" >&2
+        exit 1
+    fi
     echo "self-test: 4 of 4 unguarded uses reported (library, macOS-only guard, test, the library's own" \
          "@available function); allow-list honoured, stale entry rejected; 7 guarded uses and 1 Linux-only use" \
-         "not reported"
+         "not reported; a stale index refused"
     exit 0
 fi
 

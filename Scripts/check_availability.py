@@ -736,8 +736,8 @@ def main():
             if line in dead_lines:
                 linux_only += 1
                 if options.verbose:
-                    guarded.append(f"not compiled on Apple platforms: {os.path.relpath(file, package)}:{line}:{column}: "
-                                   f"{name}")
+                    guarded.append(f"not compiled on Apple platforms: {os.path.relpath(file, package)}:{line}:"
+                                   f"{column}: {name}")
                 continue
             offset = offsets[line - 1] + column - 1
             if implicit and not spelled_at(source, offset, spelled_name):
@@ -780,8 +780,8 @@ def main():
     stale = [e for e in entries if e[3] not in used]
     for api, file, reason, number in stale:
         shown = os.path.relpath(allowlist_path, package)
-        print(f"{shown if not shown.startswith('..') else allowlist_path}:{number}: error: allow-list entry matches no "
-              f"finding: {api} {file}")
+        shown = allowlist_path if shown.startswith("..") else shown
+        print(f"{shown}:{number}: error: allow-list entry matches no finding: {api} {file}")
     print(f"availability check: {len(errors)} unguarded use(s) of newer Apple APIs, {len(allowed)} allowed, "
           f"{len(stale)} stale allow-list entr{'y' if len(stale) == 1 else 'ies'}, {linux_only} use(s) in code no "
           f"Apple platform compiles (skipped)")
