@@ -27,6 +27,86 @@ checker="$here/check_availability.py"
 if [[ "${1:-}" == "--self-test" ]]; then
     scratch="$(mktemp -d)"
     trap 'rm -rf "$scratch"' EXIT
+    # The guard and `#if` logic first, without a build: each `X(` must be judged as its line's comment says
+    # (G guarded for macOS 15, U unguarded, D in code no Apple platform compiles).
+    cat > "$scratch/Regions.swift" <<'SWIFT'
+func statements(_ v: Int) {
+    switch v {
+    case 1:
+        guard #available(macOS 15, *) else { return }
+        X() // G
+    default:
+        X() // U
+    }
+    let closure = {
+        guard #available(macOS 15, *) else { return }
+        X() // G
+    }
+    X() // U
+    if v == 0 {
+        X() // U
+    } else if #available(macOS 15, *) {
+        X() // G
+    } else {
+        X() // U
+    }
+    if X(), #available(macOS 15, *), X() { // U G
+    }
+    while #available(macOS 15, *) { X(); break } // G
+    if #unavailable(macOS 15) { X() } else { X() } // U G
+    guard #unavailable(macOS 15) else { X(); return } // G
+    X() // U
+    let text = "\(X()) { not a brace" // U
+    /* if #available(macOS 15, *) { */ X() // U
+    #if os(Linux)
+    X() // D
+    #elseif canImport(Darwin)
+    X() // U
+    #else
+    X() // D
+    #endif
+    #if canImport(Glibc)
+    X() // D
+    #elseif canImport(Musl)
+    X() // D
+    #endif
+    #if !canImport(Darwin) || os(Linux)
+    X() // D
+    #endif
+    #if DEBUG
+    X() // U
+    #endif
+    #if canImport(FoundationEssentials)
+    X() // U
+    #else
+    X() // U
+    #endif
+}
+struct Declarations {
+    @available(macOS 15, *)
+    var property: Int { X() } // G
+    @available(macOS 15, *)
+    init(value: Int) { X() } // G
+    @available(macOS 15, *)
+    subscript(index: Int) -> Int { X() } // G
+    @available(macOS 15, *)
+    static let stored = X() // G
+    static let plain = X() // U
+    func method() {
+        @available(macOS 15, *)
+        func local() { X() } // G
+        X() // U
+    }
+}
+@available(macOS 15, *)
+extension Declarations {
+    struct Inner { func f() { X() } } // G
+}
+SWIFT
+    python3 "$checker" --check-regions "$scratch/Regions.swift" >"$scratch/regions.out" 2>&1 \
+        || { echo "error: self-test: guard regions misjudged:" >&2; cat "$scratch/regions.out" >&2; exit 1; }
+    regions_summary="$(tail -1 "$scratch/regions.out")"
+
     # A throwaway package with the same minimum platforms as this one: a library and its test target with the
     # unguarded uses (Unguarded, UnguardedTests), and a library and its test target with the same uses
     # guarded (Guarded, GuardedTests). One build; each half is checked on its own (--only).
@@ -211,6 +291,7 @@ LIST
         cat "$scratch/edited.err" >&2
         exit 1
     fi
+    echo "self-test: $regions_summary"
     echo "self-test: 4 of 4 unguarded uses reported (library, macOS-only guard, test, the library's own" \
          "@available function); allow-list honoured, stale entry rejected; 7 guarded uses and 1 Linux-only use" \
          "not reported; a stale index refused"

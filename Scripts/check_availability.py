@@ -528,10 +528,12 @@ def availability_regions(tree, source):
                     body = node.get("body", {}).get("range")
                     if body:
                         regions.append((body["start"], body["end"], versions))
+        if kind == "top_level_code_decl" and isinstance(node.get("body"), dict):
+            # Each top-level statement has a brace of its own; a `guard` there guards the rest of the file.
+            walk(node["body"].get("elements", []), len(source))
+            return
         if kind == "brace_stmt" and span:
             enclosing_block_end = span["end"]
-        if kind == "top_level_code_decl":
-            enclosing_block_end = len(source)
         for key, value in node.items():
             if key != "range" and isinstance(value, (dict, list)):
                 walk(value, enclosing_block_end)
@@ -601,6 +603,41 @@ def allowed_by(entry, usr, name, file):
 
 # MARK: - The check
 
+def check_regions(path):
+    """The self-test of the guard and `#if` logic, without a build: every `X(` in the file must be judged as
+    the comment ending its line says, one letter per `X(` in order: G (guarded for macOS 15), U (unguarded),
+    D (in code no Apple platform compiles)."""
+    with open(path, "rb") as f:
+        source = f.read()
+    dead_lines, all_clauses = conditional_lines(source)
+    scratch = os.path.dirname(os.path.realpath(path))
+    tree = parse_file(os.path.basename(path), all_clauses, scratch)
+    if tree is None:
+        fail_setup(f"the compiler could not parse {path}")
+    regions = availability_regions(tree, all_clauses)
+    offsets = line_offsets(source)
+    checked, wrong = 0, 0
+    for number, line in enumerate(source.splitlines(), start=1):
+        marker = re.search(rb"// ([GUD ]+)$", line)
+        if not marker:
+            continue
+        expected = marker.group(1).split()
+        found = []
+        for call in re.finditer(rb"X\(", line[:marker.start()]):
+            if number in dead_lines:
+                found.append(b"D")
+            else:
+                guaranteed = guaranteed_versions(regions, offsets[number - 1] + call.start())
+                found.append(b"G" if guaranteed.get("macOS", (0, 0, 0)) >= (15, 0, 0) else b"U")
+        checked += len(expected)
+        if found != expected:
+            wrong += 1
+            print(f"{path}:{number}: expected {b' '.join(expected).decode()}, "
+                  f"found {b' '.join(found).decode()}: {line.decode().strip()}")
+    print(f"regions: {checked} uses checked, {wrong} line(s) misjudged")
+    return 1 if wrong or not checked else 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--package-path", default=".")
@@ -617,7 +654,11 @@ def main():
                         help="report only uses in files under this path from the package root (repeatable)")
     parser.add_argument("--verbose", action="store_true",
                         help="also list the uses that a guard covers or that only non-Apple code makes")
+    parser.add_argument("--check-regions", metavar="FILE",
+                        help="self-test: judge each `X(` of FILE as its line's `// G`, `// U` or `// D` says")
     options = parser.parse_args()
+    if options.check_regions:
+        return check_regions(options.check_regions)
 
     def log(message):
         print(message, file=sys.stderr)
