@@ -58,6 +58,7 @@ import ctypes
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -673,7 +674,9 @@ def main():
     if not os.path.isdir(store_path):
         fail_setup(f"no index store at {store_path}; build first (`swift build --build-tests`)")
 
-    swift = subprocess.run(["which", "swift"], stdout=subprocess.PIPE, text=True).stdout.strip()
+    swift = shutil.which("swift")
+    if not swift:
+        fail_setup("no swift in PATH")
     toolchain_usr = os.path.dirname(os.path.dirname(os.path.realpath(swift)))
     library = options.library or os.path.join(toolchain_usr, "lib", "libIndexStore.so")
     if not os.path.exists(library):
@@ -683,18 +686,17 @@ def main():
     minimums = package_minimums(os.path.join(package, "Package.swift"))
     log("minimums (Package.swift): " + ", ".join(f"{p} {version_text(v)}" for p, v in minimums.items()))
 
-    # References of the package's own source files, each file read from the unit that compiled it last.
+    # The records of the package's own source files: those of every unit whose main file is in the package
+    # and not in the build directory (which holds generated sources such as the test discovery's).
     store = IndexStore(library, store_path)
     records, indexed_at = {}, {}
     modules = {m for m in ALWAYS_MODULES if swift_module_exists(resource_dir, m)}
-    source_roots = [package + os.sep]
-    excluded = [scratch + os.sep]
     for unit_name in store.unit_names():
         unit = store.unit(unit_name)
         if unit is None:
             continue
         main_file, _module, unit_records, unit_modules = unit
-        if not main_file.startswith(tuple(source_roots)) or main_file.startswith(tuple(excluded)):
+        if not main_file.startswith(package + os.sep) or main_file.startswith(scratch + os.sep):
             continue
         modules |= {m for m in unit_modules
                     if m not in NON_APPLE_MODULES and swift_module_exists(resource_dir, m)}
