@@ -344,7 +344,7 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
     private mutating func font(_ fields: inout Source.Cursor, depth: Int) throws(TypedstreamError) -> ArchivedFont {
         let plist = [UInt8](try data(&fields, depth: depth))
         let name: String
-        do { name = try oldPropertyListString(plist) } catch {
+        do throws(TypedstreamError) { name = try oldPropertyListString(plist) } catch {
             throw fields.corrupted("an NSFont whose name is not an old-style property list string (UTF-16, or ASCII): \(error.message)")
         }
         guard case .float(let size) = try next(&fields, "f", depth: depth) else { throw fields.corrupted("an NSFont without its size") }

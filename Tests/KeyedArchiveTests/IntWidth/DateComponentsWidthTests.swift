@@ -10,7 +10,7 @@ import Testing
 private typealias ComponentWidth = DateComponentsObject.ComponentWidth
 
 /// The keys written for every component, defined or not.
-private let componentKeys = DateComponentsObject.componentKeys.map(\.key)
+private let componentKeys = DateComponentsObject.componentKeys.map { $0.key }
 
 /// `data`, a keyed archive, with `transform` applied to its NSDateComponents object's fields.
 private func changingDateComponents(in data: Data, _ transform: (inout PropertyListDictionary) -> Void) throws -> Data {

@@ -86,8 +86,9 @@ private func oldPropertyList(type: UInt32 = 6, length: UInt32, _ body: [UInt8]) 
     /// a ``TypedstreamError`` naming the length and its byte, where it once trapped on a 32-bit `Int`.
     @Test(arguments: [UInt32(0x8000_0000), UInt32(0xFFFF_FFFF)])
     func aTypedstreamFontWithAHugeNameLengthThrows(length: UInt32) throws {
-        let data = try TypedstreamArchiver().archivedData(withRootValue: .font(ArchivedFont(name: "Lucida Grande", size: 13)))
-        #expect(try TypedstreamUnarchiver().foundationValue(from: data) == .font(ArchivedFont(name: "Lucida Grande", size: 13)))
+        let font = ArchivedFont(name: "Lucida Grande", size: 13, flags: 0x8000_0010)
+        let data = try TypedstreamArchiver().archivedData(withRootValue: .font(font))
+        #expect(try TypedstreamUnarchiver().foundationValue(from: data) == .font(font), "flags with the top bit set read back")
         // The name: type 6, length 28 (a byte-order mark and 13 UTF-16 units), the mark FF FE.
         var bytes = [UInt8](data)
         let header: [UInt8] = [6, 0, 0, 0, 28, 0, 0, 0, 0xFF, 0xFE]
