@@ -202,13 +202,16 @@ extension Calendar: ArchiveValue {
 /// `NS.weekOfMonth`, `NS.weekOfYear`, `NS.yearForWOY`, `NS.dayOfYear`) and `NS.leapMonth` (an integer), and reads
 /// a missing component as undefined. swift-corelibs-foundation writes every component of its own list, undefined
 /// ones as `NSDateComponentUndefined` (`Int.max`), `NS.isLeapMonth` (a Boolean) instead, and reads a missing
-/// component as 0. So every component of that list is written, `Int.max` when undefined, which both read as
-/// undefined; `NS.dayOfYear` when defined; and a leap-month flag that is set under both keys.
-/// `$classes` is `[NSDateComponents, NSObject]`.
+/// component as 0. So every component of that list is written, `Int64.max` when undefined (the 64-bit
+/// `NSIntegerMax`, on every platform), which both read as undefined; `NS.dayOfYear` when defined; and a
+/// leap-month flag that is set under both keys. See ``ComponentWidth`` for the sentinel at both widths of
+/// `NSInteger`. `$classes` is `[NSDateComponents, NSObject]`.
 struct DateComponentsObject: KeyedArchivable {
     static var archivedClassName: String { "NSDateComponents" }
-    /// NSDateComponents' value for a component that is not defined (`NSDateComponentUndefined`).
-    static let undefined = Int.max
+    /// What is written for a component that is not defined: `NSDateComponentUndefined` of a 64-bit writer
+    /// (`NSIntegerMax`, 2^63 - 1) whatever this platform's `Int`, so that every 64-bit reader takes it as
+    /// undefined; ``ComponentWidth`` reads it as undefined at 32 bits too.
+    static let undefinedWritten: Int64 = .max
     /// The integer components swift-corelibs-foundation writes, by key.
     static var componentKeys: [(key: String, component: WritableKeyPath<DateComponents, Int?>)] { [
         ("NS.era", \.era), ("NS.year", \.year), ("NS.quarter", \.quarter), ("NS.month", \.month), ("NS.day", \.day),
@@ -220,7 +223,8 @@ struct DateComponentsObject: KeyedArchivable {
 
     init(_ components: DateComponents) { self.components = components }
 
-    /// Reads the components Apple or swift-corelibs-foundation wrote: a missing key or `Int.max` is undefined;
+    /// Reads the components Apple or swift-corelibs-foundation wrote: a missing key or `NSIntegerMax` of either
+    /// width (2^63 - 1 or 2^31 - 1) is undefined;
     /// the leap-month flag is corelibs' `NS.isLeapMonth` when present, else Apple's `NS.leapMonth` (set when
     /// not 0, as Apple reads it). Darwin's deprecated `NS.week` and `NS.repeatedDay` have no counterpart and are
     /// not read.
@@ -237,23 +241,67 @@ struct DateComponentsObject: KeyedArchivable {
             }
             if let isLeapMonth = try decoder.decodeIfPresent(Bool.self, forKey: "NS.isLeapMonth") {
                 components.isLeapMonth = isLeapMonth
-            } else if let leapMonth = try decoder.decodeIfPresent(Int.self, forKey: "NS.leapMonth"), leapMonth != 0 {
+            } else if let leapMonth = try decoder.decodeIfPresent(Int64.self, forKey: "NS.leapMonth"), leapMonth != 0 {
                 components.isLeapMonth = true
             }
             return components
         }
     }
 
+    /// The component under `key`: nil when it is missing or undefined (see ``ComponentWidth``).
+    /// - Throws: ``KeyedArchiveError/Code/dataCorrupted`` naming the key for a value that does not fit in `Int`.
     private static func component(_ decoder: any ArchiveDecoder, _ key: String) throws -> Int? {
-        guard let value = try decoder.decodeIfPresent(Int.self, forKey: key), value != undefined else { return nil }
-        return value
+        guard let archived = try decoder.decodeIfPresent(Int64.self, forKey: key) else { return nil }
+        switch ComponentWidth.current.component(archived) {
+        case .undefined:
+            return nil
+        case .defined(let value):
+            return value
+        case .outOfRange:
+            throw foundationTypeError(decoder, className: archivedClassName, key: key,
+                                      "the component \(archived) does not fit in a \(ComponentWidth.current.intBitWidth)-bit Int")
+        }
+    }
+
+    /// How an archived component reads with an `Int` of `intBitWidth` bits: `Int.bitWidth` in use (64, or 32 on
+    /// the `arm64_32` Apple Watch); tests run it with 32 on a 64-bit machine too.
+    ///
+    /// `NSDateComponentUndefined` is `NSIntegerMax`: 2^63 - 1 from a 64-bit writer, 2^31 - 1 from a 32-bit one
+    /// (where `NSInteger` is 32 bits: `INT_MAX`, or `LONG_MAX` of an ILP32 `long` on `arm64_32`), and
+    /// swift-corelibs-foundation writes its `Int.max` for every undefined component. Both values read as
+    /// undefined at both widths: a 32-bit `Int` cannot hold 2^31 - 1 as a defined component (it is that
+    /// platform's sentinel), so the 64-bit reading agrees with it, and no calendar unit has a value near 2^31.
+    struct ComponentWidth {
+        /// The width of the `Int` a component is read into, from 8 to 64.
+        let intBitWidth: Int
+
+        /// The reading for this machine's `Int`.
+        static let current = ComponentWidth(intBitWidth: Int.bitWidth)
+
+        /// What an archived integer stands for.
+        enum Reading: Equatable {
+            /// `NSDateComponentUndefined` of a 64-bit or a 32-bit writer.
+            case undefined
+            /// A defined component.
+            case defined(Int)
+            /// A value outside an `Int` of ``intBitWidth`` bits (the archive came from a 64-bit writer).
+            case outOfRange
+        }
+
+        /// The reading of `archived`, the integer stored for a component.
+        func component(_ archived: Int64) -> Reading {
+            if archived == Int64.max || archived == Int64(Int32.max) { return .undefined }
+            let largest = Int64.max >> (64 - intBitWidth)  // a smart shift: no width traps it
+            guard archived <= largest, archived >= ~largest, let value = Int(exactly: archived) else { return .outOfRange }
+            return .defined(value)
+        }
     }
 
     func encode(to encoder: any ArchiveEncoder) throws {
         if let calendar = components.calendar { try calendar.encode(to: encoder, forKey: "NS.calendar") }
         if let timeZone = components.timeZone { try timeZone.encode(to: encoder, forKey: "NS.timezone") }
         for (key, component) in Self.componentKeys {
-            try encoder.encode(components[keyPath: component] ?? Self.undefined, forKey: key)
+            try encoder.encode(components[keyPath: component].map { Int64($0) } ?? Self.undefinedWritten, forKey: key)
         }
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *), let dayOfYear = components.dayOfYear {
             try encoder.encode(dayOfYear, forKey: "NS.dayOfYear")

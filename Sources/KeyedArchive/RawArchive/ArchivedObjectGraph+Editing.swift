@@ -49,15 +49,15 @@ extension ArchivedObjectGraph {
                 stored = try copy.archivedReference(for: value, keyPath: keyPath)
             }
             try copy.apply(.replace(stored), at: place)
-            if case .uid(let new) = stored, Int(new.value) >= copy.originalCount {
+            if case .uid(let new) = stored, let newIndex = Int(exactly: new.value), newIndex >= copy.originalCount {
                 // In the old value's place among its holder's references.
                 let key: Int
-                if case .uid(let previous) = old, Int(previous.value) < copy.originalCount {
+                if case .uid(let previous) = old, previous.value < UInt64(copy.originalCount) {
                     key = 2 * Int(previous.value)
                 } else {
                     key = copy.sortKey(following: place)
                 }
-                copy.placed = [Int(new.value): key]
+                copy.placed = [newIndex: key]
             }
         }
     }
@@ -230,8 +230,8 @@ extension ArchiveWorkingCopy {
             throw KeyedArchiveError(.valueExists, "a value is already stored here", keyPath: keyPath)
         }
         try apply(.insert(stored), at: place)
-        if case .uid(let new) = stored, Int(new.value) >= originalCount {
-            placed = [Int(new.value): sortKey(following: place)]
+        if case .uid(let new) = stored, let newIndex = Int(exactly: new.value), newIndex >= originalCount {
+            placed = [newIndex: sortKey(following: place)]
         }
         if case .dictionaryEntry(let object, _, _) = place.kind, let keyIndex = lastDictionaryKeyIndex(object),
            keyIndex >= originalCount {
@@ -392,7 +392,7 @@ extension ArchiveWorkingCopy {
     func sortKey(followingLastOf object: Int, _ key: String) -> Int {
         guard case .dictionary(let fields) = objects[object], let items = fields[key]?.arrayValue else { return holderKey(.object(object)) }
         let old = items.dropLast().compactMap { item -> Int? in
-            guard case .uid(let u) = item, Int(u.value) < originalCount, u.value > 0 else { return nil }
+            guard case .uid(let u) = item, u.value < UInt64(originalCount), u.value > 0 else { return nil }
             return Int(u.value)
         }
         return old.max().map { 2 * $0 + 1 } ?? holderKey(.object(object))
@@ -400,7 +400,7 @@ extension ArchiveWorkingCopy {
 
     private func neighbourKey(_ items: [PropertyListValue], around index: Int) -> Int? {
         func old(_ i: Int) -> Int? {
-            guard i >= 0, i < items.count, case .uid(let u) = items[i], u.value > 0, Int(u.value) < originalCount else { return nil }
+            guard i >= 0, i < items.count, case .uid(let u) = items[i], u.value > 0, u.value < UInt64(originalCount) else { return nil }
             return Int(u.value)
         }
         if let before = old(index - 1) { return 2 * before + 1 }

@@ -343,16 +343,18 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
     /// ``ArchivedFont/flags`` with the first in the high byte.
     private mutating func font(_ fields: inout Source.Cursor, depth: Int) throws(TypedstreamError) -> ArchivedFont {
         let plist = [UInt8](try data(&fields, depth: depth))
-        guard let name = oldPropertyListString(plist) else {
-            throw fields.corrupted("an NSFont whose name is not an old-style property list string (UTF-16, or ASCII)")
+        let name: String
+        do throws(TypedstreamError) { name = try oldPropertyListString(plist) } catch {
+            throw fields.corrupted("an NSFont whose name is not an old-style property list string (UTF-16, or ASCII): \(error.message)")
         }
         guard case .float(let size) = try next(&fields, "f", depth: depth) else { throw fields.corrupted("an NSFont without its size") }
-        var flags = 0
+        var flags: UInt32 = 0
         for _ in 0 ..< 4 {
             guard case .integer(let byte) = try next(&fields, "c", depth: depth) else { throw fields.corrupted("an NSFont without its four flags") }
-            flags = flags << 8 | Int(UInt8(truncatingIfNeeded: byte))
+            flags = flags << 8 | UInt32(UInt8(truncatingIfNeeded: byte))
         }
-        return ArchivedFont(name: name, size: Double(size), flags: flags)
+        // Built in UInt32: 0 to 2^32 - 1 with a 64-bit Int; with a 32-bit one the same four bytes, as Int32.
+        return ArchivedFont(name: name, size: Double(size), flags: Int(truncatingIfNeeded: flags))
     }
 
     /// The next value, run `run`'s attribute dictionary (an NSDictionary whose keys are NSStrings), as a Swift

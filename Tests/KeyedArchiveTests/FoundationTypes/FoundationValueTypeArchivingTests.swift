@@ -177,7 +177,7 @@ private func expectSameComponents(_ a: DateComponents, _ b: DateComponents, sour
         #expect(fields["NS.month"] == .integer(2))
         for key in ["NS.era", "NS.day", "NS.hour", "NS.minute", "NS.second", "NS.nanosec", "NS.quarter", "NS.weekday",
                     "NS.weekdayOrdinal", "NS.weekOfMonth", "NS.weekOfYear", "NS.yearForWOY"] {
-            #expect(fields[key] == .integer(PropertyListInteger(Int64(Int.max))), "\(key)")
+            #expect(fields[key] == .integer(PropertyListInteger(Int64.max)), "\(key)")
         }
         #expect(fields["NS.isLeapMonth"] == .bool(true))
         #expect(fields["NS.leapMonth"] == .integer(1))
@@ -189,7 +189,7 @@ private func expectSameComponents(_ a: DateComponents, _ b: DateComponents, sour
     @Test func applesSparseNSDateComponentsRead() throws {
         let data = try KeyedArchiver.archivedData(withRootObject: DateComponents(year: 2023, day: 9))
         let apple = try changing("NSDateComponents", in: data) { fields in
-            for (key, value) in fields where value == .integer(PropertyListInteger(Int64(Int.max))) { fields[key] = nil }
+            for (key, value) in fields where value == .integer(PropertyListInteger(Int64.max)) { fields[key] = nil }
             fields["NS.leapMonth"] = .integer(1)
             fields["NS.isLeapMonth"] = nil
             fields["NS.dayOfYear"] = .integer(9)

@@ -75,7 +75,7 @@ import Testing
         out.appendInteger(Int64(5))
         let probe = table.find(out.base, start: 0, length: out.count, positions: [])
         #expect(probe.existing == -1)
-        let inserted = table.insert(Int(UInt32.max), at: probe)
+        let inserted = table.insert(Int(clamping: UInt32.max), at: probe)
         #expect(!inserted)
         #expect(table.find(out.base, start: 0, length: out.count, positions: [0]).existing == -1)
     }
