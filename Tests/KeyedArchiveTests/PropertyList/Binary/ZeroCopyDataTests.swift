@@ -15,7 +15,7 @@ import Testing
         }
     }
 
-    static let blob = Data((0 ..< 4096).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) })
+    static let blob = Data((0 ..< 4096).map { (i: Int) in UInt8(truncatingIfNeeded: i &* 7 &+ 3) })
 
     /// A model holding a data field, archived as a keyed archive.
     struct Holder: KeyedArchivable {
@@ -90,7 +90,7 @@ import Testing
         let dir = ScratchDirectory()
         defer { dir.remove() }
         let path = dir.file("holder.archive")
-        let big = Data((0 ..< (2 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+        let big = Data((0 ..< (2 << 20)).map { (i: Int) in UInt8(truncatingIfNeeded: i &* 13) })
         try FileTestSupport.create(path, try KeyedArchiver.archivedData(withRootObject: Holder(bytes: big)))
         let log = HookLog()
         var hooks = SystemCallHooks()
