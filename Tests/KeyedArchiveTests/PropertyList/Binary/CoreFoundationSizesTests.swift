@@ -115,6 +115,20 @@ private struct Trailer: Equatable, CustomStringConvertible {
         #expect(try BinaryPropertyListReader().read(bytes) == value)
     }
 
+    /// Python's plistlib, which writes the same sizes as CoreFoundation, re-encodes our files with our
+    /// trailer sizes and UID widths: a keyed archive past 65,536 objects, and a plain list past 64 KB.
+    @Test(.requiresPlistlib) func plistlibWritesTheSameSizes() throws {
+        let archive = try KeyedArchiver.archivedData(withRootObject: (0 ..< 70_000).map { "string number \($0)" })
+        let list = BinaryPropertyListWriter().write(.array((0 ..< 6_000).map { .string("item \($0)") }))
+        for ours in [archive, list] {
+            let theirs = try PlistlibOracle.rewrite(bytes: ours, as: .binary)
+            let (o, t) = (Trailer(ours), Trailer(theirs))
+            #expect(o.offsetSize == t.offsetSize && o.refSize == t.refSize, "ours: \(o); plistlib: \(t)")
+            #expect(Trailer.uidMarkers(ours) == Trailer.uidMarkers(theirs))
+        }
+        #expect(Trailer(list).offsetSize == 4 && Trailer(list).refSize == 2)
+    }
+
     /// A keyed archive of more than 65,536 objects has the trailer sizes and the UID widths of the archive
     /// Foundation's NSKeyedArchiver writes for the same graph.
     @Test func keyedArchiveHasFoundationsSizes() throws {
