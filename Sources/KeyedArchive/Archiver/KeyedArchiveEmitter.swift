@@ -469,12 +469,12 @@ struct KeyedArchiveEmitter {
     func outputBound() -> Int {
         // Every object the file can hold: each scalar, UID and container at most once.
         let objectBound = pool.count + elementCountAtEnd + containers.count
-        let referenceSize = BinaryPropertyListOutput.bytesNeeded(UInt64(objectBound))
-        let uidSize = 1 + BinaryPropertyListOutput.bytesNeeded(UInt64(max(elementCountAtEnd, 1) - 1))
+        let referenceSize = BinaryPropertyListOutput.cfByteCount(UInt64(objectBound))
+        let uidSize = 1 + BinaryPropertyListOutput.cfByteCount(UInt64(max(elementCountAtEnd, 1) - 1))
         // Header, scalars (the pool holds each at most once), UIDs, containers' markers, longer headers and references.
         let tableOffsetBound = 8 + pool.output.count + uidSize * elementCountAtEnd + containers.count + extendedHeaderBytes
             + referenceSize * refs.count
-        let offsetSize = BinaryPropertyListOutput.bytesNeeded(UInt64(tableOffsetBound))
+        let offsetSize = BinaryPropertyListOutput.cfByteCount(UInt64(tableOffsetBound))
         return tableOffsetBound + offsetSize * objectBound + 32
     }
 

@@ -11,8 +11,11 @@ import Foundation
 /// C string contents) is written once and then referred to by its number; a class is written once (name,
 /// version, then its superclass) and then referred to; a C string likewise, by content; an object is
 /// written where the model stores it (``TypedstreamValue/object(_:)``) and referred to elsewhere.
-/// Integers take the shortest form (one byte for -110 ... 127, else `81` + 2 bytes, `82` + 4, `87` + 8);
-/// a real that is an integer in the 32-bit range is written as that integer, others as `83` + the real.
+/// Integers take the shortest form (one byte for -110 ... 127, else `81` + 2 bytes, `82` + 4, `87` + 8),
+/// except that an unsigned value whose type's top bit is set is its type's bit pattern, as Apple writes
+/// it: `81` + 16 bits for an `S` of 0x8000 ... 0xFFFF, `82` + 32 bits for an `I` or `L` of 0x80000000 ...
+/// 0xFFFFFFFF (the reader reads both back as those unsigned values); a real that is an integer in the
+/// 32-bit range is written as that integer, others as `83` + the real.
 /// These are the forms every file of the corpus uses (they are rewritten byte for byte).
 struct TypedstreamWriter {
     private let archive: TypedstreamArchive
@@ -132,6 +135,10 @@ struct TypedstreamWriter {
         case (UInt8(ascii: "s"), .integer(let v)), (UInt8(ascii: "i"), .integer(let v)), (UInt8(ascii: "l"), .integer(let v)),
              (UInt8(ascii: "q"), .integer(let v)):
             writeInteger(v)
+        case (UInt8(ascii: "S"), .unsignedInteger(let v)) where v >= 0x8000 && v <= 0xFFFF:
+            // Not widened to 4 bytes: Apple writes an unsigned short's 16 bits.
+            output.append(TypedstreamTag.integer2)
+            writeFixed(v, width: 2)
         case (UInt8(ascii: "S"), .unsignedInteger(let v)), (UInt8(ascii: "I"), .unsignedInteger(let v)),
              (UInt8(ascii: "L"), .unsignedInteger(let v)), (UInt8(ascii: "Q"), .unsignedInteger(let v)):
             writeUnsignedInteger(v)

@@ -16,8 +16,9 @@ import Foundation
 /// - Scalars are written as they are numbered, each distinct one once (``scalar(_:)``; or
 ///   ``uniqueScalar(_:)`` when the feeder has already de-duplicated them); containers follow all scalars,
 ///   once the reference width is known.
-/// - References are the fewest bytes `n` (1...8) with the object count below 2^(8n); offset-table entries
-///   the fewest bytes that reach the table's own position; then the 32-byte trailer.
+/// - References are 1, 2, 4 or 8 bytes, the fewest that hold the object count; offset-table entries the
+///   fewest of those that hold the table's own position (CoreFoundation's choice:
+///   ``BinaryPropertyListOutput/cfByteCount(_:)``); then the 32-byte trailer.
 ///
 /// `Pending` is what the feeder needs to fill a container in when its turn comes (a value, an id).
 struct BinaryPropertyListBuilder<Pending> {
@@ -148,7 +149,7 @@ struct BinaryPropertyListBuilder<Pending> {
         objects.releaseTable()
         uids = BinaryPropertyListUIDTable()
         let objectCount = objects.count
-        let refSize = BinaryPropertyListOutput.bytesNeeded(UInt64(objectCount))
+        let refSize = BinaryPropertyListOutput.cfByteCount(UInt64(objectCount))
         var containerBytes = references.count * refSize
         for c in containers { containerBytes += BinaryPropertyListOutput.headerSize(c.count) }
         let containers = self.containers
@@ -163,7 +164,7 @@ struct BinaryPropertyListBuilder<Pending> {
                 out.appendBigEndian(UnsafeBufferPointer(rebasing: references[c.start ..< c.start + n]), width: refSize)
             }
             let tableOffset = out.count
-            let offsetSize = BinaryPropertyListOutput.bytesNeeded(UInt64(tableOffset))
+            let offsetSize = BinaryPropertyListOutput.cfByteCount(UInt64(tableOffset))
             out.reserve(objectCount * offsetSize + 32)
             positions.withUnsafeBufferPointer { out.appendBigEndian($0, width: offsetSize) }
             // Trailer: 5 unused bytes, sort version 0, sizes, object count, top object (0), table offset.

@@ -175,10 +175,11 @@ struct BinaryPropertyListOutput {
         d.withUnsafeBytes { append($0) }
     }
 
-    /// A UID (`0x8n`) in 1...8 bytes.
+    /// A UID (`0x8n`) in 1, 2, 4 or 8 bytes (``cfByteCount(_:)``): CoreFoundation writes every UID (a
+    /// 32-bit value) in 1, 2 or 4 bytes, never 3.
     @inline(__always)
     mutating func appendUID(_ value: UInt64) {
-        let width = Self.bytesNeeded(value)
+        let width = Self.cfByteCount(value)
         reserve(1 + width)
         append(BinaryPropertyListMarker.uid.byte(nibble: UInt8(width - 1)))
         appendBigEndian(value, width: width)
@@ -218,17 +219,6 @@ struct BinaryPropertyListOutput {
             for (i, v) in values.enumerated() {
                 p.storeBytes(of: UInt16(truncatingIfNeeded: v).bigEndian, toByteOffset: 2 * i, as: UInt16.self)
             }
-        case 3:
-            // Each value as 4 big-endian bytes whose last (zero) byte the next value overwrites; the last
-            // value's 3 bytes are stored alone, so nothing is written past the reserved room.
-            if let last = values.last {
-                for i in 0 ..< values.count - 1 {
-                    p.storeBytes(of: (UInt32(truncatingIfNeeded: values[i]) << 8).bigEndian, toByteOffset: 3 * i, as: UInt32.self)
-                }
-                let end = 3 * (values.count - 1)
-                p.storeBytes(of: UInt16(truncatingIfNeeded: last >> 8).bigEndian, toByteOffset: end, as: UInt16.self)
-                p.storeBytes(of: UInt8(truncatingIfNeeded: last), toByteOffset: end + 2, as: UInt8.self)
-            }
         case 4:
             for (i, v) in values.enumerated() {
                 p.storeBytes(of: UInt32(truncatingIfNeeded: v).bigEndian, toByteOffset: 4 * i, as: UInt32.self)
@@ -242,12 +232,14 @@ struct BinaryPropertyListOutput {
 
     // MARK: - Sizes
 
-    /// The fewest bytes `n` (1...8) with `value < 2^(8n)`.
+    /// The width CoreFoundation's writer gives `value` (its `_byteCount` in CFBinaryPList.c): the smallest of
+    /// 1, 2, 4 and 8 bytes that holds it. The one rule for every object-reference size (from the object
+    /// count), offset size (from the offset table's position) and UID width in the files this package
+    /// writes, and in the bounds computed ahead of them: readers that follow Apple's writer (Python's
+    /// plistlib writes the same widths; the Rust `plist` crate refuses others in the trailer) read them.
     @inline(__always)
-    static func bytesNeeded(_ value: UInt64) -> Int {
-        var n = 1
-        while n < 8 && value >> UInt64(8 * n) != 0 { n += 1 }
-        return n
+    static func cfByteCount(_ value: UInt64) -> Int {
+        value <= 0xFF ? 1 : value <= 0xFFFF ? 2 : value <= 0xFFFF_FFFF ? 4 : 8
     }
 
     /// Marker byte plus any extended length.

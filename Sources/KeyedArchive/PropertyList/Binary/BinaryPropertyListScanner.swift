@@ -89,8 +89,8 @@ struct BinaryPropertyListScanner {
         var keySetPrints: [[UInt64]] = []
 
         /// Per object, filled by ``countReferences(into:inlining:checkingOffsets:)`` when the file has a UID
-        /// and its object area ends below 2^31 (else empty): a UID of 1-3 bytes, decoded, as
-        /// `inlineUID | value`; else the object's byte offset (at least 8), read from the offset table; 0
+        /// and its object area ends below 2^31 (else empty): a UID of 1-4 bytes whose value is below 2^31,
+        /// decoded, as `inlineUID | value`; else the object's byte offset (at least 8), read from the offset table; 0
         /// for an entry it skipped. (A file without UIDs reads its offsets from the offset table.)
         ///
         /// A reference to a UID costs one load here instead of two dependent ones (its offset-table entry,
@@ -273,7 +273,7 @@ struct BinaryPropertyListScanner {
     /// specialised for the file's reference width.
     ///
     /// - Parameters:
-    ///   - inline: set (from empty, at the first UID) to the file's UIDs of 1-3 bytes, decoded, and every
+    ///   - inline: set (from empty, at the first UID) to the file's UIDs of 1-4 bytes, decoded, and every
     ///     other object's offset (see ``TreeState/inline``): the pass reads every entry and marker anyway.
     ///   - checkingOffsets: check each offset-table entry here, in the same order and with the same
     ///     error as the initializer's check (a scanner made with `checkingOffsets: false`): one pass over the
@@ -301,7 +301,7 @@ struct BinaryPropertyListScanner {
     }
 
     /// The pass of ``countReferences(into:inlining:checkingOffsets:)`` from object `first` on: returns the
-    /// first UID of 1-3 bytes when `stoppingAtUID` (before counting it), else (or without one) `objectCount`.
+    /// first UID of 1-4 bytes when `stoppingAtUID` (before counting it), else (or without one) `objectCount`.
     ///
     /// - Parameter keeping: ``TreeState/inline``'s storage (`objectCount` entries), to fill, or nil.
     @inline(__always)
@@ -326,8 +326,9 @@ struct BinaryPropertyListScanner {
             // Bounds: `kept` has `objectCount` entries, n < objectCount.
             kept?[n] = UInt32(truncatingIfNeeded: raw)
             let marker = base.load(fromByteOffset: offset, as: UInt8.self)
-            // UIDs of 1-3 bytes inside the object area (what `uidValue` reads for them, and accepts).
-            if marker &- 0x80 < 3 {
+            // UIDs of 1-4 bytes (CoreFoundation writes 1, 2 or 4) inside the object area, kept decoded when
+            // below 2^31 (what `uidValue` reads for them, and accepts); a larger one keeps its offset.
+            if marker &- 0x80 < 4 {
                 if stoppingAtUID { return n }
                 let width = Int(marker & 0x0F) &+ 1
                 // Bounds: the 4 bytes at `offset + 1` are before the trailer's end (offset < tableOffset);
@@ -335,7 +336,7 @@ struct BinaryPropertyListScanner {
                 if let kept, offset &+ 1 &+ width <= tableOffset {
                     let value = UInt32(bigEndian: base.loadUnaligned(fromByteOffset: offset &+ 1, as: UInt32.self))
                         &>> UInt32(truncatingIfNeeded: 32 &- 8 &* width)
-                    kept[n] = Self.inlineUID | value
+                    if value < Self.inlineUID { kept[n] = Self.inlineUID | value }
                 }
                 continue
             }

@@ -23,12 +23,12 @@ import Foundation
 ///   shares sub-trees heavily (40 levels, each holding the next twice: 2^40 paths) is written in time and
 ///   space proportional to its distinct containers, and reads back equal to the value written.
 /// - Integers use the fewest bytes: 1, 2, 4 or 8 for non-negative values, 8 for negative ones (the format's
-///   8-byte integers are signed), 16 for values above `Int64.max`. UIDs use 1...8 bytes.
+///   8-byte integers are signed), 16 for values above `Int64.max`.
 /// - Strings are ASCII (`0x5n`) when every character is below U+0080, otherwise UTF-16 big-endian (`0x6n`).
 /// - `.float` is written as a 4-byte real, `.real` as 8 bytes; sets use the set marker `0xCn`.
-/// - Offset-table entries and object references use the fewest bytes (any of 1...8) that CoreFoundation
-///   accepts: references are `n` bytes when the object count is below 2^(8n), offsets when the offset
-///   table's position is below 2^(8n).
+/// - Offset-table entries, object references and UIDs are 1, 2, 4 or 8 bytes wide, as CoreFoundation's
+///   writer makes them: references the fewest of these that hold the object count, offsets the fewest
+///   that hold the offset table's position, a UID the fewest that hold its value.
 /// - Output is deterministic: objects are numbered breadth-first from the root (number 0), dictionary keys
 ///   before values, in stored order; the same value always gives the same bytes.
 ///

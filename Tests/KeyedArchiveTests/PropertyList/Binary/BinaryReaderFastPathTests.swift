@@ -138,7 +138,7 @@ import Testing
     }
 
     @Test func uidsOfEveryWidthReadTheSameFromEveryReference() throws {
-        // UIDs of 1-3 bytes are decoded by the reference count pass, 4 and 8 bytes when referenced; each
+        // UIDs of 1-4 bytes below 2^31 are decoded by the reference count pass, others when referenced; each
         // is referenced from an array, twice, and from a dictionary.
         let value = try BinaryPropertyListReader().read(bplist([
             [0xAA, 1, 2, 3, 4, 5, 1, 2, 3, 4, 6],  // 0: array [obj 1...5, obj 1...4, obj 6]
@@ -171,7 +171,7 @@ import Testing
             [0xA2, 6, 7],  // 4: array [obj 6, obj 7]
             [0x53, 0x78, 0x79, 0x7A],  // 5: "xyz"
             [0x23, 0x3F, 0xF8, 0, 0, 0, 0, 0, 0],  // 6: real 1.5
-            [0x83, 0x00, 0x00, 0x01, 0x00],  // 7: UID 0x100 of 4 bytes (decoded when referenced)
+            [0x83, 0x00, 0x00, 0x01, 0x00],  // 7: UID 0x100 of 4 bytes
         ]))
         let elements = try #require(value.arrayValue)
         #expect(elements.count == 6)

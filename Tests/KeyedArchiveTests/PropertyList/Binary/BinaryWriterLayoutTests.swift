@@ -51,7 +51,7 @@ private enum ReferenceLayout {
                 break
             }
         }
-        let refSize = BinaryPropertyListOutput.bytesNeeded(UInt64(objects.count))
+        let refSize = BinaryPropertyListOutput.cfByteCount(UInt64(objects.count))
         var bytes = Array("bplist00".utf8)
         var offsets = [Int](repeating: 0, count: objects.count)
         for (i, object) in objects.enumerated() {
@@ -67,7 +67,7 @@ private enum ReferenceLayout {
             for r in references { bytes += bigEndian(UInt64(r), refSize) }
         }
         let tableOffset = bytes.count
-        let offsetSize = BinaryPropertyListOutput.bytesNeeded(UInt64(tableOffset))
+        let offsetSize = BinaryPropertyListOutput.cfByteCount(UInt64(tableOffset))
         for o in offsets { bytes += bigEndian(UInt64(o), offsetSize) }
         bytes += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)]
         bytes += bigEndian(UInt64(objects.count), 8) + bigEndian(0, 8) + bigEndian(UInt64(tableOffset), 8)

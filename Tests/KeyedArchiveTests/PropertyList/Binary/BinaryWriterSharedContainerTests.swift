@@ -50,8 +50,11 @@ import Testing
         let value = SharedSubtreeWalkTests.bomb(dictionaries: dictionaries)
         let bytes = BinaryPropertyListWriter().write(value)
         // At most the allowance written per spot, then the 42 distinct containers once; the scalars 1, "a", "b".
-        #expect(objectCount(bytes) <= PropertyListExpansionBudget.allowance + 42 + 3)
-        #expect(bytes.count < 2_000_000)
+        let objects = PropertyListExpansionBudget.allowance + 42 + 3
+        #expect(objectCount(bytes) <= objects)
+        // Each object at most a marker, four 4-byte references (a dictionary's two keys and two values) and
+        // a 4-byte offset; the header and the trailer.
+        #expect(bytes.count <= objects * (1 + 4 * 4 + 4) + 8 + 32)
         #expect(try BinaryPropertyListReader().read(bytes) == value)
     }
 

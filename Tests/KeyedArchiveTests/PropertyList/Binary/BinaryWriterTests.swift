@@ -152,16 +152,16 @@ enum SampleValues {
         #expect(bytes[bytes.count - 32 + 7] == 2)  // reference size
         #expect(bytes[bytes.count - 32 + 6] == 2)  // offset size: table offset > 255
         #expect(try BinaryPropertyListReader().read(Data(bytes)) == many)
-        // A 3-byte offset table (objects past 64 KiB).
+        // A 4-byte offset table (objects past 64 KiB: CoreFoundation's sizes are 1, 2, 4 or 8 bytes).
         let big: PropertyListValue = [.data(Data(repeating: 1, count: 70_000)), "after"]
         let bigBytes = [UInt8](BinaryPropertyListWriter().write(big))
-        #expect(bigBytes[bigBytes.count - 32 + 6] == 3)
+        #expect(bigBytes[bigBytes.count - 32 + 6] == 4)
         #expect(try BinaryPropertyListReader().read(Data(bigBytes)) == big)
-        // 3-byte references (more than 65,535 objects), in containers of 0, 1, 2 and 70,000 entries.
+        // 4-byte references (more than 65,535 objects), in containers of 0, 1, 2 and 70,000 entries.
         let wide: PropertyListValue = .array((0 ..< 70_000).map { .integer(PropertyListInteger(Int64($0))) }
                                              + [.array([]), .array(["one"]), .dictionary(["k": "v"])])
         let wideBytes = [UInt8](BinaryPropertyListWriter().write(wide))
-        #expect(wideBytes[wideBytes.count - 32 + 7] == 3)  // reference size
+        #expect(wideBytes[wideBytes.count - 32 + 7] == 4)  // reference size
         #expect(try BinaryPropertyListReader().read(Data(wideBytes)) == wide)
     }
 
