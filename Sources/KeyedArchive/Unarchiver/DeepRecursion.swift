@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+internal import KeyedArchiveCSupport
 
 /// Work handed to a thread with a stack of a chosen size.
 private final class StackJob: @unchecked Sendable {
@@ -59,16 +60,18 @@ func runOnThread(stackBytes bytes: Int, _ body: @escaping () -> Void) -> Bool {
 
 /// The nesting levels any thread's stack holds without measuring it: code that may recurse no deeper than
 /// this runs where it is called, deeper code where the stack is known to hold it (the unarchiver's whole
-/// decode, `decodeDecodable`'s subtree).
-let levelsEveryStackHolds = 44
+/// decode, `decodeDecodable`'s subtree). 44 in a plain build, fewer where frames are bigger
+/// (``stackFrameScale``).
+let levelsEveryStackHolds = 44 / stackFrameScale
 
 /// Runs `body` on a new thread whose stack holds `levels` nesting levels of `bytesPerLevel` bytes (at least
-/// 1 KiB each) plus 1 MiB, and waits for it: the decoding thread of an archive that may nest that deep.
+/// 1 KiB each, times ``stackFrameScale``) plus 1 MiB, and waits for it: the decoding thread of an archive
+/// that may nest that deep.
 ///
 /// - Throws: ``KeyedArchiveError/Code/limitExceeded`` when that size overflows or the system refuses such
 ///   a thread (the caller's stack is not risked instead).
 func runOnDecodingThread(levels: Int, bytesPerLevel: Int, _ body: @escaping () -> Void) throws {
-    let (bytes, overflow) = levels.multipliedReportingOverflow(by: max(bytesPerLevel, 1024))
+    let (bytes, overflow) = levels.multipliedReportingOverflow(by: scaledStackBytes(perLevel: bytesPerLevel))
     let (total, tooLarge) = bytes.addingReportingOverflow(1 << 20)
     guard !overflow, !tooLarge, runOnThread(stackBytes: total, body) else {
         throw KeyedArchiveError(.limitExceeded,
@@ -94,12 +97,56 @@ func decodingThreadOutcome<R>(_ outcome: Result<R, any Error>?) throws -> R {
     return try outcome.get()
 }
 
-/// The address of a local of the calling function: where the calling thread's stack is now (stacks grow
-/// down on every platform Swift runs on).
-@inline(never)
+/// How many times bigger than a plain build's the frames of this process's code may be: 4 when the
+/// AddressSanitizer runtime is loaded (its redzones around every local), 2 with the ThreadSanitizer's, else 1.
+/// Every per-level stack budget (``runOnDecodingThread(levels:bytesPerLevel:_:)``, the unarchiver's floor)
+/// is multiplied by it. Swift's `#if` cannot see `-sanitize=`, so the runtime is looked for by one of its
+/// entry points, once. The figures are measured by `StackBudgetTests` (the keyed unarchiver's stack per
+/// level under each sanitizer, against the budget); a frame the scale underestimates still meets a stack
+/// check (``stackIsNearItsEnd()``, the unarchiver's floor) before the end of the stack.
+let stackFrameScale: Int = {
+    #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+    #if canImport(Darwin)
+    let everyImage = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
+    #else
+    let everyImage = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
+    #endif
+    if dlsym(everyImage, "__asan_init") != nil { return 4 }
+    if dlsym(everyImage, "__tsan_init") != nil { return 2 }
+    #endif
+    return 1
+}()
+
+/// `bytes` (at least 1 KiB) times ``stackFrameScale``, saturating: the stack one nesting level is given.
+func scaledStackBytes(perLevel bytes: Int) -> Int {
+    let (scaled, overflow) = max(bytes, 1024).multipliedReportingOverflow(by: stackFrameScale)
+    return overflow ? Int.max : scaled
+}
+
+/// Where the calling function's frame is: where the calling thread's stack is now (stacks grow down on
+/// every platform Swift runs on). The frame address, not a local's: under AddressSanitizer a local may live
+/// on a heap-allocated "fake stack" (use-after-return detection), which says nothing about the real one.
+@inline(__always)
 func currentStackAddress() -> UInt {
-    var marker: UInt8 = 0
-    return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+    UInt(bitPattern: keyedarchive_frame_address())
+}
+
+/// The stack a recursive reader keeps free below a level it enters, for that level's own frames and the
+/// calls it makes before the next check (the property-list and Foundation code of one object): 512 KiB
+/// times ``stackFrameScale``.
+let stackSafetyMargin = UInt(scaledStackBytes(perLevel: 512 << 10))
+
+/// Whether the calling thread's stack has less than ``stackSafetyMargin`` left: the per-level check of the
+/// recursive readers whose threads are sized by an estimate of the stack per level, which then stop with
+/// a `limitExceeded` error rather than overflow the stack. False when the system does not say where the
+/// stack ends, or when the code runs on a stack not the thread's own. Costs two thread-specific loads and
+/// a compare once the thread's stack is known.
+func stackIsNearItsEnd() -> Bool {
+    guard let (bottom, top) = currentThreadStack() else { return false }
+    let here = currentStackAddress()
+    guard here >= bottom, here < top else { return false }
+    let (floor, overflow) = bottom.addingReportingOverflow(stackSafetyMargin)
+    return overflow || here < floor
 }
 
 #if canImport(Glibc) || canImport(Musl)
