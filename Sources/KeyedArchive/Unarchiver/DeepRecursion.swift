@@ -65,13 +65,15 @@ func runOnThread(stackBytes bytes: Int, _ body: @escaping () -> Void) -> Bool {
 let levelsEveryStackHolds = 44 / stackFrameScale
 
 /// Runs `body` on a new thread whose stack holds `levels` nesting levels of `bytesPerLevel` bytes (at least
-/// 1 KiB each, times ``stackFrameScale``) plus 1 MiB, and waits for it: the decoding thread of an archive
-/// that may nest that deep.
+/// 1 KiB each) plus 1 MiB, and waits for it: the decoding thread of an archive that may nest that deep.
+/// `bytesPerLevel` is taken as it is: the keyed unarchiver's levels check the stack's floor as they go
+/// (UnarchivingSession+Depth.swift), so an estimate too small for the build's frames costs another thread,
+/// never an overflow.
 ///
 /// - Throws: ``KeyedArchiveError/Code/limitExceeded`` when that size overflows or the system refuses such
 ///   a thread (the caller's stack is not risked instead).
 func runOnDecodingThread(levels: Int, bytesPerLevel: Int, _ body: @escaping () -> Void) throws {
-    let (bytes, overflow) = levels.multipliedReportingOverflow(by: scaledStackBytes(perLevel: bytesPerLevel))
+    let (bytes, overflow) = levels.multipliedReportingOverflow(by: max(bytesPerLevel, 1024))
     let (total, tooLarge) = bytes.addingReportingOverflow(1 << 20)
     guard !overflow, !tooLarge, runOnThread(stackBytes: total, body) else {
         throw KeyedArchiveError(.limitExceeded,
@@ -79,14 +81,18 @@ func runOnDecodingThread(levels: Int, bytesPerLevel: Int, _ body: @escaping () -
     }
 }
 
-/// Runs `body` on a new decoding thread (see ``runOnDecodingThread(levels:bytesPerLevel:_:)``), waits for it
-/// and gives its result or rethrows its error. Kept apart from the callers' fast paths, which then need no
-/// metadata for the outcome's generic type.
+/// Runs `body` on a new decoding thread (see ``runOnDecodingThread(levels:bytesPerLevel:_:)``) whose levels
+/// get `bytesPerLevel` times ``stackFrameScale`` (the recursion of `body` is sized by that estimate alone:
+/// the typedstream readers', which also stop at ``stackIsNearItsEnd()``, the forensic reader's, Foundation's
+/// `PropertyListDecoder`'s), waits for it and gives its result or rethrows its error. Kept apart from the
+/// callers' fast paths, which then need no metadata for the outcome's generic type.
 @inline(never)
 func runOnThread<R>(levels: Int, bytesPerLevel: Int, _ body: () throws -> R) throws -> R {
     var outcome: Result<R, any Error>?
     try withoutActuallyEscaping(body) { body in
-        try runOnDecodingThread(levels: levels, bytesPerLevel: bytesPerLevel) { outcome = Result { try body() } }
+        try runOnDecodingThread(levels: levels, bytesPerLevel: scaledStackBytes(perLevel: bytesPerLevel)) {
+            outcome = Result { try body() }
+        }
     }
     return try decodingThreadOutcome(outcome)
 }
@@ -99,8 +105,8 @@ func decodingThreadOutcome<R>(_ outcome: Result<R, any Error>?) throws -> R {
 
 /// How many times bigger than a plain build's the frames of this process's code may be: 4 when the
 /// AddressSanitizer runtime is loaded (its redzones around every local), 2 with the ThreadSanitizer's, else 1.
-/// Every per-level stack budget (``runOnDecodingThread(levels:bytesPerLevel:_:)``, the unarchiver's floor)
-/// is multiplied by it. Swift's `#if` cannot see `-sanitize=`, so the runtime is looked for by one of its
+/// The per-level stack budgets of recursions sized by an estimate alone are multiplied by it
+/// (``runOnThread(levels:bytesPerLevel:_:)``, the unarchiver's reserve above its floor). Swift's `#if` cannot see `-sanitize=`, so the runtime is looked for by one of its
 /// entry points, once. The figures are measured by `StackBudgetTests` (the keyed unarchiver's stack per
 /// level under each sanitizer, against the budget); a frame the scale underestimates still meets a stack
 /// check (``stackIsNearItsEnd()``, the unarchiver's floor) before the end of the stack.

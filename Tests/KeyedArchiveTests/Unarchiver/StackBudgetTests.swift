@@ -68,9 +68,11 @@ import Darwin
         let first = try #require(nodes.first?.stackAddress), last = try #require(nodes.last?.stackAddress)
         try #require(first > last)
         let perLevel = Int(first - last) / (count - 1)
-        let budget = scaledStackBytes(perLevel: KeyedUnarchiver.defaultStackBytesPerLevel)
+        // The keyed unarchiver's threads get the unscaled budget (their floors catch a larger frame): a model's
+        // level fits it under every sanitizer too (6.4 KiB under ASan at -Onone).
+        let budget = KeyedUnarchiver.defaultStackBytesPerLevel
         #expect(perLevel > 0)
-        #expect(perLevel <= budget, "a nesting level takes \(perLevel) bytes of stack, the budget is \(budget) (scale \(stackFrameScale))")
+        #expect(perLevel <= budget, "a nesting level takes \(perLevel) bytes of stack, the budget is \(budget)")
     }
 
     /// The sanitizer the test process was built with, as Scripts/sanitizer-tests.sh says: `address` or `thread`.
