@@ -108,9 +108,9 @@ import Darwin
         let (level, left, size) = try #require(outcome)
         #expect(size >= UInt(stackSize))
         #expect(level > 10)
-        // It said so within the margin of the end, and before reaching it.
+        // It said so within the margin of the end (plus the check's own frame: 4 KiB), and before reaching it.
         #expect(left > 0)
-        #expect(left <= stackSafetyMargin)
+        #expect(left <= stackSafetyMargin + 4096)
     }
 
     /// A typedstream of `levels` NSArrays, each holding the next, read back as its raw model.
