@@ -60,9 +60,8 @@ func runOnThread(stackBytes bytes: Int, _ body: @escaping () -> Void) -> Bool {
 
 /// The nesting levels any thread's stack holds without measuring it: code that may recurse no deeper than
 /// this runs where it is called, deeper code where the stack is known to hold it (the unarchiver's whole
-/// decode, `decodeDecodable`'s subtree). 44 in a plain build, fewer where frames are bigger
-/// (``stackFrameScale``).
-let levelsEveryStackHolds = 44 / stackFrameScale
+/// decode, `decodeDecodable`'s subtree).
+let levelsEveryStackHolds = 44
 
 /// Runs `body` on a new thread whose stack holds `levels` nesting levels of `bytesPerLevel` bytes (at least
 /// 1 KiB each) plus 1 MiB, and waits for it: the decoding thread of an archive that may nest that deep.
@@ -137,9 +136,9 @@ func currentStackAddress() -> UInt {
     UInt(bitPattern: keyedarchive_frame_address())
 }
 
-/// The stack a recursive reader keeps free below a level it enters, for that level's own frames and the
-/// calls it makes before the next check (the property-list and Foundation code of one object): 512 KiB
-/// times ``stackFrameScale``.
+/// The stack a recursive reader keeps free below a level where it checks, for the frames of the levels
+/// until its next check (at most 8 levels: 64 KiB each, 256 KiB under ASan, where a typedstream level at
+/// -Onone takes about 26 KiB) and the calls they make: 512 KiB times ``stackFrameScale``.
 let stackSafetyMargin = UInt(scaledStackBytes(perLevel: 512 << 10))
 
 /// Whether the calling thread's stack has less than ``stackSafetyMargin`` left: the per-level check of the
