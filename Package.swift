@@ -19,12 +19,15 @@ let package = Package(
         // MARK: - Public API
 
         /// Property lists (binary and XML), the keyed archiver and unarchiver, atomic file I/O.
-        .target(name: "KeyedArchive"),
+        .target(name: "KeyedArchive", dependencies: ["KeyedArchiveCSupport"]),
 
         /// Round-trip checks for users' own test suites (works with Swift Testing and XCTest alike).
         .target(name: "KeyedArchiveTesting", dependencies: ["KeyedArchive"]),
 
         // MARK: - Implementation details
+
+        /// C the core library calls for what Swift cannot say (cache prefetch hints): header-only `static inline`.
+        .target(name: "KeyedArchiveCSupport"),
 
         /// The renderers behind `archive-dump` (tree, raw, JSON), shared with the samples.
         .target(name: "ArchiveDumpCore", dependencies: ["KeyedArchive"]),

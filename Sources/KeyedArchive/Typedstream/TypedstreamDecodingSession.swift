@@ -41,6 +41,12 @@ final class TypedstreamDecodingSession {
         guard depth < maximumDepth else {
             throw TypedstreamError(.limitExceeded, "objects nest deeper than limits.maximumDepth (\(maximumDepth))", objectIndex: index, className: name)
         }
+        // The thread is sized by an estimate of the stack per level (runTypedstreamWork): this keeps a build
+        // with bigger frames from overflowing it. Every 8th level (stackSafetyMargin holds 8).
+        guard depth & 7 != 7 || !stackIsNearItsEnd() else {
+            throw TypedstreamError(.limitExceeded, "objects nest deeper than this thread's stack holds (\(depth) levels)",
+                                   objectIndex: index, className: name)
+        }
         guard inProgress.insert(index).inserted else {
             throw TypedstreamError(.dataCorrupted, "the object contains itself", objectIndex: index, className: name)
         }

@@ -100,6 +100,18 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
         guard depth < maximumDepth, depth < Source.deepestNesting else {
             throw TypedstreamError(.limitExceeded, "values nest deeper than limits.maximumDepth (\(maximumDepth))", objectIndex: index)
         }
+        try checkStack(depth, of: index)
+    }
+
+    /// Refuses to enter object `index`, at `depth`, when the thread's stack is near its end: the thread was
+    /// sized by an estimate of the stack per level (``runTypedstreamWork(levels:_:)``), which this keeps from
+    /// ever overflowing whatever the build's frames are. Checked every 8th level (``stackSafetyMargin`` holds
+    /// 8 levels), so shallow archives, most of them, never pay for it.
+    @inline(__always)
+    private func checkStack(_ depth: Int, of index: Int) throws(TypedstreamError) {
+        if depth & 7 == 7, stackIsNearItsEnd() {
+            throw TypedstreamError(.limitExceeded, "values nest deeper than this thread's stack holds (\(depth) levels)", objectIndex: index)
+        }
     }
 
     /// Makes the object a stream source has just begun (its class read, its groups next), at `depth`.
@@ -142,6 +154,7 @@ struct TypedstreamFoundationValues<Source: TypedstreamValueSource> {
             throw TypedstreamError(.limitExceeded, "values nest deeper than limits.maximumDepth (\(maximumDepth))", objectIndex: index,
                                    className: archive.className(ofObjectAt: index))
         }
+        try checkStack(depth, of: index)
         guard inProgress.insert(index).inserted else {
             throw TypedstreamError(.dataCorrupted, "the object contains itself", objectIndex: index, className: archive.className(ofObjectAt: index))
         }

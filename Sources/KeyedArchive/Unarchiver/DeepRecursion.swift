@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+internal import KeyedArchiveCSupport
 
 /// Work handed to a thread with a stack of a chosen size.
 private final class StackJob: @unchecked Sendable {
@@ -64,6 +65,9 @@ let levelsEveryStackHolds = 44
 
 /// Runs `body` on a new thread whose stack holds `levels` nesting levels of `bytesPerLevel` bytes (at least
 /// 1 KiB each) plus 1 MiB, and waits for it: the decoding thread of an archive that may nest that deep.
+/// `bytesPerLevel` is taken as it is: the keyed unarchiver's levels check the stack's floor as they go
+/// (UnarchivingSession+Depth.swift), so an estimate too small for the build's frames costs another thread,
+/// never an overflow.
 ///
 /// - Throws: ``KeyedArchiveError/Code/limitExceeded`` when that size overflows or the system refuses such
 ///   a thread (the caller's stack is not risked instead).
@@ -76,14 +80,18 @@ func runOnDecodingThread(levels: Int, bytesPerLevel: Int, _ body: @escaping () -
     }
 }
 
-/// Runs `body` on a new decoding thread (see ``runOnDecodingThread(levels:bytesPerLevel:_:)``), waits for it
-/// and gives its result or rethrows its error. Kept apart from the callers' fast paths, which then need no
-/// metadata for the outcome's generic type.
+/// Runs `body` on a new decoding thread (see ``runOnDecodingThread(levels:bytesPerLevel:_:)``) whose levels
+/// get `bytesPerLevel` times ``stackFrameScale`` (the recursion of `body` is sized by that estimate alone:
+/// the typedstream readers', which also stop at ``stackIsNearItsEnd()``, the forensic reader's, Foundation's
+/// `PropertyListDecoder`'s), waits for it and gives its result or rethrows its error. Kept apart from the
+/// callers' fast paths, which then need no metadata for the outcome's generic type.
 @inline(never)
 func runOnThread<R>(levels: Int, bytesPerLevel: Int, _ body: () throws -> R) throws -> R {
     var outcome: Result<R, any Error>?
     try withoutActuallyEscaping(body) { body in
-        try runOnDecodingThread(levels: levels, bytesPerLevel: bytesPerLevel) { outcome = Result { try body() } }
+        try runOnDecodingThread(levels: levels, bytesPerLevel: scaledStackBytes(perLevel: bytesPerLevel)) {
+            outcome = Result { try body() }
+        }
     }
     return try decodingThreadOutcome(outcome)
 }
@@ -94,12 +102,56 @@ func decodingThreadOutcome<R>(_ outcome: Result<R, any Error>?) throws -> R {
     return try outcome.get()
 }
 
-/// The address of a local of the calling function: where the calling thread's stack is now (stacks grow
-/// down on every platform Swift runs on).
-@inline(never)
+/// How many times bigger than a plain build's the frames of this process's code may be: 4 when the
+/// AddressSanitizer runtime is loaded (its redzones around every local), 2 with the ThreadSanitizer's, else 1.
+/// The per-level stack budgets of recursions sized by an estimate alone are multiplied by it
+/// (``runOnThread(levels:bytesPerLevel:_:)``, the unarchiver's reserve above its floor). Swift's `#if` cannot see `-sanitize=`, so the runtime is looked for by one of its
+/// entry points, once. The figures are measured by `StackBudgetTests` (the keyed unarchiver's stack per
+/// level under each sanitizer, against the budget); a frame the scale underestimates still meets a stack
+/// check (``stackIsNearItsEnd()``, the unarchiver's floor) before the end of the stack.
+let stackFrameScale: Int = {
+    #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+    #if canImport(Darwin)
+    let everyImage = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
+    #else
+    let everyImage = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
+    #endif
+    if dlsym(everyImage, "__asan_init") != nil { return 4 }
+    if dlsym(everyImage, "__tsan_init") != nil { return 2 }
+    #endif
+    return 1
+}()
+
+/// `bytes` (at least 1 KiB) times ``stackFrameScale``, saturating: the stack one nesting level is given.
+func scaledStackBytes(perLevel bytes: Int) -> Int {
+    let (scaled, overflow) = max(bytes, 1024).multipliedReportingOverflow(by: stackFrameScale)
+    return overflow ? Int.max : scaled
+}
+
+/// Where the calling function's frame is: where the calling thread's stack is now (stacks grow down on
+/// every platform Swift runs on). The frame address, not a local's: under AddressSanitizer a local may live
+/// on a heap-allocated "fake stack" (use-after-return detection), which says nothing about the real one.
+@inline(__always)
 func currentStackAddress() -> UInt {
-    var marker: UInt8 = 0
-    return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+    UInt(bitPattern: keyedarchive_frame_address())
+}
+
+/// The stack a recursive reader keeps free below a level where it checks, for the frames of the levels
+/// until its next check (at most 8 levels: 64 KiB each, 256 KiB under ASan, where a typedstream level at
+/// -Onone takes about 26 KiB) and the calls they make: 512 KiB times ``stackFrameScale``.
+let stackSafetyMargin = UInt(scaledStackBytes(perLevel: 512 << 10))
+
+/// Whether the calling thread's stack has less than ``stackSafetyMargin`` left: the per-level check of the
+/// recursive readers whose threads are sized by an estimate of the stack per level, which then stop with
+/// a `limitExceeded` error rather than overflow the stack. False when the system does not say where the
+/// stack ends, or when the code runs on a stack not the thread's own. Costs two thread-specific loads and
+/// a compare once the thread's stack is known.
+func stackIsNearItsEnd() -> Bool {
+    guard let (bottom, top) = currentThreadStack() else { return false }
+    let here = currentStackAddress()
+    guard here >= bottom, here < top else { return false }
+    let (floor, overflow) = bottom.addingReportingOverflow(stackSafetyMargin)
+    return overflow || here < floor
 }
 
 #if canImport(Glibc) || canImport(Musl)

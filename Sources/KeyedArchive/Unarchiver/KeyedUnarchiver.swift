@@ -257,7 +257,11 @@ public struct KeyedUnarchiver: Sendable {
                 session.s.stackFloor = floor
                 work()
             } else {
-                try runOnDecodingThread(levels: levels, bytesPerLevel: stackBytesPerLevel, work)
+                try runOnDecodingThread(levels: levels, bytesPerLevel: stackBytesPerLevel) {
+                    // This thread's own floor: levels whose frames outgrow the estimate continue on another.
+                    session.s.stackFloor = session.callerStackFloor() ?? 0
+                    work()
+                }
             }
         }
         return try decodingThreadOutcome(outcome)

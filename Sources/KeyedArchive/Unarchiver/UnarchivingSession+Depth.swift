@@ -2,9 +2,10 @@ extension UnarchivingSession {
     // MARK: Depth: the caller's stack first, a bigger one when it runs short
 
     /// The stack a nesting level may use beyond the floor before the check at the next level: 64 levels'
-    /// worth (1 MiB by default), so that a model's `init(from:)` with large frames never meets the end.
+    /// worth (1 MiB by default, times ``stackFrameScale``), so that a model's `init(from:)` with large frames
+    /// never meets the end.
     var stackReserve: Int {
-        let (bytes, overflow) = max(stackBytesPerLevel, 1024).multipliedReportingOverflow(by: 64)
+        let (bytes, overflow) = scaledStackBytes(perLevel: stackBytesPerLevel).multipliedReportingOverflow(by: 64)
         return overflow ? Int.max : max(bytes, 256 << 10)
     }
 
@@ -45,7 +46,7 @@ extension UnarchivingSession {
     private func holds(levels: Int) -> Bool {
         if s.stackFloor == 0 { return true }
         let here = currentStackAddress()
-        return here > s.stackFloor && levels <= Int((here - s.stackFloor) / UInt(max(stackBytesPerLevel, 1024)))
+        return here > s.stackFloor && levels <= Int((here - s.stackFloor) / UInt(scaledStackBytes(perLevel: stackBytesPerLevel)))
     }
 
     @inline(never)
@@ -56,7 +57,10 @@ extension UnarchivingSession {
         defer { s.stackFloor = floor }
         try withoutActuallyEscaping(body) { body in
             try runOnDecodingThread(levels: levels, bytesPerLevel: stackBytesPerLevel) {
-                self.s.stackFloor = 0  // this stack holds every level that may remain
+                // This stack is sized for every level that may remain, at the estimated stack per level; its
+                // own floor keeps that estimate from being trusted: levels that outgrow it continue on
+                // another thread (no floor only where the system does not say where the stack ends).
+                self.s.stackFloor = self.callerStackFloor() ?? 0
                 outcome = Result { try body() }
             }
         }
