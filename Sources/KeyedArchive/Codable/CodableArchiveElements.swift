@@ -16,27 +16,37 @@ func codableArchivedClassName(of type: Any.Type) -> String {
 
 /// The name written for a Codable type whose runtime name is `reflected`: the same on every platform.
 /// Foundation's value types in `FoundationEssentials` are named after `Foundation`
-/// (``platformModuleMoves``), and the C structs Apple platforms import from their SDK (`__C.CGPoint`) but
-/// Foundation on Linux declares in Swift (`Foundation.CGPoint`) are named after `Foundation`
-/// (``foundationCStructNames``), also inside a generic type's arguments.
+/// (``platformModuleMoves``), and the types Apple platforms name otherwise (`__C.CGPoint`, `__C.NSDecimal`,
+/// `CoreGraphics.CGFloat`) as Linux names them (``appleRuntimeTypeNames``), also inside a generic type's
+/// arguments.
 func portableCodableTypeName(_ reflected: String) -> String {
     let withoutCStructs = namingFoundationCStructs(reflected)
     return ArchivedModuleMoves.movedName(withoutCStructs, moves: platformModuleMoves) ?? withoutCStructs
 }
 
-/// The Codable structs that Apple platforms import from C (their runtime name is in the module `__C`) and
-/// Foundation on Linux declares in Swift: `NSRange` is `_NSRange` on both. Linux has no `CGVector` or
+/// The Codable types whose runtime name on Apple platforms differs from Foundation's on Linux, by module and
+/// name there, with the name written for them: the structs Apple platforms import from C (module `__C`) and
+/// Foundation on Linux declares in Swift (`NSRange` is `_NSRange` on both; `Decimal` is the C struct `NSDecimal`
+/// on Apple platforms), and `CGFloat`, which CoreGraphics declares there. Linux has no `CGVector` or
 /// `CGAffineTransform`; they are named the same way, so that all of Apple's geometry structs have one form.
-let foundationCStructNames: Set<Substring> = ["CGPoint", "CGSize", "CGRect", "CGVector", "CGAffineTransform", "_NSRange"]
+let appleRuntimeTypeNames: [Substring: [Substring: String]] = [
+    "__C": [
+        "CGPoint": "Foundation.CGPoint", "CGSize": "Foundation.CGSize", "CGRect": "Foundation.CGRect",
+        "CGVector": "Foundation.CGVector", "CGAffineTransform": "Foundation.CGAffineTransform",
+        "_NSRange": "Foundation._NSRange", "NSDecimal": "Foundation.Decimal",
+    ],
+    "CoreGraphics": ["CGFloat": "Foundation.CGFloat"],
+]
 
-/// `name` with each `__C.<struct>` of ``foundationCStructNames`` spelled `Foundation.<struct>`.
+/// `name` with each qualified name of ``appleRuntimeTypeNames`` (`__C.CGPoint`) spelled as Linux spells it
+/// (`Foundation.CGPoint`), also inside a generic type's arguments.
 private func namingFoundationCStructs(_ name: String) -> String {
-    guard name.contains("__C.") else { return name }
+    guard name.contains("__C.") || name.contains("CoreGraphics.") else { return name }
     func isIdentifierCharacter(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
     var result = ""
     var index = name.startIndex
-    // Walks identifier by identifier: `__C` begins a name only at the start or after a character that is
-    // neither part of an identifier nor a `.` (`<`, `,`, ` `).
+    // Walks identifier by identifier: a module name begins a qualified name only at the start or after a
+    // character that is neither part of an identifier nor a `.` (`<`, `,`, ` `).
     var atBoundary = true
     while index < name.endIndex {
         guard isIdentifierCharacter(name[index]) else {
@@ -48,13 +58,13 @@ private func namingFoundationCStructs(_ name: String) -> String {
         var end = index
         while end < name.endIndex, isIdentifierCharacter(name[end]) { end = name.index(after: end) }
         let identifier = name[index..<end]
-        if atBoundary, identifier == "__C", end < name.endIndex, name[end] == "." {
-            let structStart = name.index(after: end)
-            var structEnd = structStart
-            while structEnd < name.endIndex, isIdentifierCharacter(name[structEnd]) { structEnd = name.index(after: structEnd) }
-            if foundationCStructNames.contains(name[structStart..<structEnd]) {
-                result += "Foundation." + name[structStart..<structEnd]
-                index = structEnd
+        if atBoundary, let names = appleRuntimeTypeNames[identifier], end < name.endIndex, name[end] == "." {
+            let typeStart = name.index(after: end)
+            var typeEnd = typeStart
+            while typeEnd < name.endIndex, isIdentifierCharacter(name[typeEnd]) { typeEnd = name.index(after: typeEnd) }
+            if let portable = names[name[typeStart..<typeEnd]] {
+                result += portable
+                index = typeEnd
                 atBoundary = false
                 continue
             }

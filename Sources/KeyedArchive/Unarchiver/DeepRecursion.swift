@@ -137,9 +137,12 @@ func currentStackAddress() -> UInt {
 }
 
 /// The stack a recursive reader keeps free below a level where it checks, for the frames of the levels
-/// until its next check (at most 8 levels: 64 KiB each, 256 KiB under ASan, where a typedstream level at
-/// -Onone takes about 26 KiB) and the calls they make: 512 KiB times ``stackFrameScale``.
-let stackSafetyMargin = UInt(scaledStackBytes(perLevel: 512 << 10))
+/// until its next check and the calls they make: 8 levels of the default per-level budget (16 KiB) plus
+/// 64 KiB, 192 KiB in all, times ``stackFrameScale`` (768 KiB under ASan, where a typedstream level at
+/// -Onone takes about 26 KiB). It stays well below the 512 KiB stack of a secondary thread on Apple
+/// platforms (GCD workers, Swift concurrency's threads), so that a shallow archive read there is not
+/// refused.
+let stackSafetyMargin = UInt(scaledStackBytes(perLevel: 8 * KeyedUnarchiver.defaultStackBytesPerLevel + (64 << 10)))
 
 /// Whether the calling thread's stack has less than ``stackSafetyMargin`` left: the per-level check of the
 /// recursive readers whose threads are sized by an estimate of the stack per level, which then stop with

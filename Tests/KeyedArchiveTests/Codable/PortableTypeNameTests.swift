@@ -17,6 +17,18 @@ struct PortableTypeNameTests {
                 == "Swift.Dictionary<Swift.String, Foundation.\(name)>")
     }
 
+    /// `Decimal` is the C struct `NSDecimal` on Apple platforms, `CGFloat` is CoreGraphics' there: inside a generic
+    /// type's arguments they are named as on Linux (`Foundation.Decimal` after the module move, `Foundation.CGFloat`).
+    @Test func decimalAndCGFloatInsideAGenericTypeHaveOneName() {
+        #expect(portableCodableTypeName("App.Box<__C.NSDecimal>") == "App.Box<Foundation.Decimal>")
+        #expect(portableCodableTypeName("App.Box<FoundationEssentials.Decimal>") == "App.Box<Foundation.Decimal>")
+        #expect(portableCodableTypeName("App.Box<CoreGraphics.CGFloat>") == "App.Box<Foundation.CGFloat>")
+        #expect(portableCodableTypeName("App.Box<Foundation.CGFloat>") == "App.Box<Foundation.CGFloat>")
+        #expect(portableCodableTypeName("CoreGraphics.CGColor") == "CoreGraphics.CGColor")
+        #expect(codableArchivedClassName(of: [String: Decimal].self) == "Swift.Dictionary<Swift.String, Foundation.Decimal>")
+        #expect(codableArchivedClassName(of: [CGFloat].self) == "Swift.Array<Foundation.CGFloat>")
+    }
+
     @Test func otherCTypesAndLookalikesKeepTheirNames() {
         #expect(portableCodableTypeName("__C.timespec") == "__C.timespec")
         #expect(portableCodableTypeName("__C.CGPointer") == "__C.CGPointer")

@@ -144,6 +144,25 @@ import Darwin
         #expect(error.message.contains("deeper than this thread's stack holds"))
     }
 
+    /// A typedstream nested 40 deep (fewer objects than the unarchiver reads where it is called) read on a
+    /// thread with the 512 KiB stack of a secondary thread on Apple platforms (times the sanitizer's scale, as
+    /// frames are): the stack check leaves it alone.
+    @Test func aShallowTypedstreamReadsOnASecondaryThreadsStack() throws {
+        let levels = 40
+        let data = try Self.nestedArrays(levels).encodedData()
+        let read = try onThread(stackSize: (512 << 10) * stackFrameScale) { () -> Result<FoundationValue, any Error> in
+            Result { try TypedstreamUnarchiver().foundationValue(from: data) }
+        }
+        var value = try read.get()
+        var depth = 0
+        while case .array(let elements) = value, let first = elements.first {
+            value = first
+            depth += 1
+        }
+        #expect(depth == levels)
+        #expect(stackSafetyMargin * 2 < UInt((512 << 10) * stackFrameScale))
+    }
+
     @Test func typedstreamNestingWithinTheLimitsReadsOnItsSizedThread() throws {
         let archive = try Self.nestedArrays(Self.typedstreamLevels)
         var unarchiver = TypedstreamUnarchiver()
