@@ -114,9 +114,20 @@ build_library() { # NAME SOURCE_DIR
     touch -r "$started" "$lib"
 }
 
+# The module map of the package's header-only C target, which KeyedArchive imports (what SwiftPM generates for
+# it), in the folder every compile here searches (-I "$BUILD/modules"): its functions are static inline, so
+# there is nothing to link.
+write_c_module_map() {
+    mkdir -p "$BUILD/modules"
+    local header
+    header="$(pwd)/Sources/KeyedArchiveCSupport/include/KeyedArchiveCSupport.h"
+    printf 'module KeyedArchiveCSupport {\n    umbrella header "%s"\n    export *\n}\n' "$header" > "$BUILD/modules/module.modulemap"
+}
+
 build_target() { # TARGET
     local target=$1 entry exe=$BUILD/fuzz-$1
     entry=$(entry_file "$target")
+    write_c_module_map
     build_library KeyedArchive Sources/KeyedArchive
     local libs=(-lKeyedArchive)
     if [[ $target == dump || $target == nested ]]; then
