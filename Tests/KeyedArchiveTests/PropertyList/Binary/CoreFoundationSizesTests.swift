@@ -31,10 +31,12 @@ private struct Trailer: Equatable, CustomStringConvertible {
     static func uidMarkers(_ data: Data) -> [UInt8: Int] {
         let bytes = [UInt8](data)
         let trailer = Trailer(data)
-        func bigEndian(_ start: Int, _ width: Int) -> Int { bytes[start ..< start + width].reduce(0) { $0 << 8 | Int($1) } }
+        // Built in UInt64 and converted with a check: the file is this test's own, and small enough for any Int.
+        func bigEndian(_ start: Int, _ width: Int) -> UInt64 { bytes[start ..< start + width].reduce(0) { $0 << 8 | UInt64($1) } }
         var markers: [UInt8: Int] = [:]
-        for n in 0 ..< Int(trailer.objectCount) {
-            let offset = bigEndian(Int(trailer.tableOffset) + n * trailer.offsetSize, trailer.offsetSize)
+        guard let count = Int(exactly: trailer.objectCount), let table = Int(exactly: trailer.tableOffset) else { return [:] }
+        for n in 0 ..< count {
+            guard let offset = Int(exactly: bigEndian(table + n * trailer.offsetSize, trailer.offsetSize)) else { return [:] }
             if bytes[offset] >> 4 == 0x8 { markers[bytes[offset], default: 0] += 1 }
         }
         return markers
